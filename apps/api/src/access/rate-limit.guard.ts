@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerException, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import { RATE_TIER, RateTierName } from './policy.decorators';
+
+type Tier = Exclude<RateTierName, 'none'>;
+
+/**
+ * One tier per route (contract part 8, decisions.md): login 5/min keyed by IP + email; the
+ * others per token (per IP when there is none). Counters live in the throttler storage: Redis
+ * when REDIS_URL is set (shared by every replica), memory otherwise. Every throttled response
+ * carries X-RateLimit-Limit / -Remaining; a 429 carries Retry-After.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  private readonly limits = new Map<string, { limit: number; ttl: number }>();
+
+  constructor(
+    private readonly reflector: Reflector,
+    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+  ) {
+    const throttlers = Array.isArray(options) ? options : options.throttlers;
+    for (const t of throttlers) this.limits.set(t.name ?? 'default', { limit: Number(t.limit), ttl: Number(t.ttl) });
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const tier = this.reflector.getAllAndOverride<RateTierName | undefined>(RATE_TIER, [context.getHandler(), context.getClass()]) ?? 'standard';
+    if (tier === 'none') return true;
+    const { limit, ttl } = this.limits.get(tier) ?? this.limits.get('standard')!;
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const key = `rl:${tier}:${tracker(tier, req)}`;
+    const { totalHits, isBlocked, timeToBlockExpire, timeToExpire } = await this.storage.increment(key, ttl, limit, ttl, tier);
+    res.setHeader('X-RateLimit-Limit', limit);
+    res.setHeader('X-RateLimit-Remaining', Math.max(0, limit - totalHits));
+    if (isBlocked) {
+      res.setHeader('Retry-After', Math.max(1, Math.ceil(timeToBlockExpire || timeToExpire)));
+      throw new ThrottlerException();
+    }
+    return true;
+  }
+}
+
+function tracker(tier: Tier, req: Request): string {
+  const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  if (tier === 'login') {
+    const body = req.body as { email?: unknown } | undefined;
+    const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase().slice(0, 255) : '';
+    return digest(`${ip}|${email}`);
+  }
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && /^Bearer\s+\S+/i.test(auth)) return 't:' + digest(auth.replace(/^Bearer\s+/i, '').trim());
+  return 'ip:' + ip;
+}
+
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('base64url').slice(0, 32);
+}

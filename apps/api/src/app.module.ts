@@ -1,0 +1,55 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { Redis } from 'ioredis';
+import { DemoModule } from '@pos/demo';
+import { IdentityModule } from '@pos/identity';
+import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule } from '@pos/platform';
+import { AccessGuard } from './access/access.guard';
+import { BearerStrategy } from './access/bearer.strategy';
+import { RateLimitGuard } from './access/rate-limit.guard';
+import { RoutePolicyCheck } from './access/route-policy.check';
+import { EnvelopeInterceptor } from './http/envelope';
+import { AppExceptionFilter } from './http/exception.filter';
+import { AppValidationPipe } from './http/validation';
+import { ApiApplicationsController } from './identity/api-applications.controller';
+import { AuthController } from './identity/auth.controller';
+import { HealthController } from './platform/health.controller';
+
+/**
+ * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
+ * validation -> controller -> envelope; errors -> AppExceptionFilter.
+ */
+@Module({
+  imports: [
+    ConfigModule.forRoot(),
+    LoggingModule.forRoot(),
+    DatabaseModule.forRoot(),
+    RedisModule,
+    QueueModule.forRoot('producer'),
+    DiscoveryModule,
+    PassportModule,
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG, { token: REDIS, optional: true }],
+      useFactory: (config: AppConfig, redis?: Redis) => ({
+        throttlers: (['login', 'standard', 'pos', 'bulk'] as const).map((name) => ({ name, ttl: 60_000, limit: config.rateLimit[name] })),
+        storage: redis ? new ThrottlerStorageRedisService(redis) : undefined,
+      }),
+    }),
+    IdentityModule,
+    DemoModule,
+  ],
+  controllers: [AuthController, ApiApplicationsController, HealthController],
+  providers: [
+    BearerStrategy,
+    RoutePolicyCheck,
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_GUARD, useClass: AccessGuard },
+    { provide: APP_PIPE, useClass: AppValidationPipe },
+    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+    { provide: APP_FILTER, useClass: AppExceptionFilter },
+  ],
+})
+export class AppModule {}

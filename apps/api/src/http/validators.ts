@@ -1,0 +1,95 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+
+/**
+ * Composed field decorators so every DTO states a field the same way (validation + OpenAPI).
+ * Query strings arrive as strings: the numeric and boolean helpers convert them strictly
+ * ("12abc" stays invalid, "true"/"1" and "false"/"0" are the only booleans).
+ */
+interface StringOpts { max?: number; min?: number; example?: string; description?: string; email?: boolean; in?: readonly string[] }
+
+function stringRules(o: StringOpts) {
+  return [
+    IsString(),
+    MaxLength(o.max ?? 255),
+    ...(o.min ? [MinLength(o.min)] : []),
+    ...(o.email ? [IsEmail({}, { message: '$property must be a valid email address' })] : []),
+    ...(o.in ? [IsIn(o.in as string[])] : []),
+  ];
+}
+
+export const RequiredString = (o: StringOpts = {}) =>
+  applyDecorators(ApiProperty({ type: String, maxLength: o.max ?? 255, example: o.example, description: o.description, enum: o.in }), IsDefined(), IsNotEmpty(), ...stringRules(o));
+
+export const OptionalString = (o: StringOpts = {}) =>
+  applyDecorators(ApiPropertyOptional({ type: String, maxLength: o.max ?? 255, example: o.example, description: o.description, enum: o.in }), IsOptional(), ...stringRules(o));
+
+interface IntOpts { min?: number; max?: number; description?: string; example?: number }
+
+const toNumber = Transform(({ value }: { value: unknown }) => {
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  return value;
+});
+
+function intRules(o: IntOpts) {
+  return [IsInt(), Min(o.min ?? 1), Max(o.max ?? 2_147_483_647)];
+}
+
+export const RequiredInt = (o: IntOpts = {}) =>
+  applyDecorators(ApiProperty({ type: Number, minimum: o.min ?? 1, maximum: o.max, description: o.description, example: o.example }), toNumber, IsDefined(), ...intRules(o));
+
+export const OptionalInt = (o: IntOpts = {}) =>
+  applyDecorators(ApiPropertyOptional({ type: Number, minimum: o.min ?? 1, maximum: o.max, description: o.description, example: o.example }), toNumber, IsOptional(), ...intRules(o));
+
+export const OptionalBoolean = (description?: string) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: Boolean, description }),
+    Transform(({ value }: { value: unknown }) => {
+      if (value === 'true' || value === '1' || value === 1) return true;
+      if (value === 'false' || value === '0' || value === 0) return false;
+      return value;
+    }),
+    IsOptional(),
+    IsBoolean(),
+  );
+
+export const RequiredStringArray = (o: { maxItems?: number; max?: number; in?: readonly string[]; description?: string } = {}) =>
+  applyDecorators(
+    ApiProperty({ type: [String], description: o.description, enum: o.in }),
+    IsDefined(),
+    IsArray(),
+    ArrayMaxSize(o.maxItems ?? 200),
+    IsString({ each: true }),
+    MaxLength(o.max ?? 255, { each: true }),
+    ...(o.in ? [IsIn(o.in as string[], { each: true })] : []),
+  );
+
+export const OptionalIntArray = (o: { maxItems?: number; description?: string } = {}) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: [Number], description: o.description }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(o.maxItems ?? 200),
+    IsInt({ each: true }),
+    Min(1, { each: true }),
+    Max(2_147_483_647, { each: true }),
+  );
+
+export { Type };

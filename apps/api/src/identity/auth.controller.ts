@@ -1,0 +1,66 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthService, Principal } from '@pos/identity';
+import { Authenticated, CurrentPrincipal, Public, RateTier } from '../access/policy.decorators';
+import { DisableTwoFactorDto, LoginDto, TwoFactorCodeDto } from './auth.dto';
+
+@ApiTags('Authentication')
+@Controller('auth')
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Post('login')
+  @HttpCode(201)
+  @Public()
+  @RateTier('login')
+  @ApiOperation({ summary: 'Log in with email and password; returns a bearer token (5 per minute per IP and email)' })
+  login(@Body() body: LoginDto) {
+    return this.auth.login({
+      email: body.email,
+      password: body.password,
+      deviceName: body.device_name,
+      storeId: body.store_id,
+      twoFactorCode: body.two_factor_code,
+    });
+  }
+
+  @Post('logout')
+  @HttpCode(201)
+  @Authenticated()
+  @ApiOperation({ summary: 'Revoke the presented token' })
+  async logout(@CurrentPrincipal() principal: Principal) {
+    await this.auth.logout(principal);
+    return { message: 'Logged out successfully.' };
+  }
+
+  @Get('me')
+  @Authenticated()
+  @ApiOperation({ summary: 'The current user, permissions and discount limits' })
+  me(@CurrentPrincipal() principal: Principal) {
+    return this.auth.me(principal);
+  }
+
+  @Post('two-factor/enable')
+  @HttpCode(200)
+  @Authenticated()
+  @ApiOperation({ summary: 'Start TOTP enrolment: returns the secret and otpauth URL (active after confirm)' })
+  enableTwoFactor(@CurrentPrincipal() principal: Principal) {
+    return this.auth.enableTwoFactor(principal);
+  }
+
+  @Post('two-factor/confirm')
+  @HttpCode(200)
+  @Authenticated()
+  @ApiOperation({ summary: 'Confirm TOTP enrolment with a current code' })
+  confirmTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: TwoFactorCodeDto) {
+    return this.auth.confirmTwoFactor(principal, body.code);
+  }
+
+  @Post('two-factor/disable')
+  @HttpCode(200)
+  @Authenticated()
+  @ApiOperation({ summary: 'Turn two-factor authentication off (password and a current code)' })
+  disableTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: DisableTwoFactorDto) {
+    return this.auth.disableTwoFactor(principal, body.password, body.code);
+  }
+}

@@ -1,0 +1,54 @@
+import { ABILITIES, PERMISSIONS } from '@pos/identity';
+import { OptionalInt, OptionalIntArray, OptionalString, RequiredString, RequiredStringArray } from '../http/validators';
+
+export class LoginDto {
+  @RequiredString({ max: 255, email: true, example: 'cashier@example.com' })
+  email!: string;
+
+  @RequiredString({ max: 1024, example: 'password' })
+  password!: string;
+
+  @OptionalString({ max: 255, description: 'Device label for the token (default "Mobile POS")' })
+  device_name?: string;
+
+  @OptionalInt({ description: 'Preferred store; must be one of the user\'s stores' })
+  store_id?: number;
+
+  @OptionalString({ max: 16, description: 'TOTP code, when two-factor authentication is enabled' })
+  two_factor_code?: string;
+}
+
+export class TwoFactorCodeDto {
+  @RequiredString({ max: 16, example: '123456' })
+  code!: string;
+}
+
+export class DisableTwoFactorDto {
+  @RequiredString({ max: 1024 })
+  password!: string;
+
+  @RequiredString({ max: 16, example: '123456' })
+  code!: string;
+}
+
+export class CreateApiApplicationDto {
+  @RequiredString({ max: 150, example: 'Accounting export' })
+  name!: string;
+
+  @RequiredStringArray({ in: PERMISSIONS, description: 'Permission names the application holds' })
+  permissions!: string[];
+
+  @OptionalIntArray({ description: 'Stores the application may read; omitted or empty: all stores' })
+  store_ids?: number[];
+}
+
+export class IssueTokenDto {
+  @RequiredString({ max: 255, example: 'reporting-server' })
+  name!: string;
+
+  @RequiredStringArray({ in: ABILITIES, maxItems: 10, description: 'e.g. ["integration:read"]' })
+  abilities!: string[];
+
+  @OptionalInt({ min: 1, max: 5_256_000, description: 'Lifetime in minutes (default TOKEN_TTL_MINUTES)' })
+  expires_in_minutes?: number;
+}

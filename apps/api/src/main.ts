@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from '@pos/platform';
+import { Logger } from 'nestjs-pino';
+import { createApiApp } from './bootstrap';
+
+async function main(): Promise<void> {
+  try {
+    loadConfig(); // fail fast, before anything connects, with every bad variable named
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const app = await createApiApp();
+  const config = app.get<AppConfig>(APP_CONFIG);
+  await app.listen(config.port);
+  app.get(Logger).log(`POS API listening on http://localhost:${config.port}/api/v1 (docs: /api/docs)`);
+}
+
+void main();

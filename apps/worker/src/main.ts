@@ -1,0 +1,30 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { ConfigError, loadConfig } from '@pos/platform';
+import { WorkerModule } from './worker.module';
+
+/** Runs until SIGTERM/SIGINT, then stops fetching jobs and waits for the running ones. */
+async function main(): Promise<void> {
+  let redisUrl: string | undefined;
+  try {
+    redisUrl = loadConfig().redisUrl;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  if (!redisUrl) {
+    process.stderr.write('REDIS_URL is not set: in the embedded mode the API runs its jobs in-process, so there is nothing for a worker to do.\n');
+    process.exit(0);
+  }
+  const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  await app.init();
+  app.get(Logger).log('POS worker consuming jobs');
+}
+
+void main();

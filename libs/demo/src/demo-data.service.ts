@@ -1,0 +1,40 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DEFAULT_ROLES, PasswordHasher } from '@pos/identity';
+import { APP_CONFIG, AppConfig, DemoSeedReport, seedDemoData } from '@pos/platform';
+
+/** Loads the demo data set in one transaction (idempotent). */
+@Injectable()
+export class DemoDataService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  seed(): Promise<DemoSeedReport> {
+    return this.db.transaction((em) => seedDemoData(em, { hashPassword: (p) => this.hasher.hash(p) }, DEFAULT_ROLES));
+  }
+
+  async isEmpty(): Promise<boolean> {
+    const [row] = await this.db.query('SELECT COUNT(*) AS n FROM users');
+    return Number((row as { n: number | string }).n) === 0;
+  }
+}
+
+/** On the first embedded start (empty database, SEED_DEMO_ON_FIRST_START), load the demo data. */
+@Injectable()
+export class DemoDataOnFirstStart implements OnApplicationBootstrap {
+  private readonly logger = new Logger('DemoData');
+
+  constructor(
+    private readonly demo: DemoDataService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.seedDemoOnFirstStart || !(await this.demo.isEmpty())) return;
+    const report = await this.demo.seed();
+    this.logger.log(`Demo data loaded on first start: ${JSON.stringify(report.created)}`);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './demo-data.service';
+export * from './demo.module';

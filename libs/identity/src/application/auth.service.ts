@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
+import { ConflictError, fromMinor, ValidationFailedError } from '@pos/kernel';
+import { canAccessStore, currentStoreId, Principal } from '../domain/principal';
+import { PasswordHasher, StoreDirectory, TwoFactorProvider, UserRepository } from './ports';
+import { TokenService, toPrincipal } from './token.service';
+
+export interface LoginInput {
+  email: string;
+  password: string;
+  deviceName?: string;
+  storeId?: number;
+  twoFactorCode?: string;
+}
+
+export interface LoginResult {
+  token: string;
+  user: {
+    id: number;
+    name: string;
+    email: string;
+    role: { id: number; name: string; slug: string } | null;
+    store_id: number | null;
+    store_name: string | null;
+    is_super_admin: boolean;
+    has_two_factor: boolean;
+  };
+  permissions: string[];
+  store_id: number | null;
+}
+
+export const DEFAULT_DEVICE_NAME = 'Mobile POS';
+const BAD_CREDENTIALS = 'These credentials do not match our records.';
+
+@Injectable()
+export class AuthService {
+  private dummyHash?: Promise<string>;
+
+  constructor(
+    private readonly users: UserRepository,
+    private readonly tokens: TokenService,
+    private readonly hasher: PasswordHasher,
+    private readonly stores: StoreDirectory,
+    private readonly twoFactor: TwoFactorProvider,
+  ) {}
+
+  @Transactional()
+  async login(input: LoginInput): Promise<LoginResult> {
+    const user = await this.users.findByEmail(input.email.trim().toLowerCase());
+    // Always spend one hash verification so response time does not reveal which emails exist.
+    const hash = user?.passwordHash ?? (await (this.dummyHash ??= this.hasher.hash('not-a-real-password')));
+    const passwordOk = await this.hasher.verify(hash, input.password);
+    if (!user || !user.passwordHash || !passwordOk || !user.isActive || user.isApiApplication) {
+      throw ValidationFailedError.field('email', BAD_CREDENTIALS);
+    }
+    if (user.twoFactorConfirmedAt && user.twoFactorSecret) {
+      if (!input.twoFactorCode) throw ValidationFailedError.field('two_factor_code', 'A two-factor authentication code is required.');
+      if (!this.twoFactor.verify(this.twoFactor.unseal(user.twoFactorSecret), input.twoFactorCode)) {
+        throw ValidationFailedError.field('two_factor_code', 'The two-factor authentication code is invalid.');
+      }
+    }
+    const access = await this.users.loadAccess(user.id);
+    if (!access) throw ValidationFailedError.field('email', BAD_CREDENTIALS);
+
+    const provisional = toPrincipal(access);
+    let storeId: number | null;
+    if (input.storeId !== undefined) {
+      const exists = (await this.stores.existingIds([input.storeId])).length === 1;
+      if (!exists || !canAccessStore(provisional, input.storeId)) {
+        throw ValidationFailedError.field('store_id', 'The selected store id is invalid or not assigned to you.');
+      }
+      storeId = input.storeId;
+    } else {
+      storeId = currentStoreId(provisional);
+    }
+
+    const issued = await this.tokens.issue(user.id, { name: input.deviceName?.trim() || DEFAULT_DEVICE_NAME, abilities: ['*'], storeId });
+    const names = storeId !== null ? await this.stores.names([storeId]) : new Map<number, string>();
+    return {
+      token: issued.plainText,
+      user: {
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        role: access.role ? { id: access.role.id, name: access.role.name, slug: access.role.slug } : null,
+        store_id: storeId,
+        store_name: storeId !== null ? (names.get(storeId) ?? null) : null,
+        is_super_admin: provisional.isSuperAdmin,
+        has_two_factor: user.twoFactorConfirmedAt !== null,
+      },
+      permissions: [...provisional.permissions].sort(),
+      store_id: storeId,
+    };
+  }
+
+  async logout(principal: Principal): Promise<void> {
+    await this.tokens.revoke(principal.token.id);
+  }
+
+  me(principal: Principal) {
+    return {
+      id: principal.userId,
+      name: principal.name,
+      email: principal.email,
+      role: principal.role ? { id: principal.role.id, name: principal.role.name } : null,
+      store_id: currentStoreId(principal),
+      permissions: [...principal.permissions].sort(),
+      discount_limits: {
+        max_discount_percent: principal.discountLimits.maxPercentBp / 100,
+        max_discount_amount: fromMinor(principal.discountLimits.maxAmount),
+      },
+    };
+  }
+
+  /** Starts 2FA enrolment: a new secret, active only after confirm with a valid code. */
+  @Transactional()
+  async enableTwoFactor(principal: Principal): Promise<{ secret: string; otpauth_url: string }> {
+    const user = await this.users.findById(principal.userId);
+    if (!user) throw ValidationFailedError.field('user', 'Unknown user.');
+    if (user.twoFactorConfirmedAt) throw new ConflictError('two_factor_enabled', 'Two-factor authentication is already enabled.');
+    const secret = this.twoFactor.generateSecret();
+    await this.users.update(user.id, { twoFactorSecret: this.twoFactor.seal(secret), twoFactorConfirmedAt: null });
+    return { secret, otpauth_url: this.twoFactor.otpauthUrl(secret, user.email) };
+  }
+
+  @Transactional()
+  async confirmTwoFactor(principal: Principal, code: string): Promise<{ has_two_factor: true }> {
+    const user = await this.users.findById(principal.userId);
+    if (!user?.twoFactorSecret) throw new ConflictError('two_factor_not_started', 'Start two-factor enrolment first.');
+    if (user.twoFactorConfirmedAt) throw new ConflictError('two_factor_enabled', 'Two-factor authentication is already enabled.');
+    if (!this.twoFactor.verify(this.twoFactor.unseal(user.twoFactorSecret), code)) {
+      throw ValidationFailedError.field('code', 'The two-factor authentication code is invalid.');
+    }
+    await this.users.update(user.id, { twoFactorConfirmedAt: new Date() });
+    return { has_two_factor: true };
+  }
+
+  /** Turning 2FA off needs the password and a current code. */
+  @Transactional()
+  async disableTwoFactor(principal: Principal, password: string, code: string): Promise<{ has_two_factor: false }> {
+    const user = await this.users.findById(principal.userId);
+    if (!user?.twoFactorSecret || !user.twoFactorConfirmedAt) throw new ConflictError('two_factor_disabled', 'Two-factor authentication is not enabled.');
+    if (!user.passwordHash || !(await this.hasher.verify(user.passwordHash, password))) {
+      throw ValidationFailedError.field('password', 'The password is incorrect.');
+    }
+    if (!this.twoFactor.verify(this.twoFactor.unseal(user.twoFactorSecret), code)) {
+      throw ValidationFailedError.field('code', 'The two-factor authentication code is invalid.');
+    }
+    await this.users.update(user.id, { twoFactorSecret: null, twoFactorConfirmedAt: null });
+    return { has_two_factor: false };
+  }
+}

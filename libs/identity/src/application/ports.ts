@@ -1,0 +1,75 @@
+import { Page, PageRequest } from '@pos/kernel';
+import { AccessTokenEntity, RoleEntity, UserEntity } from '../infrastructure/identity.entities';
+
+/**
+ * Ports of the identity context. Abstract classes double as Nest injection tokens; the TypeORM
+ * implementations live in infrastructure/. Records are the persistence rows (plain data).
+ */
+export type UserRecord = UserEntity;
+export type RoleRecord = RoleEntity;
+export type TokenRecord = AccessTokenEntity;
+
+export interface UserAccess {
+  user: UserRecord;
+  role: RoleRecord | null;
+  permissions: string[];
+  storeIds: number[];
+}
+
+export interface NewUser {
+  name: string;
+  email: string;
+  passwordHash: string | null;
+  roleId: number | null;
+  defaultStoreId: number | null;
+  isApiApplication: boolean;
+}
+
+export abstract class UserRepository {
+  abstract findByEmail(email: string): Promise<UserRecord | null>;
+  abstract findById(id: number): Promise<UserRecord | null>;
+  abstract loadAccess(userId: number): Promise<UserAccess | null>;
+  abstract create(user: NewUser, permissions: string[], storeIds: number[]): Promise<UserRecord>;
+  abstract update(id: number, changes: Partial<Pick<UserRecord, 'passwordHash' | 'pinHash' | 'twoFactorSecret' | 'twoFactorConfirmedAt' | 'name' | 'roleId' | 'defaultStoreId'>>): Promise<void>;
+  abstract setStores(userId: number, storeIds: number[]): Promise<void>;
+  abstract roleBySlug(slug: string): Promise<RoleRecord | null>;
+  abstract listApplications(page: PageRequest): Promise<Page<UserAccess>>;
+}
+
+export interface NewToken {
+  userId: number;
+  name: string;
+  tokenHash: string;
+  abilities: string[];
+  storeId: number | null;
+  expiresAt: Date | null;
+}
+
+export abstract class TokenRepository {
+  abstract insert(token: NewToken): Promise<TokenRecord>;
+  abstract findByHash(hash: string): Promise<TokenRecord | null>;
+  abstract findForUser(userId: number, tokenId: number): Promise<TokenRecord | null>;
+  abstract listForUser(userId: number): Promise<TokenRecord[]>;
+  abstract revoke(tokenId: number, at: Date): Promise<void>;
+  abstract touch(tokenId: number, at: Date): Promise<void>;
+}
+
+export abstract class PasswordHasher {
+  abstract hash(plain: string): Promise<string>;
+  abstract verify(hash: string, plain: string): Promise<boolean>;
+}
+
+/** Store names and existence, answered by the catalog context. */
+export abstract class StoreDirectory {
+  abstract names(ids: number[]): Promise<Map<number, string>>;
+  abstract existingIds(ids: number[]): Promise<number[]>;
+}
+
+/** TOTP (RFC 6238) and secret sealing; implemented with otpauth + AES-GCM. */
+export abstract class TwoFactorProvider {
+  abstract generateSecret(): string;
+  abstract otpauthUrl(secret: string, account: string): string;
+  abstract verify(secret: string, code: string): boolean;
+  abstract seal(secret: string): string;
+  abstract unseal(sealed: string): string;
+}

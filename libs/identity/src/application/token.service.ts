@@ -1,0 +1,139 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '@pos/kernel';
+import { APP_CONFIG, AppConfig, defineJob, JobHandler, JobQueue } from '@pos/platform';
+import { Principal } from '../domain/principal';
+import { TokenRecord, TokenRepository, UserAccess, UserRepository } from './ports';
+
+/** Records last_used_at off the request path, at most once a minute per token. */
+export const TouchTokenJob = defineJob<{ tokenId: number; usedAt: string }>('identity.touch-token', {
+  attempts: 3,
+  backoffMs: 2000,
+  keepCompletedSeconds: 120,
+});
+
+const TOUCH_EVERY_MS = 60_000;
+const CACHE_MAX_ENTRIES = 10_000;
+
+export interface IssuedToken {
+  plainText: string;
+  record: TokenRecord;
+}
+
+export function hashToken(plain: string): string {
+  return createHash('sha256').update(plain).digest('hex');
+}
+
+/**
+ * Opaque bearer tokens: 240 random bits shown once, stored only as SHA-256. Resolved principals
+ * are cached per process for AUTH_CACHE_TTL_MS (default 5 s) to keep the per-request cost low;
+ * revocation clears the local cache at once, other replicas see it within that TTL.
+ */
+@Injectable()
+export class TokenService {
+  private readonly cache = new Map<string, { principal: Principal; until: number; lastTouch: number }>();
+
+  constructor(
+    private readonly tokens: TokenRepository,
+    private readonly users: UserRepository,
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async issue(userId: number, options: { name: string; abilities: string[]; storeId: number | null; expiresInMinutes?: number }): Promise<IssuedToken> {
+    const plainText = 'pos_' + randomBytes(30).toString('base64url');
+    const minutes = options.expiresInMinutes ?? this.config.tokenTtlMinutes;
+    const record = await this.tokens.insert({
+      userId,
+      name: options.name,
+      tokenHash: hashToken(plainText),
+      abilities: options.abilities,
+      storeId: options.storeId,
+      expiresAt: new Date(this.clock.now().getTime() + minutes * 60_000),
+    });
+    return { plainText, record };
+  }
+
+  /** The principal for a presented token, or null when unknown, revoked, expired or disabled. */
+  async authenticate(plainText: string): Promise<Principal | null> {
+    if (plainText.length > 200) return null;
+    const hash = hashToken(plainText);
+    const nowMs = this.clock.now().getTime();
+    const cached = this.cache.get(hash);
+    if (cached && cached.until > nowMs) {
+      if (cached.principal.token.expiresAt && cached.principal.token.expiresAt.getTime() <= nowMs) return null;
+      this.maybeTouch(cached, nowMs);
+      return cached.principal;
+    }
+    const token = await this.tokens.findByHash(hash);
+    if (!token || token.revokedAt || (token.expiresAt && token.expiresAt.getTime() <= nowMs)) {
+      this.cache.delete(hash);
+      return null;
+    }
+    const access = await this.users.loadAccess(token.userId);
+    if (!access || !access.user.isActive) return null;
+    const principal = toPrincipal(access, token);
+    const entry = { principal, until: nowMs + this.config.authCacheTtlMs, lastTouch: token.lastUsedAt?.getTime() ?? 0 };
+    if (this.config.authCacheTtlMs > 0) {
+      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(hash, entry);
+    }
+    this.maybeTouch(entry, nowMs);
+    return principal;
+  }
+
+  async revoke(tokenId: number): Promise<void> {
+    await this.tokens.revoke(tokenId, this.clock.now());
+    this.forget((p) => p.token.id === tokenId);
+  }
+
+  /** Drops cached principals of a user (after a permission, password or 2FA change). */
+  forgetUser(userId: number): void {
+    this.forget((p) => p.userId === userId);
+  }
+
+  @JobHandler(TouchTokenJob)
+  async recordUse(payload: { tokenId: number; usedAt: string }): Promise<void> {
+    await this.tokens.touch(payload.tokenId, new Date(payload.usedAt));
+  }
+
+  private forget(match: (p: Principal) => boolean): void {
+    for (const [hash, entry] of this.cache) if (match(entry.principal)) this.cache.delete(hash);
+  }
+
+  private maybeTouch(entry: { principal: Principal; lastTouch: number }, nowMs: number): void {
+    if (nowMs - entry.lastTouch < TOUCH_EVERY_MS) return;
+    entry.lastTouch = nowMs;
+    const tokenId = entry.principal.token.id;
+    void this.queue
+      .enqueue(TouchTokenJob, { tokenId, usedAt: new Date(nowMs).toISOString() }, { jobId: `touch-${tokenId}-${Math.floor(nowMs / TOUCH_EVERY_MS)}` })
+      .catch(() => undefined); // last_used_at is best effort; never fail a request for it
+  }
+}
+
+type TokenPart = Pick<TokenRecord, 'id' | 'tokenHash' | 'abilities' | 'storeId' | 'expiresAt'>;
+const NO_TOKEN: TokenPart = { id: 0, tokenHash: '', abilities: [], storeId: null, expiresAt: null };
+
+/** Builds the principal of a user's access, for a token (or none yet, during login). */
+export function toPrincipal(access: UserAccess, token: TokenPart = NO_TOKEN): Principal {
+  const { user, role } = access;
+  const isSuperAdmin = role?.isSuperAdmin ?? false;
+  const unrestrictedApp = user.isApiApplication && access.storeIds.length === 0;
+  return {
+    userId: user.id,
+    name: user.name,
+    email: user.email,
+    role: role ? { id: role.id, name: role.name, slug: role.slug } : null,
+    isSuperAdmin,
+    isApiApplication: user.isApiApplication,
+    permissions: new Set(access.permissions),
+    stores: isSuperAdmin || unrestrictedApp ? 'all' : access.storeIds,
+    defaultStoreId: user.defaultStoreId,
+    discountLimits: {
+      maxPercentBp: user.maxDiscountPercentBp ?? role?.maxDiscountPercentBp ?? 0,
+      maxAmount: user.maxDiscountAmount ?? role?.maxDiscountAmount ?? 0,
+    },
+    token: { id: token.id, hash: token.tokenHash, abilities: token.abilities, storeId: token.storeId, expiresAt: token.expiresAt },
+  };
+}

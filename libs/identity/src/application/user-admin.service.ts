@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
+import { NotFoundError, ValidationFailedError } from '@pos/kernel';
+import { PasswordHasher, StoreDirectory, UserRecord, UserRepository } from './ports';
+import { TokenService } from './token.service';
+
+/** Staff user administration used by the CLI (and later by back-office endpoints). */
+@Injectable()
+export class UserAdminService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly stores: StoreDirectory,
+    private readonly tokens: TokenService,
+  ) {}
+
+  @Transactional()
+  async createUser(input: { name: string; email: string; password: string; role: string; storeIds: number[] }): Promise<UserRecord> {
+    const email = input.email.trim().toLowerCase();
+    if (await this.users.findByEmail(email)) throw ValidationFailedError.field('email', 'The email has already been taken.');
+    if (input.password.length < 8) throw ValidationFailedError.field('password', 'The password must be at least 8 characters.');
+    const role = await this.users.roleBySlug(input.role);
+    if (!role) throw ValidationFailedError.field('role', `Unknown role "${input.role}".`);
+    const existing = await this.stores.existingIds(input.storeIds);
+    const unknown = input.storeIds.filter((id) => !existing.includes(id));
+    if (unknown.length) throw ValidationFailedError.field('store_ids', `Unknown store(s): ${unknown.join(', ')}.`);
+    return this.users.create(
+      { name: input.name, email, passwordHash: await this.hasher.hash(input.password), roleId: role.id, defaultStoreId: input.storeIds[0] ?? null, isApiApplication: false },
+      [],
+      input.storeIds,
+    );
+  }
+
+  @Transactional()
+  async resetPassword(email: string, password: string): Promise<void> {
+    const user = await this.users.findByEmail(email.trim().toLowerCase());
+    if (!user || user.isApiApplication) throw new NotFoundError('User');
+    if (password.length < 8) throw ValidationFailedError.field('password', 'The password must be at least 8 characters.');
+    await this.users.update(user.id, { passwordHash: await this.hasher.hash(password) });
+    this.tokens.forgetUser(user.id);
+  }
+}

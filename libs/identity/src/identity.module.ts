@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiApplicationService } from './application/api-application.service';
+import { AuthService } from './application/auth.service';
+import { PasswordHasher, StoreDirectory, TokenRepository, TwoFactorProvider, UserRepository } from './application/ports';
+import { TokenService } from './application/token.service';
+import { UserAdminService } from './application/user-admin.service';
+import { Argon2PasswordHasher } from './infrastructure/argon2.hasher';
+import { IDENTITY_ENTITIES } from './infrastructure/identity.entities';
+import { TypeOrmTokenRepository } from './infrastructure/token.repository';
+import { TotpTwoFactorProvider } from './infrastructure/totp.provider';
+import { TypeOrmUserRepository } from './infrastructure/user.repository';
+import { SqlStoreDirectory } from './infrastructure/sql-store.directory';
+
+/** Users, roles, permissions, tokens, 2FA and API applications. */
+@Module({
+  imports: [TypeOrmModule.forFeature(IDENTITY_ENTITIES)],
+  providers: [
+    AuthService,
+    TokenService,
+    ApiApplicationService,
+    UserAdminService,
+    { provide: UserRepository, useClass: TypeOrmUserRepository },
+    { provide: TokenRepository, useClass: TypeOrmTokenRepository },
+    { provide: PasswordHasher, useClass: Argon2PasswordHasher },
+    { provide: TwoFactorProvider, useClass: TotpTwoFactorProvider },
+    { provide: StoreDirectory, useClass: SqlStoreDirectory },
+  ],
+  exports: [AuthService, TokenService, ApiApplicationService, UserAdminService, PasswordHasher, TwoFactorProvider, UserRepository],
+})
+export class IdentityModule {}

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { IsNull } from 'typeorm';
+import { NewToken, TokenRecord, TokenRepository } from '../application/ports';
+import { AccessTokenEntity } from './identity.entities';
+
+@Injectable()
+export class TypeOrmTokenRepository extends TokenRepository {
+  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  private get repo() {
+    return this.tx.tx.getRepository(AccessTokenEntity);
+  }
+
+  insert(token: NewToken): Promise<TokenRecord> {
+    return this.repo.save(this.repo.create({ ...token, lastUsedAt: null, revokedAt: null, createdAt: new Date() }));
+  }
+
+  findByHash(hash: string): Promise<TokenRecord | null> {
+    return this.repo.findOneBy({ tokenHash: hash });
+  }
+
+  findForUser(userId: number, tokenId: number): Promise<TokenRecord | null> {
+    return this.repo.findOneBy({ id: tokenId, userId });
+  }
+
+  listForUser(userId: number): Promise<TokenRecord[]> {
+    return this.repo.find({ where: { userId }, order: { id: 'ASC' } });
+  }
+
+  async revoke(tokenId: number, at: Date): Promise<void> {
+    await this.repo.update({ id: tokenId, revokedAt: IsNull() }, { revokedAt: at });
+  }
+
+  async touch(tokenId: number, at: Date): Promise<void> {
+    await this.repo.update({ id: tokenId }, { lastUsedAt: at });
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Domain errors carry a stable machine `code`; the HTTP edge maps each kind to a status
+ * (see apps/api/src/http/exception.filter.ts). Nothing here knows about HTTP.
+ */
+export type FieldErrors = Record<string, string[]>;
+
+export abstract class DomainError extends Error {
+  abstract readonly kind:
+    | 'bad_request'
+    | 'unauthenticated'
+    | 'forbidden'
+    | 'not_found'
+    | 'conflict'
+    | 'validation'
+    | 'rate_limited';
+
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends DomainError {
+  readonly kind = 'bad_request' as const;
+}
+
+export class UnauthenticatedError extends DomainError {
+  readonly kind = 'unauthenticated' as const;
+  constructor(message = 'Unauthorized.') {
+    super('unauthenticated', message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden' as const;
+  constructor(message = 'This action is unauthorized.', code = 'forbidden') {
+    super(code, message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found' as const;
+  constructor(resource = 'Resource', code = 'not_found') {
+    super(code, `${resource} not found.`);
+  }
+}
+
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict' as const;
+  constructor(
+    code: string,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(code, message);
+  }
+}
+
+/** 422: field-level problems found by business rules (not only by DTO validation). */
+export class ValidationFailedError extends DomainError {
+  readonly kind = 'validation' as const;
+  constructor(
+    readonly fields: FieldErrors,
+    message = 'The given data was invalid.',
+  ) {
+    super('validation_failed', message);
+  }
+
+  static field(field: string, message: string): ValidationFailedError {
+    return new ValidationFailedError({ [field]: [message] });
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Money is carried as integer minor units (cents) everywhere inside the service.
+ * Conversions from and to the JSON decimal numbers of the contract go through strings so
+ * binary floating point never takes part in arithmetic.
+ */
+export type Minor = number;
+
+export const DEFAULT_DECIMALS = 2;
+
+/** Parses a JSON number or decimal string ("12.5", 12.5, "-0.01") into minor units. */
+export function toMinor(value: number | string, decimals = DEFAULT_DECIMALS): Minor {
+  const text = typeof value === 'number' ? numberToPlainString(value) : value.trim();
+  const match = /^([+-])?(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new RangeError(`Not a decimal amount: ${String(value)}`);
+  const [, sign, whole, fraction = ''] = match;
+  const padded = (fraction + '0'.repeat(decimals + 1)).slice(0, decimals + 1);
+  let minor = BigInt(whole) * 10n ** BigInt(decimals) + BigInt(padded.slice(0, decimals) || '0');
+  // Half away from zero on the first dropped digit (the one rounding policy of the service).
+  if (Number(padded[decimals]) >= 5) minor += 1n;
+  const result = sign === '-' ? -minor : minor;
+  if (result > BigInt(Number.MAX_SAFE_INTEGER) || result < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw new RangeError('Amount out of range');
+  }
+  return Number(result) === 0 ? 0 : Number(result);
+}
+
+/** Minor units to the JSON number with the currency's decimals (e.g. 1999 -> 19.99). */
+export function fromMinor(minor: Minor, decimals = DEFAULT_DECIMALS): number {
+  assertInteger(minor);
+  return Number(minorToString(minor, decimals));
+}
+
+export function minorToString(minor: Minor, decimals = DEFAULT_DECIMALS): string {
+  assertInteger(minor);
+  const negative = minor < 0;
+  const digits = Math.abs(minor).toString().padStart(decimals + 1, '0');
+  const whole = decimals === 0 ? digits : digits.slice(0, -decimals);
+  const fraction = decimals === 0 ? '' : '.' + digits.slice(-decimals);
+  return (negative ? '-' : '') + whole + fraction;
+}
+
+/** Rounds a rational amount numerator/denominator to an integer, half away from zero. */
+export function roundHalfAwayFromZero(numerator: bigint, denominator: bigint): bigint {
+  if (denominator === 0n) throw new RangeError('Division by zero');
+  const negative = numerator < 0n !== denominator < 0n;
+  const n = numerator < 0n ? -numerator : numerator;
+  const d = denominator < 0n ? -denominator : denominator;
+  const q = n / d;
+  const rounded = (n % d) * 2n >= d ? q + 1n : q;
+  return negative ? -rounded : rounded;
+}
+
+/** amount x basisPoints / 10000, rounded half away from zero. */
+export function applyBasisPoints(amount: Minor, basisPoints: number): Minor {
+  return Number(roundHalfAwayFromZero(BigInt(amount) * BigInt(basisPoints), 10000n));
+}
+
+/**
+ * Splits `total` over `weights` proportionally so the parts sum exactly to `total`
+ * (largest remainder method; ties go to the earlier weight for determinism).
+ */
+export function allocateByLargestRemainder(total: Minor, weights: Minor[]): Minor[] {
+  if (weights.length === 0) return [];
+  const sum = weights.reduce((a, b) => a + BigInt(b), 0n);
+  if (sum === 0n) return weights.map((_, i) => (i === 0 ? total : 0));
+  const sign = total < 0 ? -1n : 1n;
+  const absTotal = BigInt(Math.abs(total));
+  const parts = weights.map((w) => (absTotal * BigInt(w)) / sum);
+  const remainders = weights.map((w, i) => ({ i, r: (absTotal * BigInt(w)) % sum }));
+  let left = absTotal - parts.reduce((a, b) => a + b, 0n);
+  remainders.sort((a, b) => (b.r > a.r ? 1 : b.r < a.r ? -1 : a.i - b.i));
+  for (const { i } of remainders) {
+    if (left <= 0n) break;
+    parts[i] += 1n;
+    left -= 1n;
+  }
+  return parts.map((p) => Number(p * sign));
+}
+
+function assertInteger(minor: number): void {
+  if (!Number.isSafeInteger(minor)) throw new RangeError(`Not an integer minor amount: ${minor}`);
+}
+
+function numberToPlainString(value: number): string {
+  if (!Number.isFinite(value)) throw new RangeError('Amount must be finite');
+  // toString gives the shortest round-trip form; expand exponents for tiny or huge values.
+  const text = value.toString();
+  if (!/e/i.test(text)) return text;
+  return value.toFixed(20).replace(/\.?0+$/, '');
+}

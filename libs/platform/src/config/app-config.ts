@@ -1,0 +1,148 @@
+/**
+ * The only place that reads process.env. `loadConfig` validates every variable once at boot and
+ * throws a ConfigError naming each bad or missing one; the rest of the code receives AppConfig.
+ */
+export type DbType = 'sqlite' | 'mysql';
+
+export interface DatabaseConfig {
+  type: DbType;
+  sqlitePath: string;
+  url?: string;
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  database: string;
+  migrateOnStart: boolean;
+  logging: boolean;
+}
+
+export interface RateLimitConfig {
+  login: number;
+  standard: number;
+  pos: number;
+  bulk: number;
+}
+
+export interface AppConfig {
+  env: 'development' | 'test' | 'production';
+  port: number;
+  logLevel: string;
+  db: DatabaseConfig;
+  redisUrl?: string;
+  rateLimit: RateLimitConfig;
+  tokenTtlMinutes: number;
+  authCacheTtlMs: number;
+  appKey: string;
+  bodyLimit: string;
+  openapi: boolean;
+  seedDemoOnFirstStart: boolean;
+  webhookAllowPrivateTargets: boolean;
+  trustProxy: boolean;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DEV_APP_KEY = 'dev-only-insecure-app-key-change-me-0123456789';
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: string[] = [];
+  const read = new EnvReader(env, problems);
+
+  const nodeEnv = read.oneOf('NODE_ENV', ['development', 'test', 'production'] as const, 'development');
+  const dbType = read.oneOf('DB_TYPE', ['sqlite', 'mysql'] as const, 'sqlite');
+  const url = read.string('DATABASE_URL');
+  if (url !== undefined && !/^mysql:\/\//.test(url)) problems.push('DATABASE_URL must be a mysql:// URL');
+  const redisUrl = read.string('REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+
+  const appKey = read.string('APP_KEY') ?? (nodeEnv === 'production' ? undefined : DEV_APP_KEY);
+  if (appKey === undefined) problems.push('APP_KEY is required when NODE_ENV=production (32+ random characters)');
+  else if (appKey.length < 32) problems.push('APP_KEY must be at least 32 characters');
+
+  const config: AppConfig = {
+    env: nodeEnv,
+    port: read.int('PORT', 3000, 1, 65535),
+    logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, nodeEnv === 'test' ? 'silent' : 'info'),
+    db: {
+      type: dbType,
+      sqlitePath: read.string('DB_SQLITE_PATH') ?? 'data/pos.sqlite',
+      url,
+      host: read.string('DB_HOST') ?? '127.0.0.1',
+      port: read.int('DB_PORT', 3306, 1, 65535),
+      username: read.string('DB_USERNAME') ?? 'root',
+      password: read.string('DB_PASSWORD', true) ?? '',
+      database: read.string('DB_DATABASE') ?? 'pos',
+      migrateOnStart: read.bool('DB_MIGRATE_ON_START', dbType === 'sqlite'),
+      logging: read.bool('DB_LOGGING', false),
+    },
+    redisUrl,
+    rateLimit: {
+      login: read.int('RATE_LIMIT_LOGIN', 5, 1, 1_000_000),
+      standard: read.int('RATE_LIMIT_STANDARD', 60, 1, 1_000_000),
+      pos: read.int('RATE_LIMIT_POS', 120, 1, 1_000_000),
+      bulk: read.int('RATE_LIMIT_BULK', 10, 1, 1_000_000),
+    },
+    tokenTtlMinutes: read.int('TOKEN_TTL_MINUTES', 43200, 1, 5_256_000),
+    authCacheTtlMs: read.int('AUTH_CACHE_TTL_MS', 5000, 0, 600_000),
+    appKey: appKey ?? '',
+    bodyLimit: read.string('BODY_LIMIT') ?? '1mb',
+    openapi: read.bool('OPENAPI', true),
+    seedDemoOnFirstStart: read.bool('SEED_DEMO_ON_FIRST_START', dbType === 'sqlite' && nodeEnv !== 'production'),
+    webhookAllowPrivateTargets: read.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    trustProxy: read.bool('TRUST_PROXY', false),
+    shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10000, 0, 600_000),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+class EnvReader {
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly problems: string[],
+  ) {}
+
+  string(name: string, allowEmpty = false): string | undefined {
+    const value = this.env[name];
+    if (value === undefined) return undefined;
+    if (value === '' && !allowEmpty) return undefined;
+    return value;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+      this.problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const v = raw.trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+    if (['0', 'false', 'no', 'off'].includes(v)) return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  }
+}

@@ -1,0 +1,45 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClsModule } from 'nestjs-cls';
+import { ClsPluginTransactional } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config';
+import { APP_CONFIG } from '../config/config.module';
+import { dataSourceOptions } from './data-source';
+
+/**
+ * TypeORM (one DataSource) + CLS ambient transactions: a use case marked @Transactional()
+ * opens one transaction that every repository picks up through TransactionHost.
+ */
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig) => ({
+            ...dataSourceOptions(config.db),
+            autoLoadEntities: true,
+            migrationsRun: config.db.migrateOnStart,
+          }),
+        }),
+        ClsModule.forRoot({
+          global: true,
+          middleware: { mount: true },
+          plugins: [
+            new ClsPluginTransactional({
+              imports: [TypeOrmModule],
+              adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: DataSource }),
+              enableTransactionProxy: true,
+            }),
+          ],
+        }),
+      ],
+      exports: [TypeOrmModule],
+    };
+  }
+}

@@ -1,0 +1,5 @@
+export * from './columns';
+export * from './data-source';
+export * from './database.module';
+export { MIGRATIONS } from './migrations';
+export * from './seeds/demo.seed';

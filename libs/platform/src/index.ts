@@ -1,0 +1,5 @@
+export * from './config';
+export * from './database';
+export * from './queue';
+export * from './logging/logging.module';
+export * from './redis/redis.module';

@@ -1,0 +1,71 @@
+import { Logger } from '@nestjs/common';
+import { Job, Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { EnqueueOptions, JobDefinition, JobQueue, QueueName } from './job-definition';
+import { JobHandlerRegistry } from './job-handler.registry';
+
+/** Production adapter: jobs go to Redis through BullMQ and run in the worker app. */
+export class BullMqJobQueue extends JobQueue {
+  private readonly queues = new Map<QueueName, Queue>();
+
+  constructor(private readonly connection: Redis) {
+    super();
+  }
+
+  private queue(name: QueueName): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.connection });
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  async enqueue<P>(def: JobDefinition<P>, payload: P, options: EnqueueOptions = {}): Promise<void> {
+    await this.queue(def.queue).add(def.name, payload, {
+      jobId: options.jobId,
+      delay: options.delayMs,
+      attempts: def.attempts,
+      backoff: { type: 'exponential', delay: def.backoffMs },
+      removeOnComplete: { age: def.keepCompletedSeconds },
+      removeOnFail: { age: def.keepFailedSeconds },
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+  }
+}
+
+/** Runs in the worker app: one BullMQ Worker per queue, dispatching by job name. */
+export class BullMqConsumer {
+  private readonly logger = new Logger('BullMqConsumer');
+  private readonly workers: Worker[] = [];
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly registry: JobHandlerRegistry,
+    private readonly concurrency = 5,
+  ) {}
+
+  start(queues: QueueName[] = Object.values(QueueName)): void {
+    for (const name of queues) {
+      const worker = new Worker(
+        name,
+        async (job: Job) => this.registry.get(job.name)(job.data, { attempt: job.attemptsMade + 1, jobId: job.id }),
+        { connection: this.connection.duplicate({ maxRetriesPerRequest: null }), concurrency: this.concurrency },
+      );
+      worker.on('failed', (job, err) =>
+        this.logger.warn(`${job?.name ?? '?'} (${job?.id ?? '?'}) attempt ${job?.attemptsMade ?? '?'} failed: ${err.message}`),
+      );
+      worker.on('error', (err) => this.logger.error(`worker error on ${name}: ${err.message}`));
+      this.workers.push(worker);
+    }
+    this.logger.log(`consuming ${queues.join(', ')}`);
+  }
+
+  /** Stops fetching new jobs and waits for the active ones to finish. */
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+  }
+}

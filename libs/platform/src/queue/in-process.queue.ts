@@ -1,0 +1,76 @@
+import { Logger } from '@nestjs/common';
+import { EnqueueOptions, JobDefinition, JobQueue } from './job-definition';
+import { JobHandlerRegistry } from './job-handler.registry';
+
+/**
+ * The embedded default: jobs run in this process, after the current request, with the same
+ * attempts/backoff policy as BullMQ. Not durable across restarts; durable side effects go
+ * through the outbox table, which is re-read at start.
+ */
+export class InProcessJobQueue extends JobQueue {
+  private readonly logger = new Logger('InProcessQueue');
+  private readonly running = new Set<Promise<void>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly activeIds = new Set<string>();
+  private closed = false;
+
+  constructor(private readonly registry: JobHandlerRegistry) {
+    super();
+  }
+
+  async enqueue<P>(def: JobDefinition<P>, payload: P, options: EnqueueOptions = {}): Promise<void> {
+    if (this.closed) throw new Error('Queue is closed');
+    if (options.jobId) {
+      if (this.activeIds.has(options.jobId)) return;
+      this.activeIds.add(options.jobId);
+    }
+    this.schedule(def, payload, options, 1, options.delayMs ?? 0);
+  }
+
+  private schedule<P>(def: JobDefinition<P>, payload: P, options: EnqueueOptions, attempt: number, delayMs: number): void {
+    const start = () => {
+      const run = this.run(def, payload, options, attempt).finally(() => this.running.delete(run));
+      this.running.add(run);
+    };
+    if (delayMs <= 0) {
+      setImmediate(start);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      start();
+    }, delayMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private async run<P>(def: JobDefinition<P>, payload: P, options: EnqueueOptions, attempt: number): Promise<void> {
+    try {
+      await this.registry.get(def.name)(payload, { attempt, jobId: options.jobId });
+      if (options.jobId) this.activeIds.delete(options.jobId);
+    } catch (error) {
+      if (attempt < def.attempts && !this.closed) {
+        const delay = def.backoffMs * 2 ** (attempt - 1);
+        this.logger.warn(`${def.name} attempt ${attempt} failed, retrying in ${delay} ms: ${(error as Error).message}`);
+        this.schedule(def, payload, options, attempt + 1, delay);
+      } else {
+        if (options.jobId) this.activeIds.delete(options.jobId);
+        this.logger.error(`${def.name} failed after ${attempt} attempt(s): ${(error as Error).message}`);
+      }
+    }
+  }
+
+  /** Waits for every job that is running or due now; scheduled retries are dropped. */
+  async drain(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  async close(): Promise<void> {
+    await this.drain();
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    if (this.timers.size) this.logger.warn(`${this.timers.size} delayed job(s) dropped at shutdown`);
+    this.timers.clear();
+  }
+}

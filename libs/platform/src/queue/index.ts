@@ -1,0 +1,5 @@
+export * from './job-definition';
+export * from './job-handler.registry';
+export * from './in-process.queue';
+export * from './bullmq.queue';
+export * from './queue.module';

@@ -1,0 +1,73 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { AppConfig } from '../config';
+import { APP_CONFIG } from '../config/config.module';
+import { REDIS, RedisModule } from '../redis/redis.module';
+import type { Redis } from 'ioredis';
+import { BullMqConsumer, BullMqJobQueue } from './bullmq.queue';
+import { InProcessJobQueue } from './in-process.queue';
+import { JobQueue } from './job-definition';
+import { JobHandlerRegistry } from './job-handler.registry';
+
+export const QUEUE_ROLE = Symbol('QUEUE_ROLE');
+export type QueueRole = 'producer' | 'consumer';
+
+/** Starts the BullMQ consumer in the worker and closes queues on shutdown (draining). */
+@Injectable()
+class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  private consumer?: BullMqConsumer;
+
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly registry: JobHandlerRegistry,
+    @Inject(QUEUE_ROLE) private readonly role: QueueRole,
+    @Optional() @Inject(REDIS) private readonly redis?: Redis,
+  ) {}
+
+  onModuleInit(): void {
+    // In-process: this process runs the jobs, so it must have every handler.
+    // BullMQ: only the consumer (worker app) must.
+    if (this.queue instanceof InProcessJobQueue || this.role === 'consumer') this.registry.scan();
+  }
+
+  onApplicationBootstrap(): void {
+    this.startConsumer();
+  }
+
+  startConsumer(): void {
+    if (this.role === 'consumer' && this.redis && !this.consumer) {
+      this.consumer = new BullMqConsumer(this.redis, this.registry);
+      this.consumer.start();
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.consumer?.close();
+    await this.queue.close();
+  }
+}
+
+@Global()
+@Module({})
+export class QueueModule {
+  static forRoot(role: QueueRole = 'producer'): DynamicModule {
+    return {
+      module: QueueModule,
+      imports: [DiscoveryModule, RedisModule],
+      providers: [
+        JobHandlerRegistry,
+        { provide: QUEUE_ROLE, useValue: role },
+        {
+          provide: JobQueue,
+          inject: [APP_CONFIG, JobHandlerRegistry, { token: REDIS, optional: true }],
+          useFactory: (config: AppConfig, registry: JobHandlerRegistry, redis?: Redis) =>
+            config.redisUrl && redis ? new BullMqJobQueue(redis) : new InProcessJobQueue(registry),
+        },
+        QueueLifecycle,
+      ],
+      exports: [JobQueue, JobHandlerRegistry, QueueLifecycle],
+    };
+  }
+}
+
+export { QueueLifecycle };
