@@ -1,12 +1,13 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { Redis } from 'ioredis';
+import { CatalogModule } from '@pos/catalog';
 import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
-import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule } from '@pos/platform';
+import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
 import { AccessGuard } from './access/access.guard';
 import { BearerStrategy } from './access/bearer.strategy';
 import { RateLimitGuard } from './access/rate-limit.guard';
@@ -17,14 +18,16 @@ import { AppValidationPipe } from './http/validation';
 import { ApiApplicationsController } from './identity/api-applications.controller';
 import { AuthController } from './identity/auth.controller';
 import { HealthController } from './platform/health.controller';
+import { StoresController } from './catalog/stores.controller';
+import { DataStoresController } from './integration/data-stores.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
  * validation -> controller -> envelope; errors -> AppExceptionFilter.
  */
-@Module({
+const appModuleMetadata = (config: AppConfig) => ({
   imports: [
-    ConfigModule.forRoot(),
+    ConfigModule.forRoot(config),
     LoggingModule.forRoot(),
     DatabaseModule.forRoot(),
     RedisModule,
@@ -39,9 +42,10 @@ import { HealthController } from './platform/health.controller';
       }),
     }),
     IdentityModule,
+    CatalogModule,
     DemoModule,
   ],
-  controllers: [AuthController, ApiApplicationsController, HealthController],
+  controllers: [AuthController, ApiApplicationsController, HealthController, StoresController, DataStoresController],
   providers: [
     BearerStrategy,
     RoutePolicyCheck,
@@ -51,5 +55,11 @@ import { HealthController } from './platform/health.controller';
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     { provide: APP_FILTER, useClass: AppExceptionFilter },
   ],
-})
-export class AppModule {}
+});
+
+@Module({})
+export class AppModule {
+  static register(config: AppConfig = loadConfig()): DynamicModule {
+    return { module: AppModule, ...appModuleMetadata(config) };
+  }
+}

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { APP_CONFIG, AppConfig } from '@pos/platform';
+import { AppConfig, loadConfig } from '@pos/platform';
 import { AppModule } from './app.module';
 import { bodyParserErrorHandler, jsonBodyParser, requestIdMiddleware } from './http/body-parsing';
 
@@ -13,9 +13,8 @@ export const API_PREFIX = 'api/v1';
  * Builds the HTTP application exactly as production runs it; main.ts and the e2e suites both
  * call this, so tests exercise the same middleware, guards, pipes and filters.
  */
-export async function createApiApp(options: NestApplicationOptions = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true, bodyParser: false, ...options });
-  const config = app.get<AppConfig>(APP_CONFIG);
+export async function createApiApp(config: AppConfig = loadConfig(), options: NestApplicationOptions = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), { bufferLogs: true, bodyParser: false, ...options });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
-import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from '@pos/platform';
+import { AppConfig, ConfigError, loadConfig } from '@pos/platform';
 import { Logger } from 'nestjs-pino';
 import { createApiApp } from './bootstrap';
 
 async function main(): Promise<void> {
+  let config: AppConfig;
   try {
-    loadConfig(); // fail fast, before anything connects, with every bad variable named
+    config = loadConfig(); // fail fast, before anything connects, with every bad variable named
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -13,8 +14,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await createApiApp();
-  const config = app.get<AppConfig>(APP_CONFIG);
+  const app = await createApiApp(config);
   await app.listen(config.port);
   app.get(Logger).log(`POS API listening on http://localhost:${config.port}/api/v1 (docs: /api/docs)`);
 }

@@ -1,9 +1,11 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
-import { ConfigModule, DatabaseModule, QueueModule, RedisModule } from '@pos/platform';
+import { AppConfig, ConfigModule, DatabaseModule, QueueModule, RedisModule } from '@pos/platform';
 
-@Module({
-  imports: [ConfigModule.forRoot(), DatabaseModule.forRoot(), RedisModule, QueueModule.forRoot('producer'), IdentityModule, DemoModule],
-})
-export class CliModule {}
+@Module({})
+export class CliModule {
+  static register(config: AppConfig): DynamicModule {
+    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), RedisModule, QueueModule.forRoot('producer'), IdentityModule, DemoModule] };
+  }
+}

@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<void> {
     await ds.destroy();
     return print({ migrated: ran.map((m) => m.name) });
   }
-  const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error', 'warn'] });
+  const app = await NestFactory.createApplicationContext(CliModule.register(config), { logger: ['error', 'warn'] });
   try {
     await run(app, command, f);
   } finally {

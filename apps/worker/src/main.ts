@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { ConfigError, loadConfig } from '@pos/platform';
+import { AppConfig, ConfigError, loadConfig } from '@pos/platform';
 import { WorkerModule } from './worker.module';
 
 /** Runs until SIGTERM/SIGINT, then stops fetching jobs and waits for the running ones. */
 async function main(): Promise<void> {
-  let redisUrl: string | undefined;
+  let config: AppConfig;
   try {
-    redisUrl = loadConfig().redisUrl;
+    config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -16,11 +16,11 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  if (!redisUrl) {
+  if (!config.redisUrl) {
     process.stderr.write('REDIS_URL is not set: in the embedded mode the API runs its jobs in-process, so there is nothing for a worker to do.\n');
     process.exit(0);
   }
-  const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
+  const app = await NestFactory.createApplicationContext(WorkerModule.register(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();

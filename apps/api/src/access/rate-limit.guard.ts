@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@pos/platform';
 import { Reflector } from '@nestjs/core';
 import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerException, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
@@ -16,12 +17,15 @@ type Tier = Exclude<RateTierName, 'none'>;
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   private readonly limits = new Map<string, { limit: number; ttl: number }>();
+  private readonly prefix: string;
 
   constructor(
     private readonly reflector: Reflector,
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
+    this.prefix = config.rateLimit.keyPrefix;
     const throttlers = Array.isArray(options) ? options : options.throttlers;
     for (const t of throttlers) this.limits.set(t.name ?? 'default', { limit: Number(t.limit), ttl: Number(t.ttl) });
   }
@@ -33,7 +37,7 @@ export class RateLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
-    const key = `rl:${tier}:${tracker(tier, req)}`;
+    const key = `${this.prefix}:${tier}:${tracker(tier, req)}`;
     const { totalHits, isBlocked, timeToBlockExpire, timeToExpire } = await this.storage.increment(key, ttl, limit, ttl, tier);
     res.setHeader('X-RateLimit-Limit', limit);
     res.setHeader('X-RateLimit-Remaining', Math.max(0, limit - totalHits));

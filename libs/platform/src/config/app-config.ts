@@ -18,6 +18,8 @@ export interface DatabaseConfig {
 }
 
 export interface RateLimitConfig {
+  /** Namespace of the counters in Redis (deployments sharing one Redis use different ones). */
+  keyPrefix: string;
   login: number;
   standard: number;
   pos: number;
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     redisUrl,
     rateLimit: {
+      keyPrefix: read.string('RATE_LIMIT_KEY_PREFIX') ?? 'pos-rl',
       login: read.int('RATE_LIMIT_LOGIN', 5, 1, 1_000_000),
       standard: read.int('RATE_LIMIT_STANDARD', 60, 1, 1_000_000),
       pos: read.int('RATE_LIMIT_POS', 120, 1, 1_000_000),

@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { Clock, SystemClock } from '@pos/kernel';
-import { AppConfig, loadConfig } from './app-config';
+import { AppConfig } from './app-config';
 
 /** Injection token for the validated configuration. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -8,7 +8,7 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 @Global()
 @Module({})
 export class ConfigModule {
-  static forRoot(config: AppConfig = loadConfig()): DynamicModule {
+  static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ConfigModule,
       providers: [{ provide: APP_CONFIG, useValue: config }, { provide: Clock, useClass: SystemClock }],

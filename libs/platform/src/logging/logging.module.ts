@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from '../config';
 import { APP_CONFIG } from '../config/config.module';
@@ -37,9 +37,10 @@ export class LoggingModule {
         LoggerModule.forRootAsync({
           inject: [APP_CONFIG],
           useFactory: (config: AppConfig) => ({
+            forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
             pinoHttp: {
               level: config.logLevel,
-              genReqId: requestId,
+              genReqId: (req: IncomingMessage, res: ServerResponse) => (req as IncomingMessage & { id?: string }).id ?? requestId(req, res),
               redact: { paths: REDACT_PATHS, censor: '[redacted]' },
               customProps: (req: IncomingMessage) => ({ request_id: (req as IncomingMessage & { id?: string }).id }),
               serializers: {
