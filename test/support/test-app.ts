@@ -48,6 +48,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     DB_MIGRATE_ON_START: 'true',
     OPENAPI: 'true',
     RATE_LIMIT_KEY_PREFIX: `pos-rl-test-${randomBytes(6).toString('hex')}`,
+    QUEUE_PREFIX: `pos-test-${randomBytes(6).toString('hex')}`,
   };
   let dropDatabase: (() => Promise<void>) | undefined;
   if (usingMysql()) {

@@ -1,12 +1,10 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
-import { INestApplicationContext } from '@nestjs/common';
-import { DemoDataService } from '@pos/demo';
-import { ApiApplicationService, UserAdminService } from '@pos/identity';
 import { DomainError, ValidationFailedError } from '@pos/kernel';
 import { ConfigError, createDataSource, loadConfig } from '@pos/platform';
 import { CliModule } from './cli.module';
+import { runCommand, UsageError } from './commands';
 
 /**
  * Operator commands:  npm run cli -- <command> [--flags]
@@ -19,8 +17,6 @@ import { CliModule } from './cli.module';
  *   token:revoke --app ID --token TOKEN_ID
  * Prints JSON on stdout; exits non-zero with a message on failure.
  */
-const USAGE = `usage: npm run cli -- <migrate|seed:demo|user:create|user:reset-password|app:create|token:issue|token:revoke> [--flags]`;
-
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   const { values: f } = parseArgs({
@@ -38,56 +34,15 @@ async function main(argv: string[]): Promise<void> {
     await ds.initialize();
     const ran = await ds.runMigrations({ transaction: 'each' });
     await ds.destroy();
-    return print({ migrated: ran.map((m) => m.name) });
+    print({ migrated: ran.map((m) => m.name) });
+    return;
   }
   const app = await NestFactory.createApplicationContext(CliModule.register(config), { logger: ['error', 'warn'] });
   try {
-    await run(app, command, f);
+    print(await runCommand(app, command, f));
   } finally {
     await app.close();
   }
-}
-
-async function run(app: INestApplicationContext, command: string | undefined, f: Record<string, string | undefined>): Promise<void> {
-  const need = (name: string): string => {
-    const v = f[name];
-    if (!v) throw new UsageError(`--${name} is required for ${command}`);
-    return v;
-  };
-  const ids = (v?: string) => (v ? v.split(',').map((s) => int(s.trim(), 'stores')) : []);
-  switch (command) {
-    case 'seed:demo':
-      return print(await app.get(DemoDataService).seed());
-    case 'user:create': {
-      const user = await app.get(UserAdminService).createUser({ email: need('email'), name: need('name'), password: need('password'), role: need('role'), storeIds: ids(f.stores) });
-      return print({ id: user.id, email: user.email, name: user.name });
-    }
-    case 'user:reset-password':
-      await app.get(UserAdminService).resetPassword(need('email'), need('password'));
-      return print({ reset: true });
-    case 'app:create':
-      return print(await app.get(ApiApplicationService).create({ name: need('name'), permissions: need('permissions').split(',').map((s) => s.trim()), storeIds: ids(f.stores) }));
-    case 'token:issue':
-      return print(
-        await app.get(ApiApplicationService).issueToken(int(need('app'), 'app'), {
-          name: need('name'),
-          abilities: need('abilities').split(',').map((s) => s.trim()),
-          expiresInMinutes: f['expires-in'] ? int(f['expires-in'], 'expires-in') : undefined,
-        }),
-      );
-    case 'token:revoke':
-      await app.get(ApiApplicationService).revokeToken(int(need('app'), 'app'), int(need('token'), 'token'));
-      return print({ revoked: true });
-    default:
-      throw new UsageError(USAGE);
-  }
-}
-
-class UsageError extends Error {}
-
-function int(value: string, flag: string): number {
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${flag} must be a positive integer`);
-  return Number(value);
 }
 
 function print(value: unknown): void {

@@ -20,11 +20,19 @@ async function main(): Promise<void> {
     process.stderr.write('REDIS_URL is not set: in the embedded mode the API runs its jobs in-process, so there is nothing for a worker to do.\n');
     process.exit(0);
   }
+  forceExitAfter(config.shutdownTimeoutMs);
   const app = await NestFactory.createApplicationContext(WorkerModule.register(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
   app.get(Logger).log('POS worker consuming jobs');
+}
+
+/** A hung shutdown must not keep a replica around forever: exit after SHUTDOWN_TIMEOUT_MS. */
+function forceExitAfter(ms: number): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => setTimeout(() => process.exit(1), ms).unref());
+  }
 }
 
 void main();

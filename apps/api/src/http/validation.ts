@@ -2,6 +2,8 @@ import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, Val
 import { FieldErrors, ValidationFailedError } from '@pos/kernel';
 
 const REQUIRED_CONSTRAINTS = new Set(['isDefined', 'isNotEmpty', 'arrayNotEmpty']);
+/** When the type is wrong, range/length messages about the same value are noise. */
+const TYPE_CONSTRAINTS = new Set(['isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'isDateString', 'isISO8601']);
 
 /**
  * The global pipe: whitelist + transform; failures become 422 `The given data was invalid.`
@@ -36,7 +38,8 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
       const entries = Object.entries(error.constraints);
       const missing = error.value === undefined || error.value === null || error.value === '';
       const required = entries.filter(([k]) => REQUIRED_CONSTRAINTS.has(k));
-      const chosen = missing && required.length ? required.slice(0, 1) : entries.filter(([k]) => !REQUIRED_CONSTRAINTS.has(k) || !missing);
+      const typeErrors = entries.filter(([k]) => TYPE_CONSTRAINTS.has(k));
+      const chosen = missing && required.length ? required.slice(0, 1) : typeErrors.length ? typeErrors : entries.filter(([k]) => !REQUIRED_CONSTRAINTS.has(k) || !missing);
       out[path] = (chosen.length ? chosen : entries).map(([key, message]) => sentence(key, path, error.property, message));
     }
     if (error.children?.length) Object.assign(out, flattenValidationErrors(error.children, path));

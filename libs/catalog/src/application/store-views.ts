@@ -1,4 +1,4 @@
-import { PaymentMethodEntity, StoreEntity, WarehouseEntity } from '../infrastructure/store.entities';
+import { PaymentMethodRecord, StoreRecord, WarehouseRecord } from './store.ports';
 
 export interface WarehouseView {
   id: number;
@@ -39,7 +39,7 @@ export interface StoreView {
   payment_methods?: PaymentMethodView[];
 }
 
-export function storeView(s: StoreEntity): StoreView {
+export function storeView(s: StoreRecord): StoreView {
   return {
     id: s.id,
     name: s.name,
@@ -58,7 +58,7 @@ export function storeView(s: StoreEntity): StoreView {
   };
 }
 
-export function warehouseView(w: WarehouseEntity): WarehouseView {
+export function warehouseView(w: WarehouseRecord): WarehouseView {
   return {
     id: w.id,
     name: w.name,
@@ -71,6 +71,6 @@ export function warehouseView(w: WarehouseEntity): WarehouseView {
   };
 }
 
-export function paymentMethodView(p: PaymentMethodEntity): PaymentMethodView {
+export function paymentMethodView(p: PaymentMethodRecord): PaymentMethodView {
   return { id: p.id, name: p.name, code: p.code, type: p.type, is_active: p.isActive, sort_order: p.sortOrder };
 }

@@ -1,5 +1,42 @@
 import { Page, PageRequest } from '@pos/kernel';
-import { PaymentMethodEntity, StoreEntity, WarehouseEntity } from '../infrastructure/store.entities';
+
+export interface StoreRecord {
+  id: number;
+  name: string;
+  code: string;
+  address: string | null;
+  phone: string | null;
+  email: string | null;
+  currencyCode: string;
+  timezone: string;
+  pricesIncludeTax: boolean;
+  allowNegativeStock: boolean;
+  defaultWarehouseId: number | null;
+  receiptHeader: string | null;
+  receiptFooter: string | null;
+  isActive: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface WarehouseRecord {
+  id: number;
+  storeId: number | null;
+  name: string;
+  code: string;
+  address: string | null;
+  isActive: boolean;
+  updatedAt: Date;
+}
+
+export interface PaymentMethodRecord {
+  id: number;
+  name: string;
+  code: string;
+  type: string;
+  isActive: boolean;
+  sortOrder: number;
+}
 
 /** Which stores a caller may see: all, or a list of ids. */
 export type StoreScope = readonly number[] | 'all';
@@ -14,14 +51,14 @@ export interface WarehouseFilter {
 }
 
 export abstract class StoreRepository {
-  abstract listStores(scope: StoreScope, page: PageRequest): Promise<Page<StoreEntity>>;
-  abstract findStore(id: number): Promise<StoreEntity | null>;
-  abstract warehousesByStore(storeIds: number[], includeServing: boolean): Promise<Map<number, WarehouseEntity[]>>;
-  abstract paymentMethodsByStore(storeIds: number[]): Promise<Map<number, PaymentMethodEntity[]>>;
-  abstract listWarehouses(filter: WarehouseFilter, page: PageRequest): Promise<Page<WarehouseEntity>>;
-  abstract findWarehouse(id: number): Promise<WarehouseEntity | null>;
+  abstract listStores(scope: StoreScope, page: PageRequest): Promise<Page<StoreRecord>>;
+  abstract findStore(id: number): Promise<StoreRecord | null>;
+  abstract warehousesByStore(storeIds: number[], includeServing: boolean): Promise<Map<number, WarehouseRecord[]>>;
+  abstract paymentMethodsByStore(storeIds: number[]): Promise<Map<number, PaymentMethodRecord[]>>;
+  abstract listWarehouses(filter: WarehouseFilter, page: PageRequest): Promise<Page<WarehouseRecord>>;
+  abstract findWarehouse(id: number): Promise<WarehouseRecord | null>;
   /** Stores a warehouse belongs to or serves (standalone). */
   abstract storesOfWarehouse(warehouseId: number): Promise<number[]>;
-  abstract listPaymentMethods(storeIds: StoreScope, page: PageRequest): Promise<Page<PaymentMethodEntity>>;
-  abstract findPaymentMethod(id: number): Promise<PaymentMethodEntity | null>;
+  abstract listPaymentMethods(storeIds: StoreScope, page: PageRequest): Promise<Page<PaymentMethodRecord>>;
+  abstract findPaymentMethod(id: number): Promise<PaymentMethodRecord | null>;
 }

@@ -1,8 +1,9 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { utcDate } from '@pos/platform/database/columns';
+import type { PaymentMethodRecord, StoreRecord, WarehouseRecord } from '../application/store.ports';
 
 @Entity('stores')
-export class StoreEntity {
+export class StoreEntity implements StoreRecord {
   @PrimaryGeneratedColumn() id!: number;
   @Column() name!: string;
   @Column() code!: string;
@@ -23,7 +24,7 @@ export class StoreEntity {
 }
 
 @Entity('warehouses')
-export class WarehouseEntity {
+export class WarehouseEntity implements WarehouseRecord {
   @PrimaryGeneratedColumn() id!: number;
   @Column({ name: 'store_id', type: 'integer', nullable: true }) storeId!: number | null;
   @Column() name!: string;
@@ -43,7 +44,7 @@ export class WarehouseStoreEntity {
 }
 
 @Entity('payment_methods')
-export class PaymentMethodEntity {
+export class PaymentMethodEntity implements PaymentMethodRecord {
   @PrimaryGeneratedColumn() id!: number;
   @Column() name!: string;
   @Column() code!: string;

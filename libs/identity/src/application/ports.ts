@@ -1,13 +1,49 @@
 import { Page, PageRequest } from '@pos/kernel';
-import { AccessTokenEntity, RoleEntity, UserEntity } from '../infrastructure/identity.entities';
 
 /**
  * Ports of the identity context. Abstract classes double as Nest injection tokens; the TypeORM
- * implementations live in infrastructure/. Records are the persistence rows (plain data).
+ * implementations live in infrastructure/ and their entities implement these records.
  */
-export type UserRecord = UserEntity;
-export type RoleRecord = RoleEntity;
-export type TokenRecord = AccessTokenEntity;
+export interface UserRecord {
+  id: number;
+  name: string;
+  email: string;
+  passwordHash: string | null;
+  pinHash: string | null;
+  roleId: number | null;
+  defaultStoreId: number | null;
+  isApiApplication: boolean;
+  isActive: boolean;
+  twoFactorSecret: string | null;
+  twoFactorConfirmedAt: Date | null;
+  maxDiscountPercentBp: number | null;
+  maxDiscountAmount: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+export interface RoleRecord {
+  id: number;
+  name: string;
+  slug: string;
+  isSuperAdmin: boolean;
+  maxDiscountPercentBp: number;
+  maxDiscountAmount: number;
+}
+
+export interface TokenRecord {
+  id: number;
+  userId: number;
+  name: string;
+  tokenHash: string;
+  abilities: string[];
+  storeId: number | null;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  createdAt: Date;
+}
 
 export interface UserAccess {
   user: UserRecord;

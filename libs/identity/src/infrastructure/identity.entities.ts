@@ -1,8 +1,9 @@
 import { Column, Entity, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintToNumber, utcDate } from '@pos/platform/database/columns';
+import type { RoleRecord, TokenRecord, UserRecord } from '../application/ports';
 
 @Entity('roles')
-export class RoleEntity {
+export class RoleEntity implements RoleRecord {
   @PrimaryGeneratedColumn() id!: number;
   @Column() name!: string;
   @Column() slug!: string;
@@ -25,7 +26,7 @@ export class RolePermissionEntity {
 }
 
 @Entity('users')
-export class UserEntity {
+export class UserEntity implements UserRecord {
   @PrimaryGeneratedColumn() id!: number;
   @Column() name!: string;
   @Column() email!: string;
@@ -59,7 +60,7 @@ export class UserStoreEntity {
 }
 
 @Entity('access_tokens')
-export class AccessTokenEntity {
+export class AccessTokenEntity implements TokenRecord {
   @PrimaryGeneratedColumn() id!: number;
   @Column({ name: 'user_id' }) userId!: number;
   @Column() name!: string;

@@ -32,6 +32,8 @@ export interface AppConfig {
   logLevel: string;
   db: DatabaseConfig;
   redisUrl?: string;
+  /** BullMQ key prefix: deployments (or test runs) sharing one Redis use different ones. */
+  queuePrefix: string;
   rateLimit: RateLimitConfig;
   tokenTtlMinutes: number;
   authCacheTtlMs: number;
@@ -85,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       logging: read.bool('DB_LOGGING', false),
     },
     redisUrl,
+    queuePrefix: read.string('QUEUE_PREFIX') ?? 'pos',
     rateLimit: {
       keyPrefix: read.string('RATE_LIMIT_KEY_PREFIX') ?? 'pos-rl',
       login: read.int('RATE_LIMIT_LOGIN', 5, 1, 1_000_000),

@@ -8,14 +8,17 @@ import { JobHandlerRegistry } from './job-handler.registry';
 export class BullMqJobQueue extends JobQueue {
   private readonly queues = new Map<QueueName, Queue>();
 
-  constructor(private readonly connection: Redis) {
+  constructor(
+    private readonly connection: Redis,
+    private readonly prefix: string,
+  ) {
     super();
   }
 
   private queue(name: QueueName): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection });
+      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
       this.queues.set(name, queue);
     }
     return queue;
@@ -41,19 +44,24 @@ export class BullMqJobQueue extends JobQueue {
 export class BullMqConsumer {
   private readonly logger = new Logger('BullMqConsumer');
   private readonly workers: Worker[] = [];
+  private readonly connections: Redis[] = [];
 
   constructor(
     private readonly connection: Redis,
     private readonly registry: JobHandlerRegistry,
+    private readonly prefix: string,
     private readonly concurrency = 5,
   ) {}
 
   start(queues: QueueName[] = Object.values(QueueName)): void {
     for (const name of queues) {
+      // BullMQ does not close a connection it was given: keep ours to quit them at close.
+      const connection = this.connection.duplicate({ maxRetriesPerRequest: null });
+      this.connections.push(connection);
       const worker = new Worker(
         name,
         async (job: Job) => this.registry.get(job.name)(job.data, { attempt: job.attemptsMade + 1, jobId: job.id }),
-        { connection: this.connection.duplicate({ maxRetriesPerRequest: null }), concurrency: this.concurrency },
+        { connection, concurrency: this.concurrency, prefix: this.prefix },
       );
       worker.on('failed', (job, err) =>
         this.logger.warn(`${job?.name ?? '?'} (${job?.id ?? '?'}) attempt ${job?.attemptsMade ?? '?'} failed: ${err.message}`),
@@ -67,5 +75,6 @@ export class BullMqConsumer {
   /** Stops fetching new jobs and waits for the active ones to finish. */
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all(this.connections.map((c) => c.quit().catch(() => undefined)));
   }
 }

@@ -21,6 +21,7 @@ class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicat
     private readonly queue: JobQueue,
     private readonly registry: JobHandlerRegistry,
     @Inject(QUEUE_ROLE) private readonly role: QueueRole,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(REDIS) private readonly redis?: Redis,
   ) {}
 
@@ -36,7 +37,7 @@ class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicat
 
   startConsumer(): void {
     if (this.role === 'consumer' && this.redis && !this.consumer) {
-      this.consumer = new BullMqConsumer(this.redis, this.registry);
+      this.consumer = new BullMqConsumer(this.redis, this.registry, this.config.queuePrefix);
       this.consumer.start();
     }
   }
@@ -61,7 +62,7 @@ export class QueueModule {
           provide: JobQueue,
           inject: [APP_CONFIG, JobHandlerRegistry, { token: REDIS, optional: true }],
           useFactory: (config: AppConfig, registry: JobHandlerRegistry, redis?: Redis) =>
-            config.redisUrl && redis ? new BullMqJobQueue(redis) : new InProcessJobQueue(registry),
+            config.redisUrl && redis ? new BullMqJobQueue(redis, config.queuePrefix) : new InProcessJobQueue(registry),
         },
         QueueLifecycle,
       ],

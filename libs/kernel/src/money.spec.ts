@@ -1,0 +1,55 @@
+import fc from 'fast-check';
+import { allocateByLargestRemainder, applyBasisPoints, fromMinor, minorToString, roundHalfAwayFromZero, toMinor } from './money';
+
+describe('money', () => {
+  it('parses decimal numbers and strings without float error', () => {
+    expect(toMinor(0.1 + 0.2)).toBe(30);
+    expect(toMinor('19.99')).toBe(1999);
+    expect(toMinor(19.99)).toBe(1999);
+    expect(toMinor('-0.01')).toBe(-1);
+    expect(toMinor(1.005)).toBe(101); // half away from zero on the third decimal as written
+    expect(toMinor(-1.005)).toBe(-101);
+    expect(toMinor(1500, 0)).toBe(1500);
+    expect(toMinor('12.3456', 3)).toBe(12346);
+    expect(toMinor(1e-7)).toBe(0);
+  });
+
+  it('refuses what is not an amount', () => {
+    for (const bad of ['abc', '1,5', '', '1e5', 'NaN']) expect(() => toMinor(bad)).toThrow(RangeError);
+    expect(() => toMinor(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+    expect(() => toMinor('99999999999999999999')).toThrow(RangeError);
+  });
+
+  it('formats minor units with the currency decimals', () => {
+    expect(fromMinor(1999)).toBe(19.99);
+    expect(minorToString(-5)).toBe('-0.05');
+    expect(minorToString(1500, 0)).toBe('1500');
+    expect(fromMinor(0)).toBe(0);
+  });
+
+  it('round-trips every integer amount', () => {
+    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.integer({ min: 0, max: 4 }), (minor, decimals) => toMinor(minorToString(minor, decimals), decimals) === minor));
+  });
+
+  it('rounds half away from zero', () => {
+    expect(roundHalfAwayFromZero(5n, 2n)).toBe(3n);
+    expect(roundHalfAwayFromZero(-5n, 2n)).toBe(-3n);
+    expect(roundHalfAwayFromZero(4n, 3n)).toBe(1n);
+    expect(applyBasisPoints(1000, 825)).toBe(83); // 82.5 -> 83
+    expect(applyBasisPoints(333, 3333)).toBe(111);
+  });
+
+  it('allocates by largest remainder so parts always sum to the total', () => {
+    expect(allocateByLargestRemainder(100, [1, 1, 1])).toEqual([34, 33, 33]);
+    expect(allocateByLargestRemainder(-100, [1, 1, 1])).toEqual([-34, -33, -33]);
+    expect(allocateByLargestRemainder(10, [0, 0])).toEqual([10, 0]);
+    fc.assert(
+      fc.property(fc.integer({ min: -1e9, max: 1e9 }), fc.array(fc.integer({ min: 0, max: 1e7 }), { minLength: 1, maxLength: 50 }), (total, weights) => {
+        const parts = allocateByLargestRemainder(total, weights);
+        const sum = parts.reduce((a, b) => a + b, 0);
+        const sameSign = parts.every((p) => p === 0 || Math.sign(p) === Math.sign(total));
+        return sum === total && parts.length === weights.length && sameSign;
+      }),
+    );
+  });
+});

@@ -1,0 +1,34 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('uses the embedded defaults with an empty environment', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.db.type).toBe('sqlite');
+    expect(c.db.sqlitePath).toBe('data/pos.sqlite');
+    expect(c.db.migrateOnStart).toBe(true);
+    expect(c.rateLimit).toMatchObject({ login: 5, standard: 60, pos: 120, bulk: 10 });
+    expect(c.tokenTtlMinutes).toBe(43200);
+    expect(c.redisUrl).toBeUndefined();
+    expect(c.webhookAllowPrivateTargets).toBe(false);
+  });
+
+  it('names every bad variable at once', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DB_TYPE: 'postgres', RATE_LIMIT_LOGIN: '0', REDIS_URL: 'http://x', OPENAPI: 'maybe' });
+      throw new Error('expected a ConfigError');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      const message = (e as Error).message;
+      for (const name of ['PORT', 'DB_TYPE', 'RATE_LIMIT_LOGIN', 'REDIS_URL', 'OPENAPI']) expect(message).toContain(name);
+    }
+  });
+
+  it('requires APP_KEY in production and defaults MySQL to explicit migrations', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/APP_KEY/);
+    const c = loadConfig({ NODE_ENV: 'production', APP_KEY: 'k'.repeat(40), DB_TYPE: 'mysql', DATABASE_URL: 'mysql://u:p@db:3306/pos' });
+    expect(c.db.migrateOnStart).toBe(false);
+    expect(c.seedDemoOnFirstStart).toBe(false);
+    expect(c.db.url).toBe('mysql://u:p@db:3306/pos');
+  });
+});

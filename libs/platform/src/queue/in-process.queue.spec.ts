@@ -1,0 +1,48 @@
+import { defineJob } from './job-definition';
+import { InProcessJobQueue } from './in-process.queue';
+import { JobHandlerRegistry } from './job-handler.registry';
+
+const FlakyJob = defineJob<{ n: number }>('test.flaky', { attempts: 3, backoffMs: 5 });
+
+function registryWith(handler: (payload: unknown) => Promise<void>): JobHandlerRegistry {
+  return { get: () => handler, scan: () => undefined } as unknown as JobHandlerRegistry;
+}
+
+describe('InProcessJobQueue', () => {
+  it('runs a job after the current tick and retries with backoff until it succeeds', async () => {
+    let calls = 0;
+    const queue = new InProcessJobQueue(registryWith(async () => {
+      calls++;
+      if (calls < 3) throw new Error('not yet');
+    }));
+    await queue.enqueue(FlakyJob, { n: 1 });
+    expect(calls).toBe(0);
+    await new Promise((r) => setTimeout(r, 60));
+    await queue.drain();
+    expect(calls).toBe(3);
+    await queue.close();
+  });
+
+  it('gives up after the configured attempts', async () => {
+    let calls = 0;
+    const queue = new InProcessJobQueue(registryWith(async () => {
+      calls++;
+      throw new Error('always');
+    }));
+    await queue.enqueue(FlakyJob, { n: 1 });
+    await new Promise((r) => setTimeout(r, 80));
+    expect(calls).toBe(3);
+    await queue.close();
+  });
+
+  it('runs a deterministic job id once while it is pending', async () => {
+    let calls = 0;
+    const queue = new InProcessJobQueue(registryWith(async () => void calls++));
+    await queue.enqueue(FlakyJob, { n: 1 }, { jobId: 'same' });
+    await queue.enqueue(FlakyJob, { n: 2 }, { jobId: 'same' });
+    await queue.drain();
+    expect(calls).toBe(1);
+    await queue.close();
+    await expect(queue.enqueue(FlakyJob, { n: 3 })).rejects.toThrow(/closed/);
+  });
+});
