@@ -29,7 +29,7 @@ const appModuleMetadata = (config: AppConfig) => ({
   imports: [
     ConfigModule.forRoot(config),
     LoggingModule.forRoot(),
-    DatabaseModule.forRoot(),
+    DatabaseModule.forRoot(config),
     RedisModule,
     QueueModule.forRoot('producer'),
     DiscoveryModule,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { Clock } from '@pos/kernel';
 import { APP_CONFIG, AppConfig, defineJob, JobHandler, JobQueue } from '@pos/platform';
 import { Principal } from '../domain/principal';
@@ -83,6 +84,7 @@ export class TokenService {
     return principal;
   }
 
+  @Transactional()
   async revoke(tokenId: number): Promise<void> {
     await this.tokens.revoke(tokenId, this.clock.now());
     this.forget((p) => p.token.id === tokenId);
@@ -94,6 +96,7 @@ export class TokenService {
   }
 
   @JobHandler(TouchTokenJob)
+  @Transactional()
   async recordUse(payload: { tokenId: number; usedAt: string }): Promise<void> {
     await this.tokens.touch(payload.tokenId, new Date(payload.usedAt));
   }

@@ -7,6 +7,9 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config';
 import { APP_CONFIG } from '../config/config.module';
 import { dataSourceOptions } from './data-source';
+import { SerializedTransactionalAdapterTypeOrm } from './serialized-adapter';
+import { ChangeLog } from './changes/change-log';
+import { OutboxEventEntity, TombstoneEntity } from './changes/change.entities';
 
 /**
  * TypeORM (one DataSource) + CLS ambient transactions: a use case marked @Transactional()
@@ -15,7 +18,8 @@ import { dataSourceOptions } from './data-source';
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(): DynamicModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const Adapter = config.db.type === 'sqlite' ? SerializedTransactionalAdapterTypeOrm : TransactionalAdapterTypeOrm;
     return {
       module: DatabaseModule,
       imports: [
@@ -27,19 +31,21 @@ export class DatabaseModule {
             migrationsRun: config.db.migrateOnStart,
           }),
         }),
+        TypeOrmModule.forFeature([OutboxEventEntity, TombstoneEntity]),
         ClsModule.forRoot({
           global: true,
           middleware: { mount: true },
           plugins: [
             new ClsPluginTransactional({
               imports: [TypeOrmModule],
-              adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: DataSource }),
+              adapter: new Adapter({ dataSourceToken: DataSource }),
               enableTransactionProxy: true,
             }),
           ],
         }),
       ],
-      exports: [TypeOrmModule],
+      providers: [ChangeLog],
+      exports: [TypeOrmModule, ChangeLog],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, SetMetadata } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { ClsService } from 'nestjs-cls';
 import { allJobDefinitions, JobDefinition } from './job-definition';
 
 const JOB_HANDLER = Symbol('JOB_HANDLER');
@@ -22,6 +23,7 @@ export class JobHandlerRegistry implements OnApplicationBootstrap {
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
+    private readonly cls: ClsService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -40,7 +42,9 @@ export class JobHandlerRegistry implements OnApplicationBootstrap {
         const name = this.reflector.get<string | undefined>(JOB_HANDLER, fn);
         if (!name) continue;
         if (this.handlers.has(name)) duplicates.push(name);
-        this.handlers.set(name, (payload, meta) => Promise.resolve(fn.call(instance, payload, meta)));
+        // A fresh CLS context per run: a job never joins the transaction of the request that
+        // enqueued it (in-process jobs would otherwise inherit its async context).
+        this.handlers.set(name, (payload, meta) => this.cls.run({ ifNested: 'override' }, () => Promise.resolve(fn.call(instance, payload, meta))));
       }
     }
     const missing = allJobDefinitions()

@@ -1,0 +1,126 @@
+/** Persistence records of the catalog context (entities in infrastructure implement them). */
+export interface CategoryRecord {
+  id: number;
+  parentId: number | null;
+  name: string;
+  slug: string | null;
+  description: string | null;
+  isActive: boolean;
+  sortOrder: number;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+export interface ItemRecord {
+  id: number;
+  sku: string;
+  name: string;
+  description: string | null;
+  categoryId: number | null;
+  basePrice: number;
+  cost: number;
+  taxClassId: number | null;
+  baseUnit: string;
+  isActive: boolean;
+  isSerialTracked: boolean;
+  reorderLevel: number;
+  reorderQuantity: number;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+export interface ItemUnitRecord {
+  id: number;
+  itemId: number;
+  name: string;
+  factor: number;
+  price: number | null;
+}
+
+export interface ItemBarcodeRecord {
+  id: number;
+  itemId: number;
+  barcode: string;
+  itemUnitId: number | null;
+}
+
+export interface StockLevelRecord {
+  id: number;
+  itemId: number;
+  warehouseId: number;
+  quantity: number;
+  reorderLevel: number | null;
+  updatedAt: Date;
+}
+
+export interface StockMovementRecord {
+  id: number;
+  itemId: number;
+  warehouseId: number;
+  type: string;
+  quantity: number;
+  balanceAfter: number;
+  unitCost: number | null;
+  referenceType: string | null;
+  referenceId: string | null;
+  userId: number | null;
+  notes: string | null;
+  createdAt: Date;
+}
+
+export interface SerialNumberRecord {
+  id: number;
+  itemId: number;
+  warehouseId: number | null;
+  serial: string;
+  status: string;
+  saleId: number | null;
+}
+
+export interface TaxClassRecord {
+  id: number;
+  name: string;
+  code: string;
+}
+
+export interface TaxRateRecord {
+  id: number;
+  taxClassId: number;
+  storeId: number | null;
+  name: string;
+  rateBp: number;
+  isActive: boolean;
+}
+
+export interface CurrencyRecord {
+  id: number;
+  code: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  isBase: boolean;
+  isActive: boolean;
+  updatedAt: Date;
+}
+
+export interface PriceBookRecord {
+  id: number;
+  name: string;
+  code: string;
+  currencyCode: string;
+  priority: number;
+  isActive: boolean;
+  validFrom: Date | null;
+  validTo: Date | null;
+  updatedAt: Date;
+}
+
+export interface PriceBookEntryRecord {
+  id: number;
+  priceBookId: number;
+  itemId: number;
+  price: number;
+  minQuantity: number;
+}

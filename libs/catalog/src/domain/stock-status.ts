@@ -1,0 +1,33 @@
+/**
+ * Stock status against the reorder level (contract part 3: out, low, in_stock).
+ * out: nothing on hand (or negative); low: at or below the reorder level; else in_stock.
+ */
+export type StockStatus = 'out' | 'low' | 'in_stock';
+
+export function stockStatus(quantity: number, reorderLevel: number): StockStatus {
+  if (quantity <= 0) return 'out';
+  if (quantity <= reorderLevel) return 'low';
+  return 'in_stock';
+}
+
+/** Adjustment kinds (beyond the contract): how each changes the warehouse quantity. */
+export const ADJUSTMENT_TYPES = ['count', 'receive', 'damage', 'spoilage', 'transfer'] as const;
+export type AdjustmentType = (typeof ADJUSTMENT_TYPES)[number];
+
+/**
+ * The signed change an adjustment line makes: receive adds, damage/spoilage remove, a count
+ * sets the counted quantity (the change is the difference), a transfer removes here and adds
+ * at the destination.
+ */
+export function adjustmentDelta(type: AdjustmentType, quantity: number, onHand: number): number {
+  switch (type) {
+    case 'receive':
+      return quantity;
+    case 'damage':
+    case 'spoilage':
+    case 'transfer':
+      return -quantity;
+    case 'count':
+      return quantity - onHand;
+  }
+}
