@@ -19,6 +19,11 @@ import { ApiApplicationsController } from './identity/api-applications.controlle
 import { AuthController } from './identity/auth.controller';
 import { HealthController } from './platform/health.controller';
 import { StoresController } from './catalog/stores.controller';
+import { CategoriesController } from './catalog/categories.controller';
+import { ItemsController } from './catalog/items.controller';
+import { InventoryController } from './catalog/inventory.controller';
+import { ReferenceController } from './catalog/reference.controller';
+import { PosProductsController } from './catalog/pos-products.controller';
 import { DataStoresController } from './integration/data-stores.controller';
 
 /**
@@ -45,7 +50,18 @@ const appModuleMetadata = (config: AppConfig) => ({
     CatalogModule,
     DemoModule,
   ],
-  controllers: [AuthController, ApiApplicationsController, HealthController, StoresController, DataStoresController],
+  controllers: [
+    AuthController,
+    ApiApplicationsController,
+    HealthController,
+    StoresController,
+    CategoriesController,
+    ItemsController,
+    InventoryController,
+    ReferenceController,
+    PosProductsController,
+    DataStoresController,
+  ],
   providers: [
     BearerStrategy,
     RoutePolicyCheck,

@@ -8,8 +8,10 @@ import {
   IsDefined,
   IsEmail,
   IsIn,
+  IsISO8601,
   IsInt,
   IsNotEmpty,
+  IsNumber,
   IsOptional,
   IsString,
   Max,
@@ -93,3 +95,41 @@ export const OptionalIntArray = (o: { maxItems?: number; description?: string } 
   );
 
 export { Type };
+
+interface MoneyOpts { description?: string; max?: number; min?: number }
+
+/** A money amount as a JSON number with at most 2 decimals (converted to minor units by the use case). */
+export const OptionalMoney = (o: MoneyOpts = {}) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: Number, minimum: o.min ?? 0, maximum: o.max ?? 99_999_999.99, description: o.description, example: 12.5 }),
+    toNumber,
+    IsOptional(),
+    IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: '$property must be a number with at most 2 decimal places' }),
+    Min(o.min ?? 0),
+    Max(o.max ?? 99_999_999.99),
+  );
+
+export const RequiredMoney = (o: MoneyOpts = {}) =>
+  applyDecorators(
+    ApiProperty({ type: Number, minimum: o.min ?? 0, maximum: o.max ?? 99_999_999.99, description: o.description, example: 12.5 }),
+    toNumber,
+    IsDefined(),
+    IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: '$property must be a number with at most 2 decimal places' }),
+    Min(o.min ?? 0),
+    Max(o.max ?? 99_999_999.99),
+  );
+
+export const OptionalStringArray = (o: { maxItems?: number; max?: number; description?: string } = {}) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: [String], description: o.description }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(o.maxItems ?? 200),
+    IsString({ each: true }),
+    IsNotEmpty({ each: true }),
+    MaxLength(o.max ?? 255, { each: true }),
+  );
+
+/** An ISO 8601 date or date-time in a query string (YYYY-MM-DD or full timestamp). */
+export const OptionalDate = (description?: string) =>
+  applyDecorators(ApiPropertyOptional({ type: String, format: 'date', description }), IsOptional(), IsISO8601({ strict: true }, { message: '$property must be a valid date (YYYY-MM-DD)' }));

@@ -1,0 +1,145 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsOptional, ValidateNested } from 'class-validator';
+import { ADJUSTMENT_TYPES } from '@pos/catalog';
+import { PageQueryDto } from '../http/page-query.dto';
+import { OptionalBoolean, OptionalDate, OptionalInt, OptionalMoney, OptionalString, OptionalStringArray, RequiredInt, RequiredMoney, RequiredString } from '../http/validators';
+
+export class CategoryListQuery extends PageQueryDto {
+  @OptionalString({ max: 100, description: 'Name contains' }) q?: string;
+  @OptionalInt({ description: 'Only children of this category' }) parent_id?: number;
+  @OptionalBoolean('Top-level categories with their descendants nested in `children`') tree?: boolean;
+  @OptionalBoolean('Include item_count on each category') with_counts?: boolean;
+  @OptionalBoolean() is_active?: boolean;
+}
+
+export class CreateCategoryDto {
+  @RequiredString({ max: 255, example: 'Beverages' }) name!: string;
+  @OptionalInt({ description: 'Parent category (null for top level)' }) parent_id?: number | null;
+  @OptionalString({ max: 5000 }) description?: string;
+  @OptionalBoolean() is_active?: boolean;
+  @OptionalInt({ min: 0, max: 100000 }) sort_order?: number;
+}
+
+export class UpdateCategoryDto {
+  @OptionalString({ max: 255 }) name?: string;
+  @OptionalInt({ description: 'New parent; null moves it to the top level' }) parent_id?: number | null;
+  @OptionalString({ max: 5000 }) description?: string;
+  @OptionalBoolean() is_active?: boolean;
+  @OptionalInt({ min: 0, max: 100000 }) sort_order?: number;
+}
+
+export class ItemListQuery extends PageQueryDto {
+  @OptionalString({ max: 255, description: 'Name contains, SKU starts with, or exact barcode' }) q?: string;
+  @OptionalString({ max: 255, description: 'Legacy alias of q' }) search?: string;
+  @OptionalInt() category_id?: number;
+  @OptionalBoolean() is_active?: boolean;
+}
+
+export class CheckNameQuery {
+  @RequiredString({ max: 255 }) name!: string;
+  @OptionalInt({ description: 'An item to ignore (the one being edited)' }) exclude_id?: number;
+}
+
+export class UnitDto {
+  @RequiredString({ max: 50, example: 'case' }) name!: string;
+  @RequiredInt({ min: 2, max: 100000, description: 'Base units in one of this unit', example: 12 }) factor!: number;
+  @OptionalMoney({ description: 'Price of the whole unit (default: factor x base price)' }) price?: number;
+  @OptionalString({ max: 64 }) barcode?: string;
+}
+
+export class WarehouseReorderDto {
+  @RequiredInt() warehouse_id!: number;
+  @OptionalInt({ min: 0, max: 10_000_000, description: 'null: use the item level' }) reorder_level?: number | null;
+}
+
+export class ItemWriteDto {
+  @OptionalString({ max: 64 }) sku?: string;
+  @OptionalString({ max: 255 }) name?: string;
+  @OptionalString({ max: 5000 }) description?: string;
+  @OptionalInt() category_id?: number | null;
+  @OptionalMoney() base_price?: number;
+  @OptionalMoney() cost?: number;
+  @OptionalInt() tax_class_id?: number | null;
+  @OptionalString({ max: 32 }) base_unit?: string;
+  @OptionalBoolean() is_active?: boolean;
+  @OptionalBoolean() is_serial_tracked?: boolean;
+  @OptionalInt({ min: 0, max: 10_000_000 }) reorder_level?: number;
+  @OptionalInt({ min: 0, max: 10_000_000 }) reorder_quantity?: number;
+  @OptionalStringArray({ maxItems: 50, max: 64 }) barcodes?: string[];
+
+  @ApiPropertyOptional({ type: [UnitDto] })
+  @IsOptional() @IsArray() @ArrayMaxSize(20) @ValidateNested({ each: true }) @Type(() => UnitDto)
+  units?: UnitDto[];
+
+  @ApiPropertyOptional({ type: [WarehouseReorderDto] })
+  @IsOptional() @IsArray() @ArrayMaxSize(200) @ValidateNested({ each: true }) @Type(() => WarehouseReorderDto)
+  warehouse_reorder_levels?: WarehouseReorderDto[];
+}
+
+export class CreateItemDto extends ItemWriteDto {
+  @RequiredString({ max: 64, example: 'BEV-100' }) declare sku: string;
+  @RequiredString({ max: 255, example: 'Lemonade 330ml' }) declare name: string;
+  @RequiredMoney() declare base_price: number;
+}
+
+export class AdjustmentLineDto {
+  @RequiredInt() item_id!: number;
+  @RequiredInt({ min: 0, max: 1_000_000, description: 'Units (base units); for count: the counted quantity' }) quantity!: number;
+  @OptionalMoney() unit_cost?: number;
+  @OptionalStringArray({ maxItems: 1000, max: 128, description: 'Serial-tracked items: one per unit' }) serial_numbers?: string[];
+  @OptionalString({ max: 1000 }) notes?: string;
+}
+
+export class AdjustmentDto {
+  @RequiredString({ in: ADJUSTMENT_TYPES, description: 'count | receive | damage | spoilage | transfer' }) type!: (typeof ADJUSTMENT_TYPES)[number];
+  @RequiredInt() warehouse_id!: number;
+  @OptionalInt({ description: 'Destination of a transfer' }) to_warehouse_id?: number;
+  @OptionalString({ max: 64 }) reference?: string;
+  @OptionalString({ max: 1000 }) notes?: string;
+
+  @ApiPropertyOptional({ type: [AdjustmentLineDto] })
+  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => AdjustmentLineDto)
+  items!: AdjustmentLineDto[];
+}
+
+export class InventoryQuery extends PageQueryDto {
+  @OptionalInt() store_id?: number;
+  @OptionalInt() warehouse_id?: number;
+  @OptionalInt() item_id?: number;
+  @OptionalString({ in: ['out', 'low', 'in_stock'] }) stock_status?: 'out' | 'low' | 'in_stock';
+}
+
+export class MovementQuery extends PageQueryDto {
+  @OptionalInt() item_id?: number;
+  @OptionalInt() warehouse_id?: number;
+  @OptionalString({ max: 32 }) type?: string;
+  @OptionalDate() date_from?: string;
+  @OptionalDate() date_to?: string;
+}
+
+export class SerialQuery {
+  @OptionalInt() warehouse_id?: number;
+  @OptionalString({ in: ['in_stock', 'sold', 'returned', 'damaged', 'spoiled'] }) status?: string;
+}
+
+export class PosProductsQuery extends PageQueryDto {
+  @OptionalInt({ description: 'Default: the token\'s store' }) store_id?: number;
+  @OptionalInt({ description: 'Default: the store\'s default warehouse' }) warehouse_id?: number;
+  @OptionalInt() category_id?: number;
+  @OptionalString({ max: 255 }) q?: string;
+}
+
+export class PosSearchQuery {
+  @RequiredString({ max: 255, description: 'Name, SKU or barcode' }) q!: string;
+  @RequiredInt() store_id!: number;
+  @OptionalInt() warehouse_id?: number;
+  @OptionalInt() category_id?: number;
+  @OptionalInt({ min: 1, max: 100, description: 'Default 20, max 100' }) limit?: number;
+}
+
+export class PosProductQuery {
+  @OptionalInt() store_id?: number;
+  @OptionalInt() warehouse_id?: number;
+}
+

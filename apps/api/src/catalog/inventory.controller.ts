@@ -1,0 +1,55 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InventoryService } from '@pos/catalog';
+import { Principal } from '@pos/identity';
+import { toMinor } from '@pos/kernel';
+import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
+import { pageRequest } from '../http/page-query.dto';
+import { AdjustmentDto, InventoryQuery, MovementQuery } from './catalog.dto';
+
+export function dayStart(date: string | undefined): Date | undefined {
+  return date ? new Date(date.length === 10 ? `${date}T00:00:00Z` : date) : undefined;
+}
+
+/** The day after date_to (inclusive end) for date-only values. */
+export function dayEnd(date: string | undefined): Date | undefined {
+  if (!date) return undefined;
+  const d = new Date(date.length === 10 ? `${date}T00:00:00Z` : date);
+  if (date.length === 10) d.setUTCDate(d.getUTCDate() + 1);
+  return d;
+}
+
+@ApiTags('Inventory')
+@Controller('inventory')
+export class InventoryController {
+  constructor(private readonly inventory: InventoryService) {}
+
+  @Get()
+  @RequirePermission('inventory.view')
+  @ApiOperation({ summary: 'Stock per item and warehouse (store, warehouse, item, stock_status filters)' })
+  list(@CurrentPrincipal() p: Principal, @Query() q: InventoryQuery) {
+    return this.inventory.list(p, { storeId: q.store_id, warehouseId: q.warehouse_id, itemId: q.item_id, status: q.stock_status }, pageRequest(q, { default: 50, max: 200 }));
+  }
+
+  @Get('movements')
+  @RequirePermission('inventory.view')
+  @ApiOperation({ summary: 'The stock movement ledger, newest first' })
+  movements(@CurrentPrincipal() p: Principal, @Query() q: MovementQuery) {
+    return this.inventory.movements(p, { itemId: q.item_id, warehouseId: q.warehouse_id, type: q.type, from: dayStart(q.date_from), to: dayEnd(q.date_to) }, pageRequest(q, { default: 50, max: 200 }));
+  }
+
+  @Post('adjustments')
+  @HttpCode(201)
+  @RequirePermission('inventory.adjust')
+  @ApiOperation({ summary: 'Stock adjustment: count, receive, damage, spoilage or transfer (one transaction)' })
+  adjust(@CurrentPrincipal() p: Principal, @Body() body: AdjustmentDto) {
+    return this.inventory.adjust(p, {
+      type: body.type,
+      warehouseId: body.warehouse_id,
+      toWarehouseId: body.to_warehouse_id,
+      reference: body.reference,
+      notes: body.notes,
+      items: body.items.map((l) => ({ itemId: l.item_id, quantity: l.quantity, unitCost: l.unit_cost === undefined ? undefined : toMinor(l.unit_cost), serialNumbers: l.serial_numbers?.map((s) => s.trim()), notes: l.notes })),
+    });
+  }
+}

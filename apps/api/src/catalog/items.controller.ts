@@ -1,0 +1,95 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InventoryService, ItemInput, ItemService } from '@pos/catalog';
+import { Principal } from '@pos/identity';
+import { toMinor } from '@pos/kernel';
+import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
+import { MessageResult } from '../http/envelope';
+import { IdPipe } from '../http/id.pipe';
+import { pageRequest } from '../http/page-query.dto';
+import { CheckNameQuery, CreateItemDto, ItemListQuery, ItemWriteDto, SerialQuery } from './catalog.dto';
+
+export function itemInput(body: ItemWriteDto): ItemInput {
+  return {
+    sku: body.sku,
+    name: body.name,
+    description: body.description,
+    categoryId: body.category_id,
+    basePrice: body.base_price === undefined ? undefined : toMinor(body.base_price),
+    cost: body.cost === undefined ? undefined : toMinor(body.cost),
+    taxClassId: body.tax_class_id,
+    baseUnit: body.base_unit,
+    isActive: body.is_active,
+    isSerialTracked: body.is_serial_tracked,
+    reorderLevel: body.reorder_level,
+    reorderQuantity: body.reorder_quantity,
+    barcodes: body.barcodes?.map((b) => b.trim()),
+    units: body.units?.map((u) => ({ name: u.name.trim(), factor: u.factor, price: u.price === undefined ? null : toMinor(u.price), barcode: u.barcode?.trim() || null })),
+    warehouseReorderLevels: body.warehouse_reorder_levels?.map((w) => ({ warehouseId: w.warehouse_id, reorderLevel: w.reorder_level ?? null })),
+  };
+}
+
+@ApiTags('Catalog: items')
+@Controller('items')
+@RateTier('pos')
+export class ItemsController {
+  constructor(
+    private readonly items: ItemService,
+    private readonly inventory: InventoryService,
+  ) {}
+
+  @Get()
+  @RequirePermission('items.view')
+  @ApiOperation({ summary: 'Items: q (or legacy search) matches name, SKU prefix or exact barcode; per_page default 50, max 100' })
+  list(@Query() q: ItemListQuery) {
+    return this.items.list({ q: (q.q ?? q.search)?.trim() || undefined, categoryId: q.category_id, isActive: q.is_active }, pageRequest(q, { default: 50, max: 100 }));
+  }
+
+  @Get('check-name')
+  @RequirePermission('items.view')
+  @ApiOperation({ summary: 'Whether an item name is free (case-insensitive), ignoring exclude_id' })
+  checkName(@Query() q: CheckNameQuery) {
+    return this.items.checkName(q.name, q.exclude_id);
+  }
+
+  @Get(':item')
+  @RequirePermission('items.view')
+  @ApiOperation({ summary: 'An item with barcodes, units, tax class and stock in the user\'s warehouses (deleted items stay readable)' })
+  show(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number) {
+    return this.items.show(p, id);
+  }
+
+  @Get(':item/serial-numbers')
+  @RequirePermission('inventory.view')
+  @ApiOperation({ summary: 'Serial numbers of a serial-tracked item' })
+  serials(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Query() q: SerialQuery) {
+    return this.inventory.serials(p, id, { warehouseId: q.warehouse_id, status: q.status });
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RateTier('standard')
+  @RequirePermission('catalog.manage')
+  @ApiOperation({ summary: 'Create an item (back office; SKU and barcodes unique)' })
+  create(@CurrentPrincipal() p: Principal, @Body() body: CreateItemDto) {
+    const input = itemInput(body);
+    return this.items.create(p, { ...input, sku: body.sku, name: body.name, basePrice: input.basePrice! });
+  }
+
+  @Put(':item')
+  @RateTier('standard')
+  @RequirePermission('catalog.manage')
+  @ApiOperation({ summary: 'Update an item; barcodes/units, when given, replace the current ones' })
+  update(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Body() body: ItemWriteDto) {
+    return this.items.update(p, id, itemInput(body));
+  }
+
+  @Delete(':item')
+  @RateTier('standard')
+  @RequirePermission('catalog.manage')
+  @ApiOperation({ summary: 'Soft-delete an item (it stays readable on old sales)' })
+  async remove(@Param('item', IdPipe) id: number) {
+    await this.items.remove(id);
+    return new MessageResult('Item deleted.');
+  }
+}

@@ -1,0 +1,41 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ReferenceService } from '@pos/catalog';
+import { Principal } from '@pos/identity';
+import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
+import { IdPipe } from '../http/id.pipe';
+import { PageQueryDto, pageRequest } from '../http/page-query.dto';
+
+@ApiTags('Catalog: currencies and price books')
+@Controller()
+export class ReferenceController {
+  constructor(private readonly reference: ReferenceService) {}
+
+  @Get('currencies')
+  @RequirePermission('pos.access')
+  @ApiOperation({ summary: 'Active currencies (base first) with their minor-unit decimals' })
+  currencies() {
+    return this.reference.currencies();
+  }
+
+  @Get('currencies/:currency')
+  @RequirePermission('pos.access')
+  @ApiOperation({ summary: 'A currency by id or ISO code' })
+  currency(@Param('currency') idOrCode: string) {
+    return this.reference.currency(idOrCode);
+  }
+
+  @Get('price-books')
+  @RequirePermission('items.view')
+  @ApiOperation({ summary: 'Price books that apply to the user\'s stores' })
+  priceBooks(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto) {
+    return this.reference.priceBooks(p, pageRequest(q, { default: 50, max: 100 }));
+  }
+
+  @Get('price-books/:priceBook')
+  @RequirePermission('items.view')
+  @ApiOperation({ summary: 'A price book with its entries' })
+  priceBook(@CurrentPrincipal() p: Principal, @Param('priceBook', IdPipe) id: number) {
+    return this.reference.priceBook(p, id);
+  }
+}

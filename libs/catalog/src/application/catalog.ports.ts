@@ -1,0 +1,159 @@
+import { Page, PageRequest } from '@pos/kernel';
+import {
+  CategoryRecord,
+  CurrencyRecord,
+  ItemBarcodeRecord,
+  ItemRecord,
+  ItemUnitRecord,
+  PriceBookEntryRecord,
+  PriceBookRecord,
+  SerialNumberRecord,
+  StockLevelRecord,
+  StockMovementRecord,
+  TaxClassRecord,
+  TaxRateRecord,
+} from './catalog.records';
+import { StoreScope } from './store.ports';
+import { StockStatus } from '../domain/stock-status';
+
+export interface CategoryFilter {
+  parentId?: number | null;
+  q?: string;
+  isActive?: boolean;
+}
+
+export abstract class CategoryRepository {
+  abstract list(filter: CategoryFilter, page: PageRequest): Promise<Page<CategoryRecord>>;
+  abstract all(): Promise<CategoryRecord[]>;
+  abstract find(id: number): Promise<CategoryRecord | null>;
+  abstract findByIds(ids: number[]): Promise<CategoryRecord[]>;
+  abstract findSibling(name: string, parentId: number | null, excludeId?: number): Promise<CategoryRecord | null>;
+  abstract itemCounts(categoryIds: number[]): Promise<Map<number, number>>;
+  abstract childCount(id: number): Promise<number>;
+  abstract save(category: Partial<CategoryRecord> & { name: string }): Promise<CategoryRecord>;
+  abstract softDelete(id: number, at: Date): Promise<void>;
+}
+
+export interface ItemFilter {
+  q?: string;
+  categoryId?: number;
+  isActive?: boolean;
+}
+
+export interface ItemWrite {
+  sku: string;
+  name: string;
+  description: string | null;
+  categoryId: number | null;
+  basePrice: number;
+  cost: number;
+  taxClassId: number | null;
+  baseUnit: string;
+  isActive: boolean;
+  isSerialTracked: boolean;
+  reorderLevel: number;
+  reorderQuantity: number;
+}
+
+export interface UnitWrite {
+  name: string;
+  factor: number;
+  price: number | null;
+  barcode: string | null;
+}
+
+export abstract class ItemRepository {
+  abstract list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>>;
+  /**
+   * POS search over active items: exact barcode or SKU matches first, then names starting with
+   * q, then (only when nothing matched exactly) names containing q or SKUs starting with it.
+   */
+  abstract search(q: string, options: { categoryId?: number; limit: number }): Promise<ItemRecord[]>;
+  abstract find(id: number, withDeleted?: boolean): Promise<ItemRecord | null>;
+  abstract findByIds(ids: number[]): Promise<ItemRecord[]>;
+  abstract findBySku(sku: string): Promise<ItemRecord | null>;
+  abstract findByName(name: string, excludeId?: number): Promise<ItemRecord | null>;
+  abstract barcodes(itemIds: number[]): Promise<ItemBarcodeRecord[]>;
+  abstract units(itemIds: number[]): Promise<ItemUnitRecord[]>;
+  /** Barcodes already used by other items (or other units), of those given. */
+  abstract barcodesTaken(barcodes: string[], excludeItemId?: number): Promise<string[]>;
+  abstract create(item: ItemWrite, now: Date): Promise<ItemRecord>;
+  abstract update(id: number, item: Partial<ItemWrite>, now: Date): Promise<void>;
+  abstract replaceBarcodesAndUnits(itemId: number, barcodes: string[] | undefined, units: UnitWrite[] | undefined, now: Date): Promise<void>;
+  abstract softDelete(id: number, at: Date): Promise<void>;
+}
+
+export interface InventoryFilter {
+  scope: StoreScope;
+  storeId?: number;
+  warehouseId?: number;
+  itemId?: number;
+  status?: StockStatus;
+}
+
+export interface InventoryRow {
+  itemId: number;
+  sku: string;
+  itemName: string;
+  warehouseId: number;
+  warehouseName: string;
+  storeId: number | null;
+  quantity: number;
+  reorderLevel: number;
+  updatedAt: Date;
+}
+
+export interface MovementFilter {
+  scope: StoreScope;
+  itemId?: number;
+  warehouseId?: number;
+  type?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export interface NewMovement {
+  itemId: number;
+  warehouseId: number;
+  type: string;
+  delta: number;
+  unitCost: number | null;
+  referenceType: string | null;
+  referenceId: string | null;
+  userId: number | null;
+  notes: string | null;
+}
+
+export abstract class StockRepository {
+  abstract levels(itemIds: number[], warehouseIds: number[]): Promise<StockLevelRecord[]>;
+  abstract levelsForItem(itemId: number): Promise<StockLevelRecord[]>;
+  /**
+   * Changes a stock level by delta and records the movement, atomically. With `floor` set, the
+   * change is refused (returns null) when it would take the quantity below it.
+   */
+  abstract move(movement: NewMovement, floor: number | null, now: Date): Promise<{ before: number; after: number; movementId: number } | null>;
+  abstract setReorderLevel(itemId: number, warehouseId: number, reorderLevel: number | null, now: Date): Promise<void>;
+  abstract inventory(filter: InventoryFilter, page: PageRequest): Promise<Page<InventoryRow>>;
+  abstract movements(filter: MovementFilter, page: PageRequest): Promise<Page<StockMovementRecord>>;
+  abstract serials(itemId: number, filter: { warehouseId?: number; status?: string; serials?: string[] }): Promise<SerialNumberRecord[]>;
+  abstract addSerials(itemId: number, warehouseId: number, serials: string[], now: Date): Promise<void>;
+  abstract updateSerials(ids: number[], changes: { warehouseId?: number | null; status?: string; saleId?: number | null }, now: Date): Promise<void>;
+}
+
+export abstract class ReferenceRepository {
+  abstract currencies(): Promise<CurrencyRecord[]>;
+  abstract currency(idOrCode: number | string): Promise<CurrencyRecord | null>;
+  abstract taxClasses(ids?: number[]): Promise<TaxClassRecord[]>;
+  abstract taxRates(taxClassIds: number[], storeId: number | null): Promise<TaxRateRecord[]>;
+  abstract priceBooks(scope: StoreScope, page: PageRequest): Promise<Page<PriceBookRecord & { storeIds: number[]; customerGroupIds: number[] }>>;
+  abstract priceBook(id: number): Promise<(PriceBookRecord & { storeIds: number[]; customerGroupIds: number[] }) | null>;
+  abstract priceBookEntries(priceBookId: number): Promise<PriceBookEntryRecord[]>;
+}
+
+/**
+ * The live price the POS shows for an item in a store. The base-price implementation in this
+ * context is the default; the pricing engine (next issue) provides the real one.
+ */
+export abstract class LivePrice {
+  abstract unitPrices(items: Pick<ItemRecord, 'id' | 'basePrice'>[], context: { storeId: number; customerId?: number }): Promise<Map<number, { price: number; source: string }>>;
+}

@@ -1,0 +1,234 @@
+import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
+import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { canAccessStore, Principal } from '@pos/identity';
+import { ChangeLog } from '@pos/platform';
+import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord } from './catalog.records';
+import { CategoryRepository, ItemRepository, ItemWrite, ReferenceRepository, StockRepository, UnitWrite } from './catalog.ports';
+import { StoreRepository } from './store.ports';
+import { stockStatus } from '../domain/stock-status';
+
+export interface ItemView {
+  id: number;
+  sku: string;
+  name: string;
+  description: string | null;
+  category_id: number | null;
+  category: { id: number; name: string } | null;
+  base_price: number;
+  cost: number;
+  tax_class_id: number | null;
+  base_unit: string;
+  is_active: boolean;
+  is_serial_tracked: boolean;
+  reorder_level: number;
+  reorder_quantity: number;
+  barcodes: string[];
+  units: { id: number; name: string; factor: number; price: number | null; barcode: string | null }[];
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface ItemInput {
+  sku?: string;
+  name?: string;
+  description?: string | null;
+  categoryId?: number | null;
+  basePrice?: number;
+  cost?: number;
+  taxClassId?: number | null;
+  baseUnit?: string;
+  isActive?: boolean;
+  isSerialTracked?: boolean;
+  reorderLevel?: number;
+  reorderQuantity?: number;
+  barcodes?: string[];
+  units?: UnitWrite[];
+  warehouseReorderLevels?: { warehouseId: number; reorderLevel: number | null }[];
+}
+
+export function itemView(i: ItemRecord, barcodes: ItemBarcodeRecord[], units: ItemUnitRecord[], category: { id: number; name: string } | null): ItemView {
+  const own = barcodes.filter((b) => b.itemId === i.id);
+  return {
+    id: i.id,
+    sku: i.sku,
+    name: i.name,
+    description: i.description,
+    category_id: i.categoryId,
+    category,
+    base_price: fromMinor(i.basePrice),
+    cost: fromMinor(i.cost),
+    tax_class_id: i.taxClassId,
+    base_unit: i.baseUnit,
+    is_active: i.isActive,
+    is_serial_tracked: i.isSerialTracked,
+    reorder_level: i.reorderLevel,
+    reorder_quantity: i.reorderQuantity,
+    barcodes: own.filter((b) => b.itemUnitId === null).map((b) => b.barcode),
+    units: units
+      .filter((u) => u.itemId === i.id)
+      .map((u) => ({ id: u.id, name: u.name, factor: u.factor, price: u.price === null ? null : fromMinor(u.price), barcode: own.find((b) => b.itemUnitId === u.id)?.barcode ?? null })),
+    created_at: i.createdAt.toISOString(),
+    updated_at: i.updatedAt.toISOString(),
+    deleted_at: i.deletedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Items (chain-wide catalog) and their back-office management. SKUs and barcodes are unique
+ * across the catalog (deleted items keep theirs, so an old barcode never scans as a new item).
+ * A deleted item stays readable by id (old sales show it) but leaves lists and lookups.
+ */
+@Injectable()
+export class ItemService {
+  constructor(
+    private readonly items: ItemRepository,
+    private readonly categories: CategoryRepository,
+    private readonly reference: ReferenceRepository,
+    private readonly stock: StockRepository,
+    private readonly stores: StoreRepository,
+    private readonly changes: ChangeLog,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(filter: { q?: string; categoryId?: number; isActive?: boolean }, page: PageRequest): Promise<Page<ItemView>> {
+    return this.withDetails(await this.items.list(filter, page));
+  }
+
+  /** Views for a page of items: barcodes, units and categories in three queries, not per row. */
+  async withDetails(result: Page<ItemRecord>): Promise<Page<ItemView>> {
+    const ids = result.items.map((i) => i.id);
+    const categoryIds = [...new Set(result.items.map((i) => i.categoryId).filter((c): c is number => c !== null))];
+    const [barcodes, units, categories] = await Promise.all([this.items.barcodes(ids), this.items.units(ids), this.categories.findByIds(categoryIds)]);
+    return result.map((i) => {
+      const c = categories.find((cat) => cat.id === i.categoryId);
+      return itemView(i, barcodes, units, c ? { id: c.id, name: c.name } : null);
+    });
+  }
+
+  async checkName(name: string, excludeId?: number): Promise<{ name: string; available: boolean; existing_id: number | null }> {
+    const existing = await this.items.findByName(name.trim(), excludeId);
+    return { name, available: !existing, existing_id: existing?.id ?? null };
+  }
+
+  async show(principal: Principal, id: number) {
+    const item = await this.items.find(id, true);
+    if (!item) throw new NotFoundError('Item');
+    const [barcodes, units, category, levels, taxClasses] = await Promise.all([
+      this.items.barcodes([id]),
+      this.items.units([id]),
+      item.categoryId ? this.categories.find(item.categoryId) : Promise.resolve(null),
+      this.stock.levelsForItem(id),
+      item.taxClassId ? this.reference.taxClasses([item.taxClassId]) : Promise.resolve([]),
+    ]);
+    return {
+      ...itemView(item, barcodes, units, category ? { id: category.id, name: category.name } : null),
+      tax_class: taxClasses[0] ? { id: taxClasses[0].id, name: taxClasses[0].name, code: taxClasses[0].code } : null,
+      stock: await this.visibleStock(principal, item, levels),
+    };
+  }
+
+  private async visibleStock(principal: Principal, item: ItemRecord, levels: StockLevelRecord[]) {
+    const out = [];
+    for (const level of levels) {
+      const stores = await this.stores.storesOfWarehouse(level.warehouseId);
+      if (principal.stores !== 'all' && !stores.some((s) => canAccessStore(principal, s))) continue;
+      const reorder = level.reorderLevel ?? item.reorderLevel;
+      out.push({ warehouse_id: level.warehouseId, quantity: level.quantity, reorder_level: reorder, stock_status: stockStatus(level.quantity, reorder) });
+    }
+    return out;
+  }
+
+  @Transactional()
+  async create(principal: Principal, input: ItemInput & { sku: string; name: string; basePrice: number }) {
+    const now = this.clock.now();
+    await this.validate(input);
+    const item = await this.items.create(
+      {
+        sku: input.sku.trim(),
+        name: input.name.trim(),
+        description: input.description ?? null,
+        categoryId: input.categoryId ?? null,
+        basePrice: input.basePrice,
+        cost: input.cost ?? 0,
+        taxClassId: input.taxClassId ?? null,
+        baseUnit: input.baseUnit ?? 'each',
+        isActive: input.isActive ?? true,
+        isSerialTracked: input.isSerialTracked ?? false,
+        reorderLevel: input.reorderLevel ?? 0,
+        reorderQuantity: input.reorderQuantity ?? 0,
+      },
+      now,
+    );
+    await this.items.replaceBarcodesAndUnits(item.id, input.barcodes ?? [], input.units ?? [], now);
+    await this.applyWarehouseLevels(item.id, input, now);
+    return this.show(principal, item.id);
+  }
+
+  @Transactional()
+  async update(principal: Principal, id: number, input: ItemInput) {
+    const current = await this.items.find(id);
+    if (!current) throw new NotFoundError('Item');
+    await this.validate(input, id);
+    const now = this.clock.now();
+    const changes: Partial<ItemWrite> = {};
+    if (input.sku !== undefined) changes.sku = input.sku.trim();
+    if (input.name !== undefined) changes.name = input.name.trim();
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.categoryId !== undefined) changes.categoryId = input.categoryId;
+    if (input.basePrice !== undefined) changes.basePrice = input.basePrice;
+    if (input.cost !== undefined) changes.cost = input.cost;
+    if (input.taxClassId !== undefined) changes.taxClassId = input.taxClassId;
+    if (input.baseUnit !== undefined) changes.baseUnit = input.baseUnit;
+    if (input.isActive !== undefined) changes.isActive = input.isActive;
+    if (input.isSerialTracked !== undefined) changes.isSerialTracked = input.isSerialTracked;
+    if (input.reorderLevel !== undefined) changes.reorderLevel = input.reorderLevel;
+    if (input.reorderQuantity !== undefined) changes.reorderQuantity = input.reorderQuantity;
+    await this.items.update(id, changes, now);
+    await this.items.replaceBarcodesAndUnits(id, input.barcodes, input.units, now);
+    await this.applyWarehouseLevels(id, input, now);
+    return this.show(principal, id);
+  }
+
+  @Transactional()
+  async remove(id: number): Promise<void> {
+    const current = await this.items.find(id);
+    if (!current) throw new NotFoundError('Item');
+    await this.items.softDelete(id, this.clock.now());
+    await this.changes.tombstone('item', id);
+  }
+
+  private async applyWarehouseLevels(itemId: number, input: ItemInput, now: Date): Promise<void> {
+    for (const level of input.warehouseReorderLevels ?? []) await this.stock.setReorderLevel(itemId, level.warehouseId, level.reorderLevel, now);
+  }
+
+  private async validate(input: ItemInput, itemId?: number): Promise<void> {
+    const errors: Record<string, string[]> = {};
+    const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+    if (input.sku !== undefined) {
+      const other = await this.items.findBySku(input.sku.trim());
+      if (other && other.id !== itemId) add('sku', 'The sku has already been taken.');
+    }
+    if (input.categoryId != null && !(await this.categories.find(input.categoryId))) add('category_id', 'The selected category does not exist.');
+    if (input.taxClassId != null && (await this.reference.taxClasses([input.taxClassId])).length === 0) add('tax_class_id', 'The selected tax class does not exist.');
+    const codes = [...(input.barcodes ?? []), ...(input.units ?? []).map((u) => u.barcode).filter((b): b is string => !!b)];
+    const seen = new Set<string>();
+    codes.forEach((code, i) => {
+      if (seen.has(code)) add(i < (input.barcodes?.length ?? 0) ? `barcodes.${i}` : `units.${i - (input.barcodes?.length ?? 0)}.barcode`, 'The barcode is listed twice.');
+      seen.add(code);
+    });
+    const taken = new Set(await this.items.barcodesTaken([...seen], itemId));
+    (input.barcodes ?? []).forEach((b, i) => taken.has(b) && add(`barcodes.${i}`, 'The barcode is already used by another item.'));
+    (input.units ?? []).forEach((u, i) => u.barcode && taken.has(u.barcode) && add(`units.${i}.barcode`, 'The barcode is already used by another item.'));
+    const unitNames = new Set<string>();
+    (input.units ?? []).forEach((u, i) => {
+      if (unitNames.has(u.name.toLowerCase())) add(`units.${i}.name`, 'The unit name is listed twice.');
+      unitNames.add(u.name.toLowerCase());
+    });
+    for (const [i, level] of (input.warehouseReorderLevels ?? []).entries()) {
+      if (!(await this.stores.findWarehouse(level.warehouseId))) add(`warehouse_reorder_levels.${i}.warehouse_id`, 'The selected warehouse does not exist.');
+    }
+    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
+  }
+}

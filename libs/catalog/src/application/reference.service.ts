@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { fromMinor, NotFoundError, PageRequest } from '@pos/kernel';
+import { canAccessStore, Principal } from '@pos/identity';
+import { CurrencyRecord, PriceBookRecord } from './catalog.records';
+import { ReferenceRepository } from './catalog.ports';
+
+export function currencyView(c: CurrencyRecord) {
+  return { id: c.id, code: c.code, name: c.name, symbol: c.symbol, decimals: c.decimals, is_base: c.isBase, is_active: c.isActive, updated_at: c.updatedAt.toISOString() };
+}
+
+function priceBookView(b: PriceBookRecord & { storeIds: number[]; customerGroupIds: number[] }) {
+  return {
+    id: b.id,
+    name: b.name,
+    code: b.code,
+    currency_code: b.currencyCode,
+    priority: b.priority,
+    is_active: b.isActive,
+    valid_from: b.validFrom?.toISOString() ?? null,
+    valid_to: b.validTo?.toISOString() ?? null,
+    store_ids: b.storeIds,
+    customer_group_ids: b.customerGroupIds,
+    updated_at: b.updatedAt.toISOString(),
+  };
+}
+
+/** Currencies and price books as reference data (pricing proper is the pricing context's). */
+@Injectable()
+export class ReferenceService {
+  constructor(private readonly reference: ReferenceRepository) {}
+
+  async currencies() {
+    return (await this.reference.currencies()).map(currencyView);
+  }
+
+  async currency(idOrCode: string) {
+    const key = /^\d{1,9}$/.test(idOrCode) ? Number(idOrCode) : /^[A-Za-z]{3}$/.test(idOrCode) ? idOrCode.toUpperCase() : null;
+    const c = key === null ? null : await this.reference.currency(key);
+    if (!c) throw new NotFoundError('Currency');
+    return currencyView(c);
+  }
+
+  /** Price books that apply to the caller's stores (or to every store). */
+  async priceBooks(principal: Principal, page: PageRequest) {
+    return (await this.reference.priceBooks(principal.stores, page)).map(priceBookView);
+  }
+
+  async priceBook(principal: Principal, id: number) {
+    const book = await this.reference.priceBook(id);
+    if (!book || (book.storeIds.length > 0 && !book.storeIds.some((s) => canAccessStore(principal, s)))) throw new NotFoundError('Price book');
+    const entries = await this.reference.priceBookEntries(id);
+    return { ...priceBookView(book), entries: entries.map((e) => ({ id: e.id, item_id: e.itemId, price: fromMinor(e.price), min_quantity: e.minQuantity })) };
+  }
+}

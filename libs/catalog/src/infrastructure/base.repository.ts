@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { EntityManager } from 'typeorm';
+
+/** Repositories read and write through the ambient transaction when there is one. */
+@Injectable()
+export abstract class TxRepository {
+  constructor(protected readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  protected get em(): EntityManager {
+    return this.txHost.tx;
+  }
+
+  /** LIKE pattern with the user's %, _ and \ taken literally. */
+  protected like(value: string, mode: 'prefix' | 'contains'): string {
+    const escaped = value.replace(/[\\%_]/g, (c) => '\\' + c);
+    return mode === 'prefix' ? `${escaped}%` : `%${escaped}%`;
+  }
+
+  protected get isSqlite(): boolean {
+    return this.em.connection.options.type === 'better-sqlite3';
+  }
+
+  /** ESCAPE clause for LIKE (SQLite has no default escape character). */
+  protected get esc(): string {
+    return this.isSqlite ? " ESCAPE '\\'" : '';
+  }
+}

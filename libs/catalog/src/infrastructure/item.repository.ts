@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { In, IsNull } from 'typeorm';
+import { Page, pageOffset, PageRequest } from '@pos/kernel';
+import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
+import { ItemFilter, ItemRepository, ItemWrite, UnitWrite } from '../application/catalog.ports';
+import { TxRepository } from './base.repository';
+import { ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
+
+@Injectable()
+export class TypeOrmItemRepository extends TxRepository implements ItemRepository {
+  private get repo() {
+    return this.em.getRepository(ItemEntity);
+  }
+
+  async list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
+    const qb = this.repo.createQueryBuilder('i').where('i.deleted_at IS NULL');
+    if (filter.isActive !== undefined) qb.andWhere('i.is_active = :active', { active: filter.isActive });
+    if (filter.categoryId !== undefined) qb.andWhere('i.category_id = :categoryId', { categoryId: filter.categoryId });
+    if (filter.q) {
+      qb.andWhere(
+        `(i.name LIKE :contains${this.esc} OR i.sku LIKE :prefix${this.esc} OR EXISTS (SELECT 1 FROM item_barcodes b WHERE b.item_id = i.id AND b.barcode = :exact))`,
+        { contains: this.like(filter.q, 'contains'), prefix: this.like(filter.q, 'prefix'), exact: filter.q },
+      );
+    }
+    const [rows, total] = await qb.orderBy('i.name', 'ASC').addOrderBy('i.id', 'ASC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
+    return new Page(rows, total, page.page, page.perPage);
+  }
+
+  async search(q: string, options: { categoryId?: number; limit: number }): Promise<ItemRecord[]> {
+    const base = () => {
+      const qb = this.repo.createQueryBuilder('i').where('i.deleted_at IS NULL').andWhere('i.is_active = :active', { active: true });
+      if (options.categoryId !== undefined) qb.andWhere('i.category_id = :categoryId', { categoryId: options.categoryId });
+      return qb;
+    };
+    const exact = await base()
+      .andWhere('(i.sku = :q OR i.id IN (SELECT b.item_id FROM item_barcodes b WHERE b.barcode = :q))', { q })
+      .orderBy('i.id', 'ASC')
+      .take(options.limit)
+      .getMany();
+    const found = new Map(exact.map((i) => [i.id, i]));
+    const more = async (where: string, params: Record<string, string>) => {
+      if (found.size >= options.limit) return;
+      const qb = base().andWhere(where, params).orderBy('i.name', 'ASC').addOrderBy('i.id', 'ASC').take(options.limit);
+      if (found.size) qb.andWhere('i.id NOT IN (:...seen)', { seen: [...found.keys()] });
+      for (const row of await qb.getMany()) if (found.size < options.limit) found.set(row.id, row);
+    };
+    await more(`i.name LIKE :prefix${this.esc}`, { prefix: this.like(q, 'prefix') });
+    if (exact.length === 0) await more(`(i.name LIKE :contains${this.esc} OR i.sku LIKE :skuPrefix${this.esc})`, { contains: this.like(q, 'contains'), skuPrefix: this.like(q, 'prefix') });
+    return [...found.values()];
+  }
+
+  find(id: number, withDeleted = false): Promise<ItemRecord | null> {
+    return this.repo.findOneBy(withDeleted ? { id } : { id, deletedAt: IsNull() });
+  }
+
+  findByIds(ids: number[]): Promise<ItemRecord[]> {
+    return ids.length ? this.repo.findBy({ id: In(ids), deletedAt: IsNull() }) : Promise.resolve([]);
+  }
+
+  findBySku(sku: string): Promise<ItemRecord | null> {
+    return this.repo.findOneBy({ sku });
+  }
+
+  async findByName(name: string, excludeId?: number): Promise<ItemRecord | null> {
+    const qb = this.repo.createQueryBuilder('i').where('i.deleted_at IS NULL').andWhere('LOWER(i.name) = LOWER(:name)', { name });
+    if (excludeId !== undefined) qb.andWhere('i.id <> :excludeId', { excludeId });
+    return qb.getOne();
+  }
+
+  barcodes(itemIds: number[]): Promise<ItemBarcodeRecord[]> {
+    return itemIds.length ? this.em.getRepository(ItemBarcodeEntity).find({ where: { itemId: In(itemIds) }, order: { id: 'ASC' } }) : Promise.resolve([]);
+  }
+
+  units(itemIds: number[]): Promise<ItemUnitRecord[]> {
+    return itemIds.length ? this.em.getRepository(ItemUnitEntity).find({ where: { itemId: In(itemIds) }, order: { id: 'ASC' } }) : Promise.resolve([]);
+  }
+
+  async barcodesTaken(barcodes: string[], excludeItemId?: number): Promise<string[]> {
+    if (!barcodes.length) return [];
+    const rows = await this.em.getRepository(ItemBarcodeEntity).findBy({ barcode: In(barcodes) });
+    return rows.filter((r) => r.itemId !== excludeItemId).map((r) => r.barcode);
+  }
+
+  create(item: ItemWrite, now: Date): Promise<ItemRecord> {
+    return this.repo.save(this.repo.create({ ...item, createdAt: now, updatedAt: now, deletedAt: null }));
+  }
+
+  async update(id: number, item: Partial<ItemWrite>, now: Date): Promise<void> {
+    await this.repo.update({ id }, { ...item, updatedAt: now });
+  }
+
+  async replaceBarcodesAndUnits(itemId: number, barcodes: string[] | undefined, units: UnitWrite[] | undefined, now: Date): Promise<void> {
+    const codes = this.em.getRepository(ItemBarcodeEntity);
+    if (units !== undefined) {
+      await codes.delete({ itemId, itemUnitId: In((await this.units([itemId])).map((u) => u.id).concat([-1])) });
+      await this.em.getRepository(ItemUnitEntity).delete({ itemId });
+      for (const u of units) {
+        const saved = await this.em.getRepository(ItemUnitEntity).save({ itemId, name: u.name, factor: u.factor, price: u.price, createdAt: now, updatedAt: now });
+        if (u.barcode) await codes.insert({ itemId, barcode: u.barcode, itemUnitId: saved.id });
+      }
+    }
+    if (barcodes !== undefined) {
+      await codes.delete({ itemId, itemUnitId: IsNull() });
+      if (barcodes.length) await codes.insert(barcodes.map((barcode) => ({ itemId, barcode, itemUnitId: null })));
+    }
+  }
+
+  async softDelete(id: number, at: Date): Promise<void> {
+    await this.repo.update({ id }, { deletedAt: at, updatedAt: at, isActive: false });
+  }
+}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { In, IsNull } from 'typeorm';
+import { Page, pageOffset, PageRequest } from '@pos/kernel';
+import { CurrencyRecord, PriceBookEntryRecord, PriceBookRecord, TaxClassRecord, TaxRateRecord } from '../application/catalog.records';
+import { ReferenceRepository } from '../application/catalog.ports';
+import { StoreScope } from '../application/store.ports';
+import { TxRepository } from './base.repository';
+import { CurrencyEntity, PriceBookEntity, PriceBookEntryEntity, TaxClassEntity, TaxRateEntity } from './catalog.entities';
+
+type BookWithScope = PriceBookRecord & { storeIds: number[]; customerGroupIds: number[] };
+
+@Injectable()
+export class TypeOrmReferenceRepository extends TxRepository implements ReferenceRepository {
+  currencies(): Promise<CurrencyRecord[]> {
+    return this.em.getRepository(CurrencyEntity).find({ where: { isActive: true }, order: { isBase: 'DESC', code: 'ASC' } });
+  }
+
+  currency(idOrCode: number | string): Promise<CurrencyRecord | null> {
+    return this.em.getRepository(CurrencyEntity).findOneBy(typeof idOrCode === 'number' ? { id: idOrCode } : { code: idOrCode });
+  }
+
+  taxClasses(ids?: number[]): Promise<TaxClassRecord[]> {
+    return this.em.getRepository(TaxClassEntity).find({ where: ids ? { id: In(ids) } : {}, order: { id: 'ASC' } });
+  }
+
+  async taxRates(taxClassIds: number[], storeId: number | null): Promise<TaxRateRecord[]> {
+    if (!taxClassIds.length) return [];
+    const qb = this.em.getRepository(TaxRateEntity).createQueryBuilder('r').where('r.tax_class_id IN (:...ids)', { ids: taxClassIds }).andWhere('r.is_active = :a', { a: true });
+    if (storeId === null) qb.andWhere('r.store_id IS NULL');
+    else qb.andWhere('(r.store_id IS NULL OR r.store_id = :storeId)', { storeId });
+    return qb.orderBy('r.id', 'ASC').getMany();
+  }
+
+  private async withScope(books: PriceBookRecord[]): Promise<BookWithScope[]> {
+    if (!books.length) return [];
+    const ids = books.map((b) => b.id);
+    const [stores, groups] = await Promise.all([
+      this.em.query(`SELECT price_book_id, store_id FROM price_book_stores WHERE price_book_id IN (${ids.map(() => '?').join(',')})`, ids) as Promise<{ price_book_id: number; store_id: number }[]>,
+      this.em.query(`SELECT price_book_id, customer_group_id FROM price_book_customer_groups WHERE price_book_id IN (${ids.map(() => '?').join(',')})`, ids) as Promise<{ price_book_id: number; customer_group_id: number }[]>,
+    ]);
+    return books.map((b) => ({
+      ...b,
+      storeIds: stores.filter((s) => Number(s.price_book_id) === b.id).map((s) => Number(s.store_id)),
+      customerGroupIds: groups.filter((g) => Number(g.price_book_id) === b.id).map((g) => Number(g.customer_group_id)),
+    }));
+  }
+
+  async priceBooks(scope: StoreScope, page: PageRequest): Promise<Page<BookWithScope>> {
+    const qb = this.em.getRepository(PriceBookEntity).createQueryBuilder('b').where('b.deleted_at IS NULL');
+    if (scope !== 'all') {
+      qb.andWhere('(NOT EXISTS (SELECT 1 FROM price_book_stores s WHERE s.price_book_id = b.id) OR EXISTS (SELECT 1 FROM price_book_stores s2 WHERE s2.price_book_id = b.id AND s2.store_id IN (:...scope)))', { scope: scope.length ? [...scope] : [0] });
+    }
+    const [rows, total] = await qb.orderBy('b.priority', 'DESC').addOrderBy('b.id', 'ASC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
+    return new Page(await this.withScope(rows), total, page.page, page.perPage);
+  }
+
+  async priceBook(id: number): Promise<BookWithScope | null> {
+    const book = await this.em.getRepository(PriceBookEntity).findOneBy({ id, deletedAt: IsNull() });
+    return book ? (await this.withScope([book]))[0] : null;
+  }
+
+  priceBookEntries(priceBookId: number): Promise<PriceBookEntryRecord[]> {
+    return this.em.getRepository(PriceBookEntryEntity).find({ where: { priceBookId }, order: { itemId: 'ASC', minQuantity: 'ASC' } });
+  }
+}

@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { Brackets, In, SelectQueryBuilder } from 'typeorm';
+import { Page, pageOffset, PageRequest } from '@pos/kernel';
+import { SerialNumberRecord, StockLevelRecord, StockMovementRecord } from '../application/catalog.records';
+import { InventoryFilter, InventoryRow, MovementFilter, NewMovement, StockRepository } from '../application/catalog.ports';
+import { StoreScope } from '../application/store.ports';
+import { TxRepository } from './base.repository';
+import { SerialNumberEntity, StockLevelEntity, StockMovementEntity } from './catalog.entities';
+
+@Injectable()
+export class TypeOrmStockRepository extends TxRepository implements StockRepository {
+  private get levelsRepo() {
+    return this.em.getRepository(StockLevelEntity);
+  }
+
+  levels(itemIds: number[], warehouseIds: number[]): Promise<StockLevelRecord[]> {
+    if (!itemIds.length || !warehouseIds.length) return Promise.resolve([]);
+    return this.levelsRepo.findBy({ itemId: In(itemIds), warehouseId: In(warehouseIds) });
+  }
+
+  levelsForItem(itemId: number): Promise<StockLevelRecord[]> {
+    return this.levelsRepo.find({ where: { itemId }, order: { warehouseId: 'ASC' } });
+  }
+
+  private async ensureLevel(itemId: number, warehouseId: number, now: Date): Promise<void> {
+    if (await this.levelsRepo.exists({ where: { itemId, warehouseId } })) return;
+    // Two writers may race to create the row; the unique index keeps one, the loser just uses it.
+    await this.levelsRepo
+      .createQueryBuilder()
+      .insert()
+      .values({ itemId, warehouseId, quantity: 0, reorderLevel: null, updatedAt: now })
+      .orIgnore()
+      .execute();
+  }
+
+  async move(m: NewMovement, floor: number | null, now: Date): Promise<{ before: number; after: number; movementId: number } | null> {
+    await this.ensureLevel(m.itemId, m.warehouseId, now);
+    // One conditional UPDATE: atomic on both databases, and on MySQL it holds the row lock
+    // until commit, so concurrent sellers of the last unit cannot both succeed.
+    const qb = this.levelsRepo
+      .createQueryBuilder()
+      .update(StockLevelEntity)
+      .set({ quantity: () => `quantity + ${Math.trunc(m.delta)}`, updatedAt: now })
+      .where('item_id = :itemId AND warehouse_id = :warehouseId', { itemId: m.itemId, warehouseId: m.warehouseId });
+    if (floor !== null) qb.andWhere(`quantity + ${Math.trunc(m.delta)} >= :floor`, { floor });
+    const result = await qb.execute();
+    if (!result.affected) return null;
+    const level = await this.levelsRepo.findOneByOrFail({ itemId: m.itemId, warehouseId: m.warehouseId });
+    const movement = await this.em.getRepository(StockMovementEntity).save({
+      itemId: m.itemId,
+      warehouseId: m.warehouseId,
+      type: m.type,
+      quantity: m.delta,
+      balanceAfter: level.quantity,
+      unitCost: m.unitCost,
+      referenceType: m.referenceType,
+      referenceId: m.referenceId,
+      userId: m.userId,
+      notes: m.notes,
+      createdAt: now,
+    });
+    return { before: level.quantity - m.delta, after: level.quantity, movementId: movement.id };
+  }
+
+  async setReorderLevel(itemId: number, warehouseId: number, reorderLevel: number | null, now: Date): Promise<void> {
+    await this.ensureLevel(itemId, warehouseId, now);
+    await this.levelsRepo.update({ itemId, warehouseId }, { reorderLevel, updatedAt: now });
+  }
+
+  private scoped<T extends object>(qb: SelectQueryBuilder<T>, scope: StoreScope, warehouseColumn: string): void {
+    if (scope === 'all') return;
+    const ids = scope.length ? [...scope] : [0];
+    qb.andWhere(
+      new Brackets((b) =>
+        b
+          .where(`${warehouseColumn} IN (SELECT w1.id FROM warehouses w1 WHERE w1.store_id IN (:...scopeIds))`, { scopeIds: ids })
+          .orWhere(`${warehouseColumn} IN (SELECT ws.warehouse_id FROM warehouse_stores ws WHERE ws.store_id IN (:...scopeIds))`, { scopeIds: ids }),
+      ),
+    );
+  }
+
+  async inventory(filter: InventoryFilter, page: PageRequest): Promise<Page<InventoryRow>> {
+    const reorder = 'COALESCE(s.reorder_level, i.reorder_level)';
+    const qb = this.levelsRepo
+      .createQueryBuilder('s')
+      .innerJoin('items', 'i', 'i.id = s.item_id AND i.deleted_at IS NULL')
+      .innerJoin('warehouses', 'w', 'w.id = s.warehouse_id AND w.deleted_at IS NULL')
+      .select(['s.item_id AS item_id', 'i.sku AS sku', 'i.name AS item_name', 's.warehouse_id AS warehouse_id', 'w.name AS warehouse_name', 'w.store_id AS store_id', 's.quantity AS quantity', `${reorder} AS reorder_level`, 's.updated_at AS updated_at']);
+    this.scoped(qb, filter.scope, 's.warehouse_id');
+    if (filter.storeId !== undefined) {
+      qb.andWhere(new Brackets((b) => b.where('w.store_id = :storeId', { storeId: filter.storeId }).orWhere('w.store_id IS NULL AND EXISTS (SELECT 1 FROM warehouse_stores ws2 WHERE ws2.warehouse_id = w.id AND ws2.store_id = :storeId)', { storeId: filter.storeId })));
+    }
+    if (filter.warehouseId !== undefined) qb.andWhere('s.warehouse_id = :warehouseId', { warehouseId: filter.warehouseId });
+    if (filter.itemId !== undefined) qb.andWhere('s.item_id = :itemId', { itemId: filter.itemId });
+    if (filter.status === 'out') qb.andWhere('s.quantity <= 0');
+    if (filter.status === 'low') qb.andWhere(`s.quantity > 0 AND s.quantity <= ${reorder}`);
+    if (filter.status === 'in_stock') qb.andWhere(`s.quantity > ${reorder}`);
+    const total = await qb.clone().select('COUNT(*)', 'n').getRawOne<{ n: string | number }>();
+    const rows = await qb.orderBy('s.item_id', 'ASC').addOrderBy('s.warehouse_id', 'ASC').offset(pageOffset(page)).limit(page.perPage).getRawMany<Record<string, unknown>>();
+    const toDate = (v: unknown) => (v instanceof Date ? v : new Date(String(v).replace(' ', 'T') + (String(v).endsWith('Z') ? '' : 'Z')));
+    return new Page(
+      rows.map((r) => ({
+        itemId: Number(r.item_id),
+        sku: String(r.sku),
+        itemName: String(r.item_name),
+        warehouseId: Number(r.warehouse_id),
+        warehouseName: String(r.warehouse_name),
+        storeId: r.store_id === null ? null : Number(r.store_id),
+        quantity: Number(r.quantity),
+        reorderLevel: Number(r.reorder_level),
+        updatedAt: toDate(r.updated_at),
+      })),
+      Number(total?.n ?? 0),
+      page.page,
+      page.perPage,
+    );
+  }
+
+  async movements(filter: MovementFilter, page: PageRequest): Promise<Page<StockMovementRecord>> {
+    const qb = this.em.getRepository(StockMovementEntity).createQueryBuilder('m').where('1 = 1');
+    this.scoped(qb, filter.scope, 'm.warehouse_id');
+    if (filter.itemId !== undefined) qb.andWhere('m.item_id = :itemId', { itemId: filter.itemId });
+    if (filter.warehouseId !== undefined) qb.andWhere('m.warehouse_id = :warehouseId', { warehouseId: filter.warehouseId });
+    if (filter.type !== undefined) qb.andWhere('m.type = :type', { type: filter.type });
+    if (filter.from) qb.andWhere('m.created_at >= :from', { from: filter.from });
+    if (filter.to) qb.andWhere('m.created_at < :to', { to: filter.to });
+    const [rows, total] = await qb.orderBy('m.id', 'DESC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
+    return new Page(rows, total, page.page, page.perPage);
+  }
+
+  serials(itemId: number, filter: { warehouseId?: number; status?: string; serials?: string[] }): Promise<SerialNumberRecord[]> {
+    return this.em.getRepository(SerialNumberEntity).find({
+      where: {
+        itemId,
+        ...(filter.warehouseId !== undefined ? { warehouseId: filter.warehouseId } : {}),
+        ...(filter.status !== undefined ? { status: filter.status } : {}),
+        ...(filter.serials ? { serial: In(filter.serials.length ? filter.serials : ['\u0000']) } : {}),
+      },
+      order: { serial: 'ASC' },
+      take: 1000,
+    });
+  }
+
+  async addSerials(itemId: number, warehouseId: number, serials: string[], now: Date): Promise<void> {
+    if (serials.length) await this.em.getRepository(SerialNumberEntity).insert(serials.map((serial) => ({ itemId, warehouseId, serial, status: 'in_stock', saleId: null, createdAt: now, updatedAt: now })));
+  }
+
+  async updateSerials(ids: number[], changes: { warehouseId?: number | null; status?: string; saleId?: number | null }, now: Date): Promise<void> {
+    if (ids.length) await this.em.getRepository(SerialNumberEntity).update({ id: In(ids) }, { ...changes, updatedAt: now });
+  }
+}
