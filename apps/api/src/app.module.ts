@@ -5,6 +5,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { Redis } from 'ioredis';
 import { CatalogModule } from '@pos/catalog';
+import { CustomersModule } from '@pos/customers';
 import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
 import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
@@ -25,6 +26,8 @@ import { InventoryController } from './catalog/inventory.controller';
 import { ReferenceController } from './catalog/reference.controller';
 import { PosProductsController } from './catalog/pos-products.controller';
 import { DataStoresController } from './integration/data-stores.controller';
+import { DataCatalogController } from './integration/data-catalog.controller';
+import { CustomersController } from './customers/customers.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -48,6 +51,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     }),
     IdentityModule,
     CatalogModule,
+    CustomersModule,
     DemoModule,
   ],
   controllers: [
@@ -60,7 +64,9 @@ const appModuleMetadata = (config: AppConfig) => ({
     InventoryController,
     ReferenceController,
     PosProductsController,
+    CustomersController,
     DataStoresController,
+    DataCatalogController,
   ],
   providers: [
     BearerStrategy,

@@ -53,12 +53,10 @@ export class WarehouseReorderDto {
   @OptionalInt({ min: 0, max: 10_000_000, description: 'null: use the item level' }) reorder_level?: number | null;
 }
 
-export class ItemWriteDto {
-  @OptionalString({ max: 64 }) sku?: string;
-  @OptionalString({ max: 255 }) name?: string;
+/** Fields shared by create and update (sku, name and base_price are required on create). */
+class ItemFieldsDto {
   @OptionalString({ max: 5000 }) description?: string;
   @OptionalInt() category_id?: number | null;
-  @OptionalMoney() base_price?: number;
   @OptionalMoney() cost?: number;
   @OptionalInt() tax_class_id?: number | null;
   @OptionalString({ max: 32 }) base_unit?: string;
@@ -77,10 +75,18 @@ export class ItemWriteDto {
   warehouse_reorder_levels?: WarehouseReorderDto[];
 }
 
-export class CreateItemDto extends ItemWriteDto {
-  @RequiredString({ max: 64, example: 'BEV-100' }) declare sku: string;
-  @RequiredString({ max: 255, example: 'Lemonade 330ml' }) declare name: string;
-  @RequiredMoney() declare base_price: number;
+// class-validator skips every rule, IsDefined included, when an inherited IsOptional applies:
+// required and optional versions of a field must be declared on separate classes.
+export class CreateItemDto extends ItemFieldsDto {
+  @RequiredString({ max: 64, example: 'BEV-100' }) sku!: string;
+  @RequiredString({ max: 255, example: 'Lemonade 330ml' }) name!: string;
+  @RequiredMoney() base_price!: number;
+}
+
+export class ItemWriteDto extends ItemFieldsDto {
+  @OptionalString({ max: 64 }) sku?: string;
+  @OptionalString({ max: 255 }) name?: string;
+  @OptionalMoney() base_price?: number;
 }
 
 export class AdjustmentLineDto {

@@ -9,7 +9,7 @@ import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { CheckNameQuery, CreateItemDto, ItemListQuery, ItemWriteDto, SerialQuery } from './catalog.dto';
 
-export function itemInput(body: ItemWriteDto): ItemInput {
+export function itemInput(body: ItemWriteDto | CreateItemDto): ItemInput {
   return {
     sku: body.sku,
     name: body.name,

@@ -1,0 +1,89 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CustomerInput, CustomerService } from '@pos/customers';
+import { Principal } from '@pos/identity';
+import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
+import { MessageResult } from '../http/envelope';
+import { IdPipe } from '../http/id.pipe';
+import { pageRequest } from '../http/page-query.dto';
+import { CreateCustomerDto, CreateCustomerGroupDto, CustomerListQuery, CustomerSearchQuery, CustomerWriteDto } from './customers.dto';
+
+function customerInput(b: CustomerWriteDto): CustomerInput {
+  return {
+    name: b.name,
+    email: b.email,
+    phone: b.phone,
+    address: b.address,
+    customerGroupId: b.customer_group_id,
+    storeId: b.store_id,
+    status: b.status,
+    paymentTermsDays: b.payment_terms_days,
+    notes: b.notes,
+  };
+}
+
+@ApiTags('Customers')
+@Controller()
+export class CustomersController {
+  constructor(private readonly customers: CustomerService) {}
+
+  @Get('customers')
+  @RequirePermission('customers.view')
+  @ApiOperation({ summary: 'Customers (status, group and q/search filters; paginated)' })
+  list(@Query() q: CustomerListQuery) {
+    return this.customers.list({ q: (q.q ?? q.search)?.trim() || undefined, status: q.status, customerGroupId: q.customer_group_id }, pageRequest(q, { default: 50, max: 100 }));
+  }
+
+  @Post('customers')
+  @HttpCode(201)
+  @RequirePermission('customers.manage')
+  @ApiOperation({ summary: 'Create a customer (name required; email and phone validated; emails unique)' })
+  create(@CurrentPrincipal() p: Principal, @Body() body: CreateCustomerDto) {
+    return this.customers.create(p, { ...customerInput(body), name: body.name });
+  }
+
+  @Get('customers/search')
+  @RateTier('pos')
+  @RequirePermission('customers.view')
+  @ApiOperation({ summary: 'Find customers by name, phone, email or address (exact email/phone first)' })
+  search(@Query() q: CustomerSearchQuery) {
+    return this.customers.search(q.q, q.limit ?? 20);
+  }
+
+  @Get('customers/:customer')
+  @RequirePermission('customers.view')
+  @ApiOperation({ summary: 'One customer' })
+  show(@Param('customer', IdPipe) id: number) {
+    return this.customers.show(id);
+  }
+
+  @Put('customers/:customer')
+  @RequirePermission('customers.manage')
+  @ApiOperation({ summary: 'Update a customer' })
+  update(@CurrentPrincipal() p: Principal, @Param('customer', IdPipe) id: number, @Body() body: CustomerWriteDto) {
+    return this.customers.update(p, id, customerInput(body));
+  }
+
+  @Delete('customers/:customer')
+  @RequirePermission('customers.manage')
+  @ApiOperation({ summary: 'Delete a customer: personal data anonymised, row kept for past sales' })
+  async remove(@Param('customer', IdPipe) id: number) {
+    await this.customers.remove(id);
+    return new MessageResult('Customer deleted.');
+  }
+
+  @Get('customer-groups')
+  @RequirePermission('customers.view')
+  @ApiOperation({ summary: 'Customer groups' })
+  groups() {
+    return this.customers.groups();
+  }
+
+  @Post('customer-groups')
+  @HttpCode(201)
+  @RequirePermission('customers.manage')
+  @ApiOperation({ summary: 'Create a customer group' })
+  createGroup(@Body() body: CreateCustomerGroupDto) {
+    return this.customers.createGroup(body.name, body.code);
+  }
+}

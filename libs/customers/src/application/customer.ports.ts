@@ -1,0 +1,48 @@
+import { Page, PageRequest } from '@pos/kernel';
+
+export interface CustomerRecord {
+  id: number;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  address: string | null;
+  customerGroupId: number | null;
+  storeId: number | null;
+  isWalkIn: boolean;
+  status: string;
+  paymentTermsDays: number;
+  notes: string | null;
+  anonymisedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+export interface CustomerGroupRecord {
+  id: number;
+  name: string;
+  code: string;
+}
+
+export interface CustomerFilter {
+  q?: string;
+  status?: string;
+  customerGroupId?: number;
+  excludeWalkIn?: boolean;
+}
+
+export type CustomerWrite = Omit<CustomerRecord, 'id' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'anonymisedAt' | 'isWalkIn'>;
+
+export abstract class CustomerRepository {
+  abstract list(filter: CustomerFilter, page: PageRequest): Promise<Page<CustomerRecord>>;
+  /** Name, phone, email or address contains q; exact email/phone matches first. */
+  abstract search(q: string, limit: number): Promise<CustomerRecord[]>;
+  abstract find(id: number): Promise<CustomerRecord | null>;
+  abstract findByEmail(email: string, excludeId?: number): Promise<CustomerRecord | null>;
+  abstract create(customer: CustomerWrite, now: Date): Promise<CustomerRecord>;
+  abstract update(id: number, changes: Partial<CustomerWrite>, now: Date): Promise<void>;
+  abstract anonymiseAndDelete(id: number, at: Date): Promise<void>;
+  abstract groups(ids?: number[]): Promise<CustomerGroupRecord[]>;
+  abstract groupByCode(code: string): Promise<CustomerGroupRecord | null>;
+  abstract createGroup(name: string, code: string, now: Date): Promise<CustomerGroupRecord>;
+}

@@ -1,0 +1,154 @@
+import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
+import { Clock, ConflictError, NotFoundError, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { assertStoreAccess, Principal } from '@pos/identity';
+import { ChangeLog } from '@pos/platform';
+import { CustomerFilter, CustomerGroupRecord, CustomerRecord, CustomerRepository, CustomerWrite } from './customer.ports';
+
+export interface CustomerInput {
+  name?: string;
+  email?: string | null;
+  phone?: string | null;
+  address?: string | null;
+  customerGroupId?: number | null;
+  storeId?: number | null;
+  status?: 'active' | 'inactive';
+  paymentTermsDays?: number;
+  notes?: string | null;
+}
+
+export function customerView(c: CustomerRecord, groups: CustomerGroupRecord[] = []) {
+  const group = groups.find((g) => g.id === c.customerGroupId);
+  return {
+    id: c.id,
+    name: c.name,
+    email: c.email,
+    phone: c.phone,
+    address: c.address,
+    customer_group_id: c.customerGroupId,
+    customer_group: group ? { id: group.id, name: group.name, code: group.code } : null,
+    store_id: c.storeId,
+    is_walk_in: c.isWalkIn,
+    status: c.status,
+    payment_terms_days: c.paymentTermsDays,
+    notes: c.notes,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Customers are shared by every store of the chain (a customer may buy anywhere); store_id is
+ * their home store. Emails are unique among live customers. Deleting a customer anonymises the
+ * personal data and soft-deletes the row, so past sales keep pointing at a whole record.
+ */
+@Injectable()
+export class CustomerService {
+  constructor(
+    private readonly customers: CustomerRepository,
+    private readonly changes: ChangeLog,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(filter: CustomerFilter, page: PageRequest) {
+    const result = await this.customers.list(filter, page);
+    const groups = await this.groupsOf(result.items);
+    return result.map((c) => customerView(c, groups));
+  }
+
+  async search(q: string, limit: number) {
+    const found = await this.customers.search(q.trim(), limit);
+    const groups = await this.groupsOf(found);
+    return found.map((c) => customerView(c, groups));
+  }
+
+  async show(id: number) {
+    const c = await this.customers.find(id);
+    if (!c) throw new NotFoundError('Customer');
+    return customerView(c, await this.groupsOf([c]));
+  }
+
+  @Transactional()
+  async create(principal: Principal, input: CustomerInput & { name: string }) {
+    await this.validate(principal, input);
+    const now = this.clock.now();
+    const c = await this.customers.create(
+      {
+        name: input.name.trim(),
+        email: normaliseEmail(input.email),
+        phone: input.phone?.trim() || null,
+        address: input.address?.trim() || null,
+        customerGroupId: input.customerGroupId ?? null,
+        storeId: input.storeId ?? null,
+        status: input.status ?? 'active',
+        paymentTermsDays: input.paymentTermsDays ?? 30,
+        notes: input.notes ?? null,
+      },
+      now,
+    );
+    const view = customerView(c, await this.groupsOf([c]));
+    await this.changes.event('customer.created', { customer: view }, c.storeId);
+    return view;
+  }
+
+  @Transactional()
+  async update(principal: Principal, id: number, input: CustomerInput) {
+    const current = await this.customers.find(id);
+    if (!current) throw new NotFoundError('Customer');
+    await this.validate(principal, input, id);
+    const changes: Partial<CustomerWrite> = {};
+    if (input.name !== undefined) changes.name = input.name.trim();
+    if (input.email !== undefined) changes.email = normaliseEmail(input.email);
+    if (input.phone !== undefined) changes.phone = input.phone?.trim() || null;
+    if (input.address !== undefined) changes.address = input.address?.trim() || null;
+    if (input.customerGroupId !== undefined) changes.customerGroupId = input.customerGroupId;
+    if (input.storeId !== undefined) changes.storeId = input.storeId;
+    if (input.status !== undefined) changes.status = input.status;
+    if (input.paymentTermsDays !== undefined) changes.paymentTermsDays = input.paymentTermsDays;
+    if (input.notes !== undefined) changes.notes = input.notes;
+    await this.customers.update(id, changes, this.clock.now());
+    const view = await this.show(id);
+    await this.changes.event('customer.updated', { customer: view }, view.store_id);
+    return view;
+  }
+
+  @Transactional()
+  async remove(id: number): Promise<void> {
+    const current = await this.customers.find(id);
+    if (!current) throw new NotFoundError('Customer');
+    if (current.isWalkIn) throw new ConflictError('walk_in_customer', 'The walk-in customer cannot be deleted.');
+    await this.customers.anonymiseAndDelete(id, this.clock.now());
+    await this.changes.tombstone('customer', id, current.storeId);
+  }
+
+  async groups() {
+    return (await this.customers.groups()).map((g) => ({ id: g.id, name: g.name, code: g.code }));
+  }
+
+  @Transactional()
+  async createGroup(name: string, code: string) {
+    if (await this.customers.groupByCode(code)) throw ValidationFailedError.field('code', 'The code has already been taken.');
+    const g = await this.customers.createGroup(name.trim(), code.trim(), this.clock.now());
+    return { id: g.id, name: g.name, code: g.code };
+  }
+
+  private async validate(principal: Principal, input: CustomerInput, id?: number): Promise<void> {
+    const errors: Record<string, string[]> = {};
+    const email = normaliseEmail(input.email);
+    if (email && (await this.customers.findByEmail(email, id))) errors.email = ['The email has already been taken.'];
+    if (input.customerGroupId != null && (await this.customers.groups([input.customerGroupId])).length === 0) errors.customer_group_id = ['The selected customer group does not exist.'];
+    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
+    if (input.storeId != null) assertStoreAccess(principal, input.storeId);
+  }
+
+  private async groupsOf(customers: CustomerRecord[]): Promise<CustomerGroupRecord[]> {
+    const ids = [...new Set(customers.map((c) => c.customerGroupId).filter((g): g is number => g !== null))];
+    return ids.length ? this.customers.groups(ids) : [];
+  }
+}
+
+function normaliseEmail(email: string | null | undefined): string | null {
+  return email ? email.trim().toLowerCase() : null;
+}
+
+

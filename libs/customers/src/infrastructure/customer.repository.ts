@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { In, IsNull } from 'typeorm';
+import { Page, pageOffset, PageRequest } from '@pos/kernel';
+import { CustomerFilter, CustomerGroupRecord, CustomerRecord, CustomerRepository, CustomerWrite } from '../application/customer.ports';
+import { CustomerEntity, CustomerGroupEntity } from './customer.entities';
+
+@Injectable()
+export class TypeOrmCustomerRepository extends CustomerRepository {
+  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  private get repo() {
+    return this.tx.tx.getRepository(CustomerEntity);
+  }
+
+  private get esc(): string {
+    return this.tx.tx.connection.options.type === 'better-sqlite3' ? " ESCAPE '\\'" : '';
+  }
+
+  private contains(q: string): string {
+    return `%${q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+  }
+
+  async list(filter: CustomerFilter, page: PageRequest): Promise<Page<CustomerRecord>> {
+    const qb = this.repo.createQueryBuilder('c').where('c.deleted_at IS NULL');
+    if (filter.status) qb.andWhere('c.status = :status', { status: filter.status });
+    if (filter.customerGroupId !== undefined) qb.andWhere('c.customer_group_id = :g', { g: filter.customerGroupId });
+    if (filter.excludeWalkIn) qb.andWhere('c.is_walk_in = :walkIn', { walkIn: false });
+    if (filter.q) {
+      qb.andWhere(`(c.name LIKE :q${this.esc} OR c.email LIKE :q${this.esc} OR c.phone LIKE :q${this.esc} OR c.address LIKE :q${this.esc})`, { q: this.contains(filter.q) });
+    }
+    const [rows, total] = await qb.orderBy('c.name', 'ASC').addOrderBy('c.id', 'ASC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
+    return new Page(rows, total, page.page, page.perPage);
+  }
+
+  async search(q: string, limit: number): Promise<CustomerRecord[]> {
+    const lower = q.toLowerCase();
+    const rows = await this.repo
+      .createQueryBuilder('c')
+      .where('c.deleted_at IS NULL')
+      .andWhere(`(c.name LIKE :q${this.esc} OR c.email LIKE :q${this.esc} OR c.phone LIKE :q${this.esc} OR c.address LIKE :q${this.esc})`, { q: this.contains(q) })
+      .orderBy('c.name', 'ASC')
+      .addOrderBy('c.id', 'ASC')
+      .take(Math.max(limit * 4, limit))
+      .getMany();
+    // Exact email or phone first: the cashier typed the whole thing.
+    const exact = (c: CustomerRecord) => c.email === lower || c.phone === q;
+    return [...rows.filter(exact), ...rows.filter((c) => !exact(c))].slice(0, limit);
+  }
+
+  find(id: number): Promise<CustomerRecord | null> {
+    return this.repo.findOneBy({ id, deletedAt: IsNull() });
+  }
+
+  async findByEmail(email: string, excludeId?: number): Promise<CustomerRecord | null> {
+    const rows = await this.repo.findBy({ email, deletedAt: IsNull() });
+    return rows.find((r) => r.id !== excludeId) ?? null;
+  }
+
+  create(c: CustomerWrite, now: Date): Promise<CustomerRecord> {
+    return this.repo.save(this.repo.create({ ...c, isWalkIn: false, anonymisedAt: null, createdAt: now, updatedAt: now, deletedAt: null }));
+  }
+
+  async update(id: number, changes: Partial<CustomerWrite>, now: Date): Promise<void> {
+    await this.repo.update({ id }, { ...changes, updatedAt: now });
+  }
+
+  async anonymiseAndDelete(id: number, at: Date): Promise<void> {
+    await this.repo.update({ id }, { name: `Deleted customer #${id}`, email: null, phone: null, address: null, notes: null, status: 'inactive', anonymisedAt: at, deletedAt: at, updatedAt: at });
+  }
+
+  groups(ids?: number[]): Promise<CustomerGroupRecord[]> {
+    return this.tx.tx.getRepository(CustomerGroupEntity).find({ where: ids ? { id: In(ids) } : {}, order: { name: 'ASC' } });
+  }
+
+  groupByCode(code: string): Promise<CustomerGroupRecord | null> {
+    return this.tx.tx.getRepository(CustomerGroupEntity).findOneBy({ code });
+  }
+
+  createGroup(name: string, code: string, now: Date): Promise<CustomerGroupRecord> {
+    return this.tx.tx.getRepository(CustomerGroupEntity).save({ name, code, createdAt: now, updatedAt: now });
+  }
+}
