@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { ConflictError, DomainError, FieldErrors, ValidationFailedError } from '@pos/kernel';
+import { isUniqueViolation } from '@pos/platform';
 
 const KIND_STATUS: Record<DomainError['kind'], number> = {
   bad_request: 400,
@@ -75,6 +76,8 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
     const status = exception.getStatus();
     return { status, body: { success: false, message: messageFor(status, exception) }, headers };
   }
+  // Safety net: a write that lost a race to a unique index is a conflict, not a server error.
+  if (isUniqueViolation(exception)) return { status: 409, body: { success: false, message: 'The request conflicts with an existing record.', code: 'duplicate' }, headers };
   const status = httpStatusOfLowLevelError(exception);
   if (status) return { status, body: { success: false, message: DEFAULT_MESSAGES[status] ?? 'The request is invalid.' }, headers };
   return { status: 500, body: { success: false, message: DEFAULT_MESSAGES[500] }, headers };

@@ -25,7 +25,11 @@ import {
  * Query strings arrive as strings: the numeric and boolean helpers convert them strictly
  * ("12abc" stays invalid, "true"/"1" and "false"/"0" are the only booleans).
  */
-interface StringOpts { max?: number; min?: number; example?: string; description?: string; email?: boolean; in?: readonly string[] }
+interface StringOpts { max?: number; min?: number; example?: string; description?: string; email?: boolean; in?: readonly string[]; /** default true; false for passwords */ trim?: boolean }
+
+/** Surrounding whitespace is never meaningful (except in secrets): "   " is an empty value. */
+const trimmed = Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+const trimmedEach = Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'string' ? v.trim() : v)) : value));
 
 function stringRules(o: StringOpts) {
   return [
@@ -38,10 +42,16 @@ function stringRules(o: StringOpts) {
 }
 
 export const RequiredString = (o: StringOpts = {}) =>
-  applyDecorators(ApiProperty({ type: String, maxLength: o.max ?? 255, example: o.example, description: o.description, enum: o.in }), IsDefined(), IsNotEmpty(), ...stringRules(o));
+  applyDecorators(
+    ApiProperty({ type: String, maxLength: o.max ?? 255, example: o.example, description: o.description, enum: o.in }),
+    ...(o.trim === false ? [] : [trimmed]),
+    IsDefined(),
+    IsNotEmpty(),
+    ...stringRules(o),
+  );
 
 export const OptionalString = (o: StringOpts = {}) =>
-  applyDecorators(ApiPropertyOptional({ type: String, maxLength: o.max ?? 255, example: o.example, description: o.description, enum: o.in }), IsOptional(), ...stringRules(o));
+  applyDecorators(ApiPropertyOptional({ type: String, maxLength: o.max ?? 255, example: o.example, description: o.description, enum: o.in }), ...(o.trim === false ? [] : [trimmed]), IsOptional(), ...stringRules(o));
 
 interface IntOpts { min?: number; max?: number; description?: string; example?: number }
 
@@ -75,6 +85,7 @@ export const OptionalBoolean = (description?: string) =>
 export const RequiredStringArray = (o: { maxItems?: number; max?: number; in?: readonly string[]; description?: string } = {}) =>
   applyDecorators(
     ApiProperty({ type: [String], description: o.description, enum: o.in }),
+    trimmedEach,
     IsDefined(),
     IsArray(),
     ArrayMaxSize(o.maxItems ?? 200),
@@ -122,6 +133,7 @@ export const RequiredMoney = (o: MoneyOpts = {}) =>
 export const OptionalStringArray = (o: { maxItems?: number; max?: number; description?: string } = {}) =>
   applyDecorators(
     ApiPropertyOptional({ type: [String], description: o.description }),
+    trimmedEach,
     IsOptional(),
     IsArray(),
     ArrayMaxSize(o.maxItems ?? 200),

@@ -5,7 +5,7 @@ export class LoginDto {
   @RequiredString({ max: 255, email: true, example: 'cashier@example.com' })
   email!: string;
 
-  @RequiredString({ max: 1024, example: 'password' })
+  @RequiredString({ max: 1024, example: 'password', trim: false })
   password!: string;
 
   @OptionalString({ max: 255, description: 'Device label for the token (default "Mobile POS")' })
@@ -24,7 +24,7 @@ export class TwoFactorCodeDto {
 }
 
 export class DisableTwoFactorDto {
-  @RequiredString({ max: 1024 })
+  @RequiredString({ max: 1024, trim: false })
   password!: string;
 
   @RequiredString({ max: 16, example: '123456' })

@@ -98,7 +98,8 @@ export class InventoryService {
     if (!item) throw new NotFoundError('Item');
     if (filter.warehouseId !== undefined) await this.assertWarehouseAccess(principal, filter.warehouseId, 'forbidden');
     const rows = await this.stock.serials(itemId, filter);
-    return rows.map((s) => ({ id: s.id, serial: s.serial, status: s.status, warehouse_id: s.warehouseId, sale_id: s.saleId }));
+    const visible = await this.visibleWarehouses(principal, [...new Set(rows.map((r) => r.warehouseId).filter((w): w is number => w !== null))]);
+    return rows.filter((s) => s.warehouseId === null || visible.has(s.warehouseId)).map((s) => ({ id: s.id, serial: s.serial, status: s.status, warehouse_id: s.warehouseId, sale_id: s.saleId }));
   }
 
   @Transactional()
@@ -195,6 +196,14 @@ export class InventoryService {
   private async allowsNegative(warehouse: WarehouseRecord): Promise<boolean> {
     if (warehouse.storeId === null) return false;
     return (await this.stores.findStore(warehouse.storeId))?.allowNegativeStock ?? false;
+  }
+
+  private async visibleWarehouses(principal: Principal, warehouseIds: number[]): Promise<Set<number>> {
+    const out = new Set<number>();
+    for (const id of warehouseIds) {
+      if (principal.stores === 'all' || (await this.stores.storesOfWarehouse(id)).some((s) => canAccessStore(principal, s))) out.add(id);
+    }
+    return out;
   }
 
   /** A warehouse the caller may use: its store, or one of the stores it serves, is theirs. */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
-import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { Clock, ConflictError, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, Principal } from '@pos/identity';
-import { ChangeLog } from '@pos/platform';
+import { ChangeLog, isUniqueViolation } from '@pos/platform';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord } from './catalog.records';
 import { CategoryRepository, ItemRepository, ItemWrite, ReferenceRepository, StockRepository, UnitWrite } from './catalog.ports';
 import { StoreRepository } from './store.ports';
@@ -144,7 +144,7 @@ export class ItemService {
   async create(principal: Principal, input: ItemInput & { sku: string; name: string; basePrice: number }) {
     const now = this.clock.now();
     await this.validate(input);
-    const item = await this.items.create(
+    const item = await this.onDuplicate(input, () => this.items.create(
       {
         sku: input.sku.trim(),
         name: input.name.trim(),
@@ -160,8 +160,8 @@ export class ItemService {
         reorderQuantity: input.reorderQuantity ?? 0,
       },
       now,
-    );
-    await this.items.replaceBarcodesAndUnits(item.id, input.barcodes ?? [], input.units ?? [], now);
+    ));
+    await this.onDuplicate(input, () => this.items.replaceBarcodesAndUnits(item.id, input.barcodes ?? [], input.units ?? [], now));
     await this.applyWarehouseLevels(item.id, input, now);
     return this.show(principal, item.id);
   }
@@ -185,8 +185,8 @@ export class ItemService {
     if (input.isSerialTracked !== undefined) changes.isSerialTracked = input.isSerialTracked;
     if (input.reorderLevel !== undefined) changes.reorderLevel = input.reorderLevel;
     if (input.reorderQuantity !== undefined) changes.reorderQuantity = input.reorderQuantity;
-    await this.items.update(id, changes, now);
-    await this.items.replaceBarcodesAndUnits(id, input.barcodes, input.units, now);
+    await this.onDuplicate(input, () => this.items.update(id, changes, now));
+    await this.onDuplicate(input, () => this.items.replaceBarcodesAndUnits(id, input.barcodes, input.units, now));
     await this.applyWarehouseLevels(id, input, now);
     return this.show(principal, id);
   }
@@ -197,6 +197,30 @@ export class ItemService {
     if (!current) throw new NotFoundError('Item');
     await this.items.softDelete(id, this.clock.now());
     await this.changes.tombstone('item', id);
+  }
+
+  /**
+   * Two requests may pass validation at once and race to the unique index. The loser gets the
+   * same 422 as a sequential request would: the field is read from the driver's message (its
+   * snapshot may not show the winner's row yet, so re-reading would not find it).
+   */
+  private async onDuplicate<T>(input: ItemInput, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const message = String((error as Error).message);
+      const value = /Duplicate entry '(.*)' for key/.exec(message)?.[1]?.toLowerCase();
+      if (/items\.sku/.test(message) || (value !== undefined && value === input.sku?.trim().toLowerCase())) {
+        throw ValidationFailedError.field('sku', 'The sku has already been taken.');
+      }
+      const b = (input.barcodes ?? []).findIndex((code) => code.toLowerCase() === value);
+      if (b >= 0) throw ValidationFailedError.field(`barcodes.${b}`, 'The barcode is already used by another item.');
+      const u = (input.units ?? []).findIndex((unit) => unit.barcode?.toLowerCase() === value);
+      if (u >= 0) throw ValidationFailedError.field(`units.${u}.barcode`, 'The barcode is already used by another item.');
+      if (/item_barcodes\.barcode/.test(message)) throw ValidationFailedError.field('barcodes', 'A barcode is already used by another item.');
+      throw new ConflictError('duplicate', 'The SKU or a barcode is already used by another item.');
+    }
   }
 
   private async applyWarehouseLevels(itemId: number, input: ItemInput, now: Date): Promise<void> {
@@ -214,13 +238,15 @@ export class ItemService {
     if (input.taxClassId != null && (await this.reference.taxClasses([input.taxClassId])).length === 0) add('tax_class_id', 'The selected tax class does not exist.');
     const codes = [...(input.barcodes ?? []), ...(input.units ?? []).map((u) => u.barcode).filter((b): b is string => !!b)];
     const seen = new Set<string>();
-    codes.forEach((code, i) => {
+    codes.forEach((raw, i) => {
+      const code = raw.toLowerCase();
       if (seen.has(code)) add(i < (input.barcodes?.length ?? 0) ? `barcodes.${i}` : `units.${i - (input.barcodes?.length ?? 0)}.barcode`, 'The barcode is listed twice.');
       seen.add(code);
     });
-    const taken = new Set(await this.items.barcodesTaken([...seen], itemId));
-    (input.barcodes ?? []).forEach((b, i) => taken.has(b) && add(`barcodes.${i}`, 'The barcode is already used by another item.'));
-    (input.units ?? []).forEach((u, i) => u.barcode && taken.has(u.barcode) && add(`units.${i}.barcode`, 'The barcode is already used by another item.'));
+    // Compared without case: MySQL's collation does, so SQLite must agree.
+    const taken = new Set((await this.items.barcodesTaken([...seen], itemId)).map((b) => b.toLowerCase()));
+    (input.barcodes ?? []).forEach((b, i) => taken.has(b.toLowerCase()) && add(`barcodes.${i}`, 'The barcode is already used by another item.'));
+    (input.units ?? []).forEach((u, i) => u.barcode && taken.has(u.barcode.toLowerCase()) && add(`units.${i}.barcode`, 'The barcode is already used by another item.'));
     const unitNames = new Set<string>();
     (input.units ?? []).forEach((u, i) => {
       if (unitNames.has(u.name.toLowerCase())) add(`units.${i}.name`, 'The unit name is listed twice.');

@@ -58,7 +58,7 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
   }
 
   findBySku(sku: string): Promise<ItemRecord | null> {
-    return this.repo.findOneBy({ sku });
+    return this.repo.createQueryBuilder('i').where('LOWER(i.sku) = LOWER(:sku)', { sku }).getOne();
   }
 
   async findByName(name: string, excludeId?: number): Promise<ItemRecord | null> {
@@ -77,7 +77,11 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
 
   async barcodesTaken(barcodes: string[], excludeItemId?: number): Promise<string[]> {
     if (!barcodes.length) return [];
-    const rows = await this.em.getRepository(ItemBarcodeEntity).findBy({ barcode: In(barcodes) });
+    const rows = await this.em
+      .getRepository(ItemBarcodeEntity)
+      .createQueryBuilder('b')
+      .where('LOWER(b.barcode) IN (:...codes)', { codes: barcodes.map((b) => b.toLowerCase()) })
+      .getMany();
     return rows.filter((r) => r.itemId !== excludeItemId).map((r) => r.barcode);
   }
 

@@ -5,3 +5,4 @@ export { MIGRATIONS } from './migrations';
 export * from './seeds/demo.seed';
 export * from './changes/change-log';
 export * from './changes/change.entities';
+export * from './db-errors';
