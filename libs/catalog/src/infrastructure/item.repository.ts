@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, IsNull } from 'typeorm';
+import { Brackets, In, IsNull } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
 import { ItemFilter, ItemRepository, ItemWrite, UnitWrite } from '../application/catalog.ports';
@@ -32,8 +32,11 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
       if (options.categoryId !== undefined) qb.andWhere('i.category_id = :categoryId', { categoryId: options.categoryId });
       return qb;
     };
+    // Two point lookups on the unique SKU and barcode indexes (an OR of the two makes MySQL
+    // scan the table), then names by prefix on the name index.
+    const barcodeItemIds = (await this.em.getRepository(ItemBarcodeEntity).find({ select: { itemId: true }, where: { barcode: q } })).map((b) => b.itemId);
     const exact = await base()
-      .andWhere('(i.sku = :q OR i.id IN (SELECT b.item_id FROM item_barcodes b WHERE b.barcode = :q))', { q })
+      .andWhere(barcodeItemIds.length ? new Brackets((b) => b.where('i.sku = :q', { q }).orWhere('i.id IN (:...barcodeItemIds)', { barcodeItemIds })) : 'i.sku = :q', { q })
       .orderBy('i.id', 'ASC')
       .take(options.limit)
       .getMany();
