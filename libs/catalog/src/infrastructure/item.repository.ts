@@ -18,7 +18,8 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     if (filter.categoryId !== undefined) qb.andWhere('i.category_id = :categoryId', { categoryId: filter.categoryId });
     if (filter.q) {
       qb.andWhere(
-        `(i.name LIKE :contains${this.esc} OR i.sku LIKE :prefix${this.esc} OR EXISTS (SELECT 1 FROM item_barcodes b WHERE b.item_id = i.id AND b.barcode = :exact))`,
+        // The barcode match is a constant subquery (one index lookup), not correlated per row.
+        `(i.name LIKE :contains${this.esc} OR i.sku LIKE :prefix${this.esc} OR i.id IN (SELECT b.item_id FROM item_barcodes b WHERE b.barcode = :exact))`,
         { contains: this.like(filter.q, 'contains'), prefix: this.like(filter.q, 'prefix'), exact: filter.q },
       );
     }
