@@ -6,6 +6,7 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import type { Redis } from 'ioredis';
 import { CatalogModule } from '@pos/catalog';
 import { CustomersModule } from '@pos/customers';
+import { PricingModule } from '@pos/pricing';
 import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
 import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
@@ -28,6 +29,10 @@ import { PosProductsController } from './catalog/pos-products.controller';
 import { DataStoresController } from './integration/data-stores.controller';
 import { DataCatalogController } from './integration/data-catalog.controller';
 import { CustomersController } from './customers/customers.controller';
+import { PricingController } from './pricing/pricing.controller';
+import { PricingRulesController } from './pricing/pricing-rules.controller';
+import { BundlesController } from './pricing/bundles.controller';
+import { CurrenciesController } from './pricing/currencies.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -52,6 +57,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     IdentityModule,
     CatalogModule,
     CustomersModule,
+    PricingModule,
     DemoModule,
   ],
   controllers: [
@@ -65,6 +71,10 @@ const appModuleMetadata = (config: AppConfig) => ({
     ReferenceController,
     PosProductsController,
     CustomersController,
+    CurrenciesController,
+    PricingController,
+    PricingRulesController,
+    BundlesController,
     DataStoresController,
     DataCatalogController,
   ],

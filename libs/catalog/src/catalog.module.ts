@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { BaseLivePrice } from './application/base-live-price';
+import { LivePriceRegistry } from './application/live-price.registry';
 import { CategoryRepository, ItemRepository, LivePrice, ReferenceRepository, StockRepository } from './application/catalog.ports';
 import { CategoryService } from './application/category.service';
 import { InventoryService } from './application/inventory.service';
@@ -32,8 +32,9 @@ import { TypeOrmStoreRepository } from './infrastructure/store.repository';
     { provide: ItemRepository, useClass: TypeOrmItemRepository },
     { provide: StockRepository, useClass: TypeOrmStockRepository },
     { provide: ReferenceRepository, useClass: TypeOrmReferenceRepository },
-    { provide: LivePrice, useClass: BaseLivePrice },
+    LivePriceRegistry,
+    { provide: LivePrice, useExisting: LivePriceRegistry },
   ],
-  exports: [StoreService, CategoryService, ItemService, InventoryService, ReferenceService, PosProductService, StockRepository, ItemRepository, StoreRepository],
+  exports: [StoreService, CategoryService, ItemService, InventoryService, ReferenceService, PosProductService, StockRepository, ItemRepository, StoreRepository, ReferenceRepository, CategoryRepository, LivePriceRegistry],
 })
 export class CatalogModule {}

@@ -10,3 +10,4 @@ export * from './application/inventory.service';
 export * from './application/reference.service';
 export * from './application/pos-product.service';
 export * from './catalog.module';
+export * from './application/live-price.registry';

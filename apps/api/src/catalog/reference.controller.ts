@@ -6,24 +6,10 @@ import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators
 import { IdPipe } from '../http/id.pipe';
 import { PageQueryDto, pageRequest } from '../http/page-query.dto';
 
-@ApiTags('Catalog: currencies and price books')
+@ApiTags('Catalog: price books')
 @Controller()
 export class ReferenceController {
   constructor(private readonly reference: ReferenceService) {}
-
-  @Get('currencies')
-  @RequirePermission('pos.access')
-  @ApiOperation({ summary: 'Active currencies (base first) with their minor-unit decimals' })
-  currencies() {
-    return this.reference.currencies();
-  }
-
-  @Get('currencies/:currency')
-  @RequirePermission('pos.access')
-  @ApiOperation({ summary: 'A currency by id or ISO code' })
-  currency(@Param('currency') idOrCode: string) {
-    return this.reference.currency(idOrCode);
-  }
 
   @Get('price-books')
   @RequirePermission('items.view')

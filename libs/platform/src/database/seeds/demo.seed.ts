@@ -82,6 +82,9 @@ export async function seedDemoData(
   await ensure('currencies', { code: 'USD' }, { name: 'US Dollar', symbol: '$', decimals: 2, is_base: true, is_active: true, ...ts });
   await ensure('currencies', { code: 'EUR' }, { name: 'Euro', symbol: '€', decimals: 2, is_base: false, is_active: true, ...ts });
   await ensure('currencies', { code: 'JPY' }, { name: 'Japanese Yen', symbol: '¥', decimals: 0, is_base: false, is_active: true, ...ts });
+  // Exchange rates: units per 1 USD, scaled by 10^8.
+  await ensure('exchange_rates', { currency_code: 'EUR' }, { rate_e8: 92_000_000, effective_at: now, created_at: now });
+  await ensure('exchange_rates', { currency_code: 'JPY' }, { rate_e8: 14_950_000_000, effective_at: now, created_at: now });
 
   const taxStandard = await ensure('tax_classes', { code: 'standard' }, { name: 'Standard rate', ...ts });
   const taxReduced = await ensure('tax_classes', { code: 'reduced' }, { name: 'Reduced rate (food)', ...ts });

@@ -1,0 +1,90 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Principal } from '@pos/identity';
+import { toMinor } from '@pos/kernel';
+import { BundleService } from '@pos/pricing';
+import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
+import { MessageResult } from '../http/envelope';
+import { IdPipe } from '../http/id.pipe';
+import { pageRequest } from '../http/page-query.dto';
+import { AvailabilityQuery, BundleCalculateDto, BundleListQuery, CreateBundleDto, UpdateBundleDto } from './pricing.dto';
+
+const endOfDay = (d: string) => new Date(d.length === 10 ? `${d}T23:59:59.999Z` : d);
+
+@ApiTags('Bundles')
+@Controller('bundles')
+export class BundlesController {
+  constructor(private readonly bundles: BundleService) {}
+
+  @Get()
+  @RequirePermission('items.view')
+  @ApiOperation({ summary: 'Bundles (store and validity filters; paginated)' })
+  list(@CurrentPrincipal() p: Principal, @Query() q: BundleListQuery) {
+    return this.bundles.list(p, { storeId: q.store_id, validity: q.validity }, pageRequest(q, { default: 50, max: 100 }));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequirePermission('pricing.manage')
+  @ApiOperation({ summary: 'Create a bundle' })
+  create(@CurrentPrincipal() p: Principal, @Body() b: CreateBundleDto) {
+    return this.bundles.create(p, {
+      name: b.name,
+      code: b.code,
+      description: b.description ?? null,
+      price: toMinor(b.price),
+      active: b.is_active ?? true,
+      storeIds: b.store_ids ?? [],
+      validFrom: b.valid_from ? new Date(b.valid_from) : null,
+      validTo: b.valid_to ? endOfDay(b.valid_to) : null,
+      components: b.items.map((i) => ({ itemId: i.item_id, quantity: i.quantity })),
+    });
+  }
+
+  @Post('calculate')
+  @HttpCode(201)
+  @RequirePermission('pos.access')
+  @ApiOperation({ summary: 'Bundle price against its components\' price, and the saving' })
+  calculate(@Body() b: BundleCalculateDto) {
+    return this.bundles.calculate({ bundleId: b.bundle_id, price: b.price === undefined ? undefined : toMinor(b.price), quantity: b.quantity, components: b.items?.map((i) => ({ itemId: i.item_id, quantity: i.quantity })) });
+  }
+
+  @Get(':bundle')
+  @RequirePermission('items.view')
+  @ApiOperation({ summary: 'One bundle' })
+  show(@CurrentPrincipal() p: Principal, @Param('bundle', IdPipe) id: number) {
+    return this.bundles.show(p, id);
+  }
+
+  @Put(':bundle')
+  @RequirePermission('pricing.manage')
+  @ApiOperation({ summary: 'Update a bundle' })
+  update(@CurrentPrincipal() p: Principal, @Param('bundle', IdPipe) id: number, @Body() b: UpdateBundleDto) {
+    return this.bundles.update(p, id, {
+      name: b.name,
+      code: b.code,
+      description: b.description,
+      price: b.price === undefined ? undefined : toMinor(b.price),
+      active: b.is_active,
+      storeIds: b.store_ids,
+      validFrom: b.valid_from === undefined ? undefined : new Date(b.valid_from),
+      validTo: b.valid_to === undefined ? undefined : endOfDay(b.valid_to),
+      components: b.items?.map((i) => ({ itemId: i.item_id, quantity: i.quantity })),
+    });
+  }
+
+  @Delete(':bundle')
+  @RequirePermission('pricing.manage')
+  @ApiOperation({ summary: 'Delete a bundle' })
+  async remove(@Param('bundle', IdPipe) id: number) {
+    await this.bundles.remove(id);
+    return new MessageResult('Bundle deleted.');
+  }
+
+  @Get(':bundle/availability')
+  @RequirePermission('inventory.view')
+  @ApiOperation({ summary: 'How many bundles the warehouse\'s component stock allows' })
+  availability(@CurrentPrincipal() p: Principal, @Param('bundle', IdPipe) id: number, @Query() q: AvailabilityQuery) {
+    return this.bundles.availability(p, id, q.warehouse_id);
+  }
+}

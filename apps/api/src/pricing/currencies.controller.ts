@@ -1,0 +1,44 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ReferenceService } from '@pos/catalog';
+import { TaxAndCurrencyService } from '@pos/pricing';
+import { RequirePermission } from '../access/policy.decorators';
+import { ConvertQuery, RateDto } from './pricing.dto';
+
+@ApiTags('Currencies')
+@Controller('currencies')
+export class CurrenciesController {
+  constructor(
+    private readonly reference: ReferenceService,
+    private readonly currency: TaxAndCurrencyService,
+  ) {}
+
+  @Get()
+  @RequirePermission('pos.access')
+  @ApiOperation({ summary: 'Active currencies (base first) with their minor-unit decimals' })
+  list() {
+    return this.reference.currencies();
+  }
+
+  @Get('convert')
+  @RequirePermission('pos.access')
+  @ApiOperation({ summary: 'Convert an amount between currencies with the latest rates, to the target\'s minor unit' })
+  convert(@Query() q: ConvertQuery) {
+    return this.currency.convert(q.amount, q.from, q.to);
+  }
+
+  @Get(':currency')
+  @RequirePermission('pos.access')
+  @ApiOperation({ summary: 'A currency by id or ISO code' })
+  show(@Param('currency') idOrCode: string) {
+    return this.reference.currency(idOrCode);
+  }
+
+  @Post(':currency/rates')
+  @HttpCode(201)
+  @RequirePermission('pricing.manage')
+  @ApiOperation({ summary: 'Record an exchange rate (units per 1 base unit), effective now or at effective_at' })
+  setRate(@Param('currency') code: string, @Body() body: RateDto) {
+    return this.currency.setRate(code, body.rate, body.effective_at ? new Date(body.effective_at) : undefined);
+  }
+}

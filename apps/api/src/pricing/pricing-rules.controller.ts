@@ -1,0 +1,126 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Principal } from '@pos/identity';
+import { fromMinor, toMinor } from '@pos/kernel';
+import { PricingRuleService, PricingService, RuleWrite } from '@pos/pricing';
+import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
+import { MessageResult } from '../http/envelope';
+import { IdPipe } from '../http/id.pipe';
+import { pageRequest } from '../http/page-query.dto';
+import { cartRequest } from './cart-request';
+import { CreateRuleDto, PricingCartDto, RuleListQuery, UpdateRuleDto } from './pricing.dto';
+
+const bp = (percent: number | undefined) => (percent === undefined ? undefined : toMinor(percent, 2));
+const minor = (v: number | undefined) => (v === undefined ? undefined : toMinor(v));
+
+function ruleInput(b: CreateRuleDto | UpdateRuleDto): Partial<RuleWrite> {
+  const kind = b.kind;
+  const value = kind === 'percent_off' ? bp(b.percent_off) : kind === 'amount_off' ? minor(b.amount_off) : kind === 'fixed_price' ? minor(b.fixed_price) : undefined;
+  const conditions: RuleWrite['conditions'] = {};
+  if (b.item_ids !== undefined) conditions.itemIds = b.item_ids;
+  if (b.category_ids !== undefined) conditions.categoryIds = b.category_ids;
+  if (b.customer_group_ids !== undefined) conditions.customerGroupIds = b.customer_group_ids;
+  if (b.store_ids !== undefined) conditions.storeIds = b.store_ids;
+  if (b.min_quantity !== undefined) conditions.minQuantity = b.min_quantity;
+  if (b.min_subtotal !== undefined) conditions.minSubtotal = minor(b.min_subtotal);
+  if (b.days_of_week !== undefined) conditions.daysOfWeek = b.days_of_week;
+  if (b.start_time !== undefined) conditions.startTime = b.start_time;
+  if (b.end_time !== undefined) conditions.endTime = b.end_time;
+  if (b.valid_from !== undefined) conditions.validFrom = new Date(b.valid_from);
+  if (b.valid_to !== undefined) conditions.validTo = new Date(b.valid_to.length === 10 ? `${b.valid_to}T23:59:59.999Z` : b.valid_to);
+  return {
+    ...(b.name !== undefined ? { name: b.name } : {}),
+    ...(kind !== undefined ? { kind } : {}),
+    ...(b.description !== undefined ? { description: b.description } : {}),
+    ...(b.priority !== undefined ? { priority: b.priority } : {}),
+    ...(b.is_exclusive !== undefined ? { exclusive: b.is_exclusive } : {}),
+    ...(b.is_active !== undefined ? { active: b.is_active } : {}),
+    ...(value !== undefined ? { value } : {}),
+    ...(b.tiers !== undefined ? { tiers: b.tiers.map((t) => ({ minQuantity: t.min_quantity, percentOffBp: bp(t.percent_off), unitPrice: minor(t.unit_price) })) } : {}),
+    ...(b.buy_quantity !== undefined ? { buyQuantity: b.buy_quantity } : {}),
+    ...(b.get_quantity !== undefined ? { getQuantity: b.get_quantity } : {}),
+    ...(b.get_percent_off !== undefined ? { getPercentOffBp: bp(b.get_percent_off) } : {}),
+    ...(Object.keys(conditions).length ? { conditions } : {}),
+  };
+}
+
+@ApiTags('Pricing rules')
+@Controller('pricing-rules')
+export class PricingRulesController {
+  constructor(
+    private readonly rules: PricingRuleService,
+    private readonly pricing: PricingService,
+  ) {}
+
+  @Get()
+  @RequirePermission('items.view')
+  @ApiOperation({ summary: 'Pricing rules (store, validity active|upcoming|expired, item, category filters)' })
+  list(@Query() q: RuleListQuery) {
+    return this.rules.list({ storeId: q.store_id, validity: q.validity, itemId: q.item_id, categoryId: q.category_id, isActive: q.is_active }, pageRequest(q, { default: 50, max: 100 }));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequirePermission('pricing.manage')
+  @ApiOperation({ summary: 'Create a rule: percent_off, amount_off, fixed_price, quantity_tiers or buy_x_get_y' })
+  create(@Body() body: CreateRuleDto) {
+    const input = ruleInput(body);
+    return this.rules.create({ description: null, priority: 0, exclusive: false, active: true, value: null, tiers: null, buyQuantity: null, getQuantity: null, getPercentOffBp: null, conditions: {}, ...input, name: body.name, kind: body.kind } as RuleWrite);
+  }
+
+  @Post('evaluate')
+  @HttpCode(200)
+  @RateTier('pos')
+  @RequirePermission('pos.access')
+  @ApiOperation({ summary: 'Which rules apply to a cart and what each does' })
+  async evaluate(@CurrentPrincipal() p: Principal, @Body() body: PricingCartDto) {
+    const r = await this.pricing.price(p, cartRequest(body));
+    const effects = new Map<number, { id: number; name: string; lines: number[]; saving: number }>();
+    r.cart.lines.forEach((line, i) => {
+      let previous = line.basePrice;
+      for (const step of line.steps) {
+        if (step.step === 'pricing_rule' && step.id !== undefined) {
+          const e = effects.get(step.id) ?? { id: step.id, name: step.name ?? '', lines: [], saving: 0 };
+          e.lines.push(i);
+          e.saving += (previous - (step.unitPrice ?? previous)) * line.quantity + (step.amount ?? 0);
+          effects.set(step.id, e);
+        }
+        if (step.unitPrice !== undefined) previous = step.unitPrice;
+      }
+    });
+    return {
+      applicable_rules: [...effects.values()].map((e) => ({ id: e.id, name: e.name, lines: e.lines, saving: fromMinor(e.saving, r.decimals) })),
+      total: fromMinor(r.cart.total, r.decimals),
+    };
+  }
+
+  @Get(':pricingRule')
+  @RequirePermission('items.view')
+  @ApiOperation({ summary: 'One rule' })
+  show(@Param('pricingRule', IdPipe) id: number) {
+    return this.rules.show(id);
+  }
+
+  @Put(':pricingRule')
+  @RequirePermission('pricing.manage')
+  @ApiOperation({ summary: 'Update a rule' })
+  update(@Param('pricingRule', IdPipe) id: number, @Body() body: UpdateRuleDto) {
+    return this.rules.update(id, ruleInput(body));
+  }
+
+  @Delete(':pricingRule')
+  @RequirePermission('pricing.manage')
+  @ApiOperation({ summary: 'Delete a rule' })
+  async remove(@Param('pricingRule', IdPipe) id: number) {
+    await this.rules.remove(id);
+    return new MessageResult('Pricing rule deleted.');
+  }
+
+  @Post(':pricingRule/toggle')
+  @HttpCode(200)
+  @RequirePermission('pricing.manage')
+  @ApiOperation({ summary: 'Switch a rule on or off' })
+  toggle(@Param('pricingRule', IdPipe) id: number) {
+    return this.rules.toggle(id);
+  }
+}

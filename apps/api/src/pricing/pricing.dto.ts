@@ -1,0 +1,203 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsInt, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { Discount } from '@pos/pricing';
+import { toMinor, ValidationFailedError } from '@pos/kernel';
+import { PageQueryDto } from '../http/page-query.dto';
+import { OptionalBoolean, OptionalDate, OptionalInt, OptionalIntArray, OptionalMoney, OptionalString, RequiredInt, RequiredMoney, RequiredString } from '../http/validators';
+
+const DISCOUNT_TYPES = ['percent', 'percentage', 'amount', 'fixed'] as const;
+
+export class PricingLineDto {
+  @RequiredInt({ description: 'Item id (numeric string accepted)' }) id!: number;
+  @RequiredInt({ min: 1, max: 100_000, description: 'Quantity in sale units (whole units)' }) qty!: number;
+  @OptionalInt() unit_id?: number;
+  @OptionalMoney({ description: 'The unit price the client shows; a different price is a manual override' }) price?: number;
+  @OptionalString({ in: DISCOUNT_TYPES }) discount_type?: (typeof DISCOUNT_TYPES)[number];
+  @OptionalMoney({ description: 'Percent (0-100) or amount, per discount_type' }) discount_value?: number;
+}
+
+export class PricingCartDto {
+  @OptionalInt({ description: 'Default: the token\'s store' }) store_id?: number;
+  @OptionalInt() customer_id?: number;
+  @OptionalBoolean('Zero the tax (needs customer_id or tax_exempt_reason)') tax_exempt?: boolean;
+  @OptionalString({ max: 255 }) tax_exempt_reason?: string;
+  @OptionalString({ in: DISCOUNT_TYPES }) cart_discount_type?: (typeof DISCOUNT_TYPES)[number];
+  @OptionalMoney() cart_discount_value?: number;
+
+  @ApiProperty({ type: [PricingLineDto] })
+  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => PricingLineDto)
+  items!: PricingLineDto[];
+}
+
+export class ValidateLineDto extends PricingLineDto {
+  @OptionalMoney({ description: 'The line total the client computed' }) total?: number;
+}
+
+export class PricingValidateDto extends PricingCartDto {
+  @ApiProperty({ type: [ValidateLineDto] })
+  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => ValidateLineDto)
+  declare items: ValidateLineDto[];
+
+  @OptionalMoney() subtotal?: number;
+  @OptionalMoney() tax_total?: number;
+  @RequiredMoney({ description: 'The cart total the client computed' }) total_amount!: number;
+}
+
+export class CalculateDto {
+  @RequiredInt() item_id!: number;
+  @OptionalInt({ min: 1, max: 100_000 }) quantity?: number;
+  @OptionalInt() unit_id?: number;
+  @OptionalInt() store_id?: number;
+  @OptionalInt() customer_id?: number;
+}
+
+export class ItemPriceQuery {
+  @OptionalInt() store_id?: number;
+  @OptionalInt() customer_id?: number;
+  @OptionalInt({ min: 1, max: 100_000 }) quantity?: number;
+  @OptionalInt() unit_id?: number;
+}
+
+export class TierDto {
+  @RequiredInt({ min: 1, max: 100_000 }) min_quantity!: number;
+  @OptionalMoney({ max: 100, description: 'Percent off (0-100)' }) percent_off?: number;
+  @OptionalMoney() unit_price?: number;
+}
+
+const RULE_KINDS = ['percent_off', 'amount_off', 'fixed_price', 'quantity_tiers', 'buy_x_get_y'] as const;
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+class RuleFieldsDto {
+  @OptionalString({ max: 2000 }) description?: string;
+  @OptionalInt({ min: 0, max: 1_000_000 }) priority?: number;
+  @OptionalBoolean('Applies alone: no other rule applies to a line it applies to') is_exclusive?: boolean;
+  @OptionalBoolean() is_active?: boolean;
+  @OptionalMoney({ max: 100 }) percent_off?: number;
+  @OptionalMoney() amount_off?: number;
+  @OptionalMoney() fixed_price?: number;
+  @ApiPropertyOptional({ type: [TierDto] })
+  @IsOptional() @IsArray() @ArrayMaxSize(20) @ValidateNested({ each: true }) @Type(() => TierDto)
+  tiers?: TierDto[];
+  @OptionalInt({ min: 1, max: 1000 }) buy_quantity?: number;
+  @OptionalInt({ min: 1, max: 1000 }) get_quantity?: number;
+  @OptionalMoney({ max: 100, description: 'Percent off the free units (default 100)' }) get_percent_off?: number;
+  @OptionalIntArray() item_ids?: number[];
+  @OptionalIntArray() category_ids?: number[];
+  @OptionalIntArray() customer_group_ids?: number[];
+  @OptionalIntArray() store_ids?: number[];
+  @OptionalInt({ min: 1, max: 100_000 }) min_quantity?: number;
+  @OptionalMoney() min_subtotal?: number;
+  @ApiPropertyOptional({ type: [Number], description: '0 = Sunday ... 6 = Saturday (store time zone)' })
+  @IsOptional() @IsArray() @ArrayMaxSize(7) @IsInt({ each: true }) @Min(0, { each: true }) @Max(6, { each: true })
+  days_of_week?: number[];
+  @OptionalString({ max: 5, description: 'HH:MM, store time zone' }) @Matches(HHMM, { message: '$property must be a time HH:MM' }) start_time?: string;
+  @OptionalString({ max: 5, description: 'HH:MM, store time zone' }) @Matches(HHMM, { message: '$property must be a time HH:MM' }) end_time?: string;
+  @OptionalDate() valid_from?: string;
+  @OptionalDate() valid_to?: string;
+}
+
+export class CreateRuleDto extends RuleFieldsDto {
+  @RequiredString({ max: 255 }) name!: string;
+  @RequiredString({ in: RULE_KINDS }) kind!: (typeof RULE_KINDS)[number];
+}
+
+export class UpdateRuleDto extends RuleFieldsDto {
+  @OptionalString({ max: 255 }) name?: string;
+  @OptionalString({ in: RULE_KINDS }) kind?: (typeof RULE_KINDS)[number];
+}
+
+export class RuleListQuery extends PageQueryDto {
+  @OptionalInt() store_id?: number;
+  @OptionalString({ in: ['active', 'upcoming', 'expired'] }) validity?: 'active' | 'upcoming' | 'expired';
+  @OptionalInt() item_id?: number;
+  @OptionalInt() category_id?: number;
+  @OptionalBoolean() is_active?: boolean;
+}
+
+export class BundleItemDto {
+  @RequiredInt() item_id!: number;
+  @RequiredInt({ min: 1, max: 1000 }) quantity!: number;
+}
+
+class BundleFieldsDto {
+  @OptionalString({ max: 2000 }) description?: string;
+  @OptionalBoolean() is_active?: boolean;
+  @OptionalIntArray() store_ids?: number[];
+  @OptionalDate() valid_from?: string;
+  @OptionalDate() valid_to?: string;
+}
+
+export class CreateBundleDto extends BundleFieldsDto {
+  @RequiredString({ max: 255 }) name!: string;
+  @RequiredString({ max: 32 }) code!: string;
+  @RequiredMoney() price!: number;
+  @ApiProperty({ type: [BundleItemDto] })
+  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => BundleItemDto)
+  items!: BundleItemDto[];
+}
+
+export class UpdateBundleDto extends BundleFieldsDto {
+  @OptionalString({ max: 255 }) name?: string;
+  @OptionalString({ max: 32 }) code?: string;
+  @OptionalMoney() price?: number;
+  @ApiPropertyOptional({ type: [BundleItemDto] })
+  @IsOptional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => BundleItemDto)
+  items?: BundleItemDto[];
+}
+
+export class BundleListQuery extends PageQueryDto {
+  @OptionalInt() store_id?: number;
+  @OptionalString({ in: ['active', 'upcoming', 'expired'] }) validity?: 'active' | 'upcoming' | 'expired';
+}
+
+export class BundleCalculateDto {
+  @OptionalInt() bundle_id?: number;
+  @OptionalMoney() price?: number;
+  @OptionalInt({ min: 1, max: 10_000 }) quantity?: number;
+  @ApiPropertyOptional({ type: [BundleItemDto] })
+  @IsOptional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => BundleItemDto)
+  items?: BundleItemDto[];
+}
+
+export class AvailabilityQuery {
+  @OptionalInt({ description: 'Default: the store\'s default warehouse' }) warehouse_id?: number;
+}
+
+export class ConvertQuery {
+  @RequiredMoney({ max: 999_999_999_999 }) amount!: number;
+  @RequiredString({ max: 3, min: 3 }) from!: string;
+  @RequiredString({ max: 3, min: 3 }) to!: string;
+}
+
+export class RateDto {
+  @RequiredMoney({ max: 1_000_000, description: 'Units of this currency per 1 unit of the base currency' }) rate!: number;
+  @OptionalDate() effective_at?: string;
+}
+
+export class TaxInfoQuery {
+  @OptionalInt() store_id?: number;
+}
+
+export class DiscountApproveDto {
+  @RequiredString({ max: 255, email: true }) approver_email!: string;
+  @OptionalString({ max: 1024, trim: false }) password?: string;
+  @OptionalString({ max: 16, trim: false }) pin?: string;
+  @OptionalInt({ description: 'Default: the token\'s store' }) store_id?: number;
+  @OptionalInt({ description: 'The line\'s item; omit for a cart discount' }) item_id?: number;
+  @RequiredString({ in: DISCOUNT_TYPES }) discount_type!: (typeof DISCOUNT_TYPES)[number];
+  @RequiredMoney() discount_value!: number;
+  @RequiredString({ max: 128, description: 'The cart it is for (the checkout idempotency_key)' }) cart_reference!: string;
+}
+
+/** percent / percentage: value is 0-100 (to bp); amount / fixed: money (to minor units). */
+export function toDiscount(type: string | undefined, value: number | undefined, field: string): Discount | undefined {
+  if (!type && (value === undefined || value === 0)) return undefined;
+  if (!type) throw ValidationFailedError.field(`${field}_type`, `The ${field}_type field is required with ${field}_value.`);
+  if (value === undefined) throw ValidationFailedError.field(`${field}_value`, `The ${field}_value field is required with ${field}_type.`);
+  if (type === 'percent' || type === 'percentage') {
+    if (value > 100) throw ValidationFailedError.field(`${field}_value`, 'A percentage cannot exceed 100.');
+    return { type: 'percent', valueBp: toMinor(value, 2) };
+  }
+  return { type: 'amount', value: toMinor(value) };
+}

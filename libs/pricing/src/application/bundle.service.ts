@@ -1,0 +1,154 @@
+import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
+import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { canAccessStore, currentStoreId, Principal } from '@pos/identity';
+import { ItemRepository, StockRepository, StoreRepository } from '@pos/catalog';
+import { ChangeLog } from '@pos/platform';
+import { bundleCount } from '../domain/pricing-engine';
+import { BundleRecord, BundleWrite, PricingRepository } from './pricing.ports';
+
+export function bundleView(b: BundleRecord) {
+  return {
+    id: b.id,
+    name: b.name,
+    code: b.code,
+    description: b.description,
+    price: fromMinor(b.price),
+    is_active: b.active,
+    store_ids: b.storeIds ?? [],
+    valid_from: b.validFrom?.toISOString() ?? null,
+    valid_to: b.validTo?.toISOString() ?? null,
+    items: b.components.map((c) => ({ item_id: c.itemId, quantity: c.quantity })),
+    created_at: b.createdAt.toISOString(),
+    updated_at: b.updatedAt.toISOString(),
+  };
+}
+
+/** Bundles: a set of items sold together for one price (the engine applies the saving). */
+@Injectable()
+export class BundleService {
+  constructor(
+    private readonly pricing: PricingRepository,
+    private readonly items: ItemRepository,
+    private readonly stock: StockRepository,
+    private readonly stores: StoreRepository,
+    private readonly changes: ChangeLog,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(principal: Principal, filter: { storeId?: number; validity?: 'active' | 'upcoming' | 'expired' }, page: PageRequest): Promise<Page<ReturnType<typeof bundleView>>> {
+    const result = await this.pricing.bundles({ ...filter, at: this.clock.now() }, page);
+    return result.map(bundleView);
+  }
+
+  async show(principal: Principal, id: number) {
+    const b = await this.pricing.bundle(id);
+    if (!b || (b.storeIds?.length && !b.storeIds.some((s) => canAccessStore(principal, s)))) throw new NotFoundError('Bundle');
+    return bundleView(b);
+  }
+
+  @Transactional()
+  async create(principal: Principal, input: BundleWrite) {
+    await this.validate(input);
+    const id = await this.pricing.saveBundle(null, input, this.clock.now());
+    return this.show(principal, id);
+  }
+
+  @Transactional()
+  async update(principal: Principal, id: number, input: Partial<BundleWrite>) {
+    const current = await this.pricing.bundle(id);
+    if (!current) throw new NotFoundError('Bundle');
+    const merged: BundleWrite = {
+      name: input.name ?? current.name,
+      code: input.code ?? current.code,
+      description: input.description === undefined ? current.description : input.description,
+      price: input.price ?? current.price,
+      active: input.active ?? current.active,
+      storeIds: input.storeIds ?? current.storeIds ?? [],
+      validFrom: input.validFrom === undefined ? (current.validFrom ?? null) : input.validFrom,
+      validTo: input.validTo === undefined ? (current.validTo ?? null) : input.validTo,
+      components: input.components ?? current.components,
+    };
+    await this.validate(merged, id);
+    await this.pricing.saveBundle(id, merged, this.clock.now());
+    return this.show(principal, id);
+  }
+
+  @Transactional()
+  async remove(id: number): Promise<void> {
+    if (!(await this.pricing.bundle(id))) throw new NotFoundError('Bundle');
+    await this.pricing.deleteBundle(id, this.clock.now());
+    await this.changes.tombstone('bundle', id);
+  }
+
+  /** The bundle's price against its components' base prices, and the saving. */
+  async calculate(input: { bundleId?: number; components?: { itemId: number; quantity: number }[]; price?: number; quantity?: number }) {
+    let components = input.components;
+    let price = input.price;
+    if (input.bundleId !== undefined) {
+      const b = await this.pricing.bundle(input.bundleId);
+      if (!b) throw ValidationFailedError.field('bundle_id', 'The selected bundle does not exist.');
+      components = b.components;
+      price = b.price;
+    }
+    if (!components?.length || price === undefined) throw ValidationFailedError.field('bundle_id', 'Give bundle_id, or items and price.');
+    const found = await this.items.findByIds(components.map((c) => c.itemId));
+    const errors: Record<string, string[]> = {};
+    components.forEach((c, i) => !found.some((f) => f.id === c.itemId) && (errors[`items.${i}.item_id`] = ['The selected item does not exist.']));
+    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
+    const qty = input.quantity ?? 1;
+    const lines = components.map((c) => {
+      const item = found.find((f) => f.id === c.itemId)!;
+      return { item_id: item.id, sku: item.sku, name: item.name, quantity: c.quantity * qty, unit_price: fromMinor(item.basePrice), total: fromMinor(item.basePrice * c.quantity * qty), minor: item.basePrice * c.quantity * qty };
+    });
+    const componentsTotal = lines.reduce((a, l) => a + l.minor, 0);
+    const bundleTotal = price * qty;
+    return {
+      bundle_id: input.bundleId ?? null,
+      quantity: qty,
+      items: lines.map(({ minor: _minor, ...l }) => l),
+      components_total: fromMinor(componentsTotal),
+      bundle_price: fromMinor(bundleTotal),
+      saving: fromMinor(Math.max(0, componentsTotal - bundleTotal)),
+      saving_percent: componentsTotal > 0 ? Math.round(((componentsTotal - bundleTotal) / componentsTotal) * 10000) / 100 : 0,
+    };
+  }
+
+  /** How many bundles the warehouse's component stock allows (the scarcest component decides). */
+  async availability(principal: Principal, id: number, warehouseId?: number) {
+    const b = await this.pricing.bundle(id);
+    if (!b) throw new NotFoundError('Bundle');
+    let wh = warehouseId;
+    if (wh === undefined) {
+      const storeId = currentStoreId(principal);
+      wh = storeId === null ? undefined : ((await this.stores.findStore(storeId))?.defaultWarehouseId ?? undefined);
+    }
+    if (wh === undefined) throw ValidationFailedError.field('warehouse_id', 'The warehouse_id field is required.');
+    const serves = await this.stores.storesOfWarehouse(wh);
+    if (!serves.length) throw ValidationFailedError.field('warehouse_id', 'The selected warehouse does not exist.');
+    if (principal.stores !== 'all' && !serves.some((s) => canAccessStore(principal, s))) throw ValidationFailedError.field('warehouse_id', 'The selected warehouse is not one of yours.');
+    const levels = await this.stock.levels(b.components.map((c) => c.itemId), [wh]);
+    const onHand = new Map(levels.map((l) => [l.itemId, Math.max(0, l.quantity)]));
+    const available = bundleCount(b, onHand);
+    return {
+      bundle_id: b.id,
+      warehouse_id: wh,
+      available,
+      components: b.components.map((c) => ({ item_id: c.itemId, required: c.quantity, on_hand: onHand.get(c.itemId) ?? 0, bundles_possible: Math.floor((onHand.get(c.itemId) ?? 0) / c.quantity) })),
+    };
+  }
+
+  private async validate(b: BundleWrite, id?: number): Promise<void> {
+    const errors: Record<string, string[]> = {};
+    const other = await this.pricing.bundleByCode(b.code);
+    if (other && other.id !== id) errors.code = ['The code has already been taken.'];
+    if (b.components.length < 1) errors.items = ['A bundle needs at least one item.'];
+    const found = await this.items.findByIds(b.components.map((c) => c.itemId));
+    b.components.forEach((c, i) => {
+      if (!found.some((f) => f.id === c.itemId)) errors[`items.${i}.item_id`] = ['The selected item does not exist.'];
+      if (b.components.findIndex((o) => o.itemId === c.itemId) !== i) errors[`items.${i}.item_id`] = ['The item is listed twice.'];
+    });
+    if (b.validFrom && b.validTo && b.validFrom > b.validTo) errors.valid_to = ['The valid_to must be after valid_from.'];
+    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
+  }
+}

@@ -1,0 +1,132 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock, ForbiddenError, fromMinor, ValidationFailedError } from '@pos/kernel';
+import { canAccessStore, hasPermission, PasswordHasher, Principal, toPrincipal, UserRepository } from '@pos/identity';
+import { APP_CONFIG, AppConfig } from '@pos/platform';
+import { Discount } from '../domain/pricing.types';
+
+export interface ApprovalScope {
+  storeId: number;
+  /** 'cart' or the line's item id. */
+  target: 'cart' | { itemId: number };
+  discount: Discount;
+  /** The cart it may be used for (e.g. the checkout idempotency key). */
+  cartReference: string;
+}
+
+interface ApprovalClaims {
+  jti: string;
+  approver: number;
+  cashier: number;
+  store: number;
+  target: string;
+  discount: string;
+  cart: string;
+  exp: number;
+}
+
+const TTL_SECONDS = 600;
+
+export function discountKey(d: Discount): string {
+  return d.type === 'percent' ? `percent:${d.valueBp}` : `amount:${d.value}`;
+}
+
+/** Whether a discount stays within a user's limits (percent in bp, amount in minor units). */
+export function withinLimits(limits: { maxPercentBp: number; maxAmount: number }, discount: { percentBp: number; amount: number }): boolean {
+  return discount.percentBp <= limits.maxPercentBp && discount.amount <= limits.maxAmount;
+}
+
+/**
+ * Discounts beyond a cashier's limits need a manager's approval: the manager's email with
+ * password or PIN, for one discount on one line (or the cart) of one cart, by this cashier, in
+ * this store. The result is a short-lived HMAC-signed token (APP_KEY) that checkout verifies
+ * against exactly those facts; it can be reused only for that cart (retries of it).
+ */
+@Injectable()
+export class DiscountApprovalService {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.key = createHmac('sha256', config.appKey).update('discount-approval').digest();
+  }
+
+  limits(principal: Principal) {
+    return {
+      user_id: principal.userId,
+      role: principal.role?.slug ?? null,
+      max_discount_percent: principal.discountLimits.maxPercentBp / 100,
+      max_discount_amount: fromMinor(principal.discountLimits.maxAmount),
+      can_approve_discounts: hasPermission(principal, 'discounts.approve'),
+    };
+  }
+
+  async approve(cashier: Principal, input: { approverEmail: string; password?: string; pin?: string } & ApprovalScope) {
+    if (!canAccessStore(cashier, input.storeId)) throw new ForbiddenError('You do not have access to this store.', 'store_forbidden');
+    if (!input.password && !input.pin) throw ValidationFailedError.field('password', 'Give the approver\'s password or PIN.');
+    const user = await this.users.findByEmail(input.approverEmail.trim().toLowerCase());
+    const secretHash = input.password ? user?.passwordHash : user?.pinHash;
+    const ok = !!user && !!secretHash && user.isActive && !user.isApiApplication && (await this.hasher.verify(secretHash, (input.password ?? input.pin)!));
+    if (!ok) throw ValidationFailedError.field('approver_email', 'These approver credentials do not match our records.');
+    const access = await this.users.loadAccess(user.id);
+    const approver = toPrincipal(access!);
+    if (!hasPermission(approver, 'discounts.approve')) throw new ForbiddenError('The approver may not approve discounts.', 'approver_not_allowed');
+    if (!canAccessStore(approver, input.storeId)) throw new ForbiddenError('The approver does not work in this store.', 'approver_not_allowed');
+    const d = input.discount;
+    const fits = d.type === 'percent' ? d.valueBp <= approver.discountLimits.maxPercentBp : d.value <= approver.discountLimits.maxAmount;
+    if (!fits) throw new ForbiddenError('The discount is beyond the approver\'s own limit.', 'approver_limit');
+    const exp = Math.floor(this.clock.now().getTime() / 1000) + TTL_SECONDS;
+    const claims: ApprovalClaims = {
+      jti: randomUUID(),
+      approver: approver.userId,
+      cashier: cashier.userId,
+      store: input.storeId,
+      target: input.target === 'cart' ? 'cart' : `item:${input.target.itemId}`,
+      discount: discountKey(d),
+      cart: input.cartReference,
+      exp,
+    };
+    return {
+      approval_token: this.sign(claims),
+      expires_at: new Date(exp * 1000).toISOString(),
+      approved_by: { id: approver.userId, name: approver.name },
+      store_id: input.storeId,
+      scope: input.target === 'cart' ? 'cart' : 'line',
+      item_id: input.target === 'cart' ? null : input.target.itemId,
+      discount: d.type === 'percent' ? { type: 'percent', value: d.valueBp / 100 } : { type: 'amount', value: fromMinor(d.value) },
+      cart_reference: input.cartReference,
+    };
+  }
+
+  /** The approver's user id when the token matches every fact of this use; otherwise null. */
+  verify(token: string, cashier: Principal, scope: ApprovalScope): number | null {
+    const claims = this.read(token);
+    if (!claims) return null;
+    const target = scope.target === 'cart' ? 'cart' : `item:${scope.target.itemId}`;
+    const fresh = claims.exp * 1000 > this.clock.now().getTime();
+    const matches = claims.cashier === cashier.userId && claims.store === scope.storeId && claims.target === target && claims.discount === discountKey(scope.discount) && claims.cart === scope.cartReference;
+    return fresh && matches ? claims.approver : null;
+  }
+
+  private sign(claims: ApprovalClaims): string {
+    const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
+    return `${body}.${createHmac('sha256', this.key).update(body).digest('base64url')}`;
+  }
+
+  private read(token: string): ApprovalClaims | null {
+    const [body, mac] = token.split('.');
+    if (!body || !mac || token.length > 2000) return null;
+    const expected = createHmac('sha256', this.key).update(body).digest();
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    try {
+      return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as ApprovalClaims;
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
+import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { CategoryRepository, ItemRepository } from '@pos/catalog';
+import { ChangeLog } from '@pos/platform';
+import { RuleFilter, RuleRecord, RuleWrite, PricingRepository } from './pricing.ports';
+
+export function ruleView(r: RuleRecord) {
+  const money = (v: number | undefined) => (v === undefined ? null : fromMinor(v));
+  const c = r.conditions;
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    kind: r.kind,
+    priority: r.priority,
+    is_exclusive: r.exclusive,
+    is_active: r.active,
+    percent_off: r.kind === 'percent_off' && r.value !== undefined ? r.value / 100 : null,
+    amount_off: r.kind === 'amount_off' ? money(r.value) : null,
+    fixed_price: r.kind === 'fixed_price' ? money(r.value) : null,
+    tiers: r.kind === 'quantity_tiers' ? (r.tiers ?? []).map((t) => ({ min_quantity: t.minQuantity, percent_off: t.percentOffBp === undefined ? null : t.percentOffBp / 100, unit_price: t.unitPrice === undefined ? null : fromMinor(t.unitPrice) })) : null,
+    buy_quantity: r.buyQuantity ?? null,
+    get_quantity: r.getQuantity ?? null,
+    get_percent_off: r.getPercentOffBp === undefined ? null : r.getPercentOffBp / 100,
+    conditions: {
+      item_ids: c.itemIds ?? [],
+      category_ids: c.categoryIds ?? [],
+      customer_group_ids: c.customerGroupIds ?? [],
+      store_ids: c.storeIds ?? [],
+      min_quantity: c.minQuantity ?? null,
+      min_subtotal: c.minSubtotal === undefined ? null : fromMinor(c.minSubtotal),
+      days_of_week: c.daysOfWeek ?? [],
+      start_time: c.startTime ?? null,
+      end_time: c.endTime ?? null,
+    },
+    valid_from: c.validFrom?.toISOString() ?? null,
+    valid_to: c.validTo?.toISOString() ?? null,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  };
+}
+
+/** Pricing rules management (pricing.manage). Rule semantics live in the engine. */
+@Injectable()
+export class PricingRuleService {
+  constructor(
+    private readonly pricing: PricingRepository,
+    private readonly items: ItemRepository,
+    private readonly categories: CategoryRepository,
+    private readonly changes: ChangeLog,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(filter: Omit<RuleFilter, 'at'>, page: PageRequest): Promise<Page<ReturnType<typeof ruleView>>> {
+    return (await this.pricing.rules({ ...filter, at: this.clock.now() }, page)).map(ruleView);
+  }
+
+  async show(id: number) {
+    const r = await this.pricing.rule(id);
+    if (!r) throw new NotFoundError('Pricing rule');
+    return ruleView(r);
+  }
+
+  @Transactional()
+  async create(input: RuleWrite) {
+    await this.validate(input);
+    const id = await this.pricing.saveRule(null, input, this.clock.now());
+    return this.show(id);
+  }
+
+  @Transactional()
+  async update(id: number, input: Partial<RuleWrite>) {
+    const current = await this.pricing.rule(id);
+    if (!current) throw new NotFoundError('Pricing rule');
+    const merged: RuleWrite = {
+      name: input.name ?? current.name,
+      description: input.description === undefined ? current.description : input.description,
+      kind: input.kind ?? current.kind,
+      priority: input.priority ?? current.priority,
+      exclusive: input.exclusive ?? current.exclusive,
+      active: input.active ?? current.active,
+      value: input.value === undefined ? (current.value ?? null) : input.value,
+      tiers: input.tiers === undefined ? (current.tiers ?? null) : input.tiers,
+      buyQuantity: input.buyQuantity === undefined ? (current.buyQuantity ?? null) : input.buyQuantity,
+      getQuantity: input.getQuantity === undefined ? (current.getQuantity ?? null) : input.getQuantity,
+      getPercentOffBp: input.getPercentOffBp === undefined ? (current.getPercentOffBp ?? null) : input.getPercentOffBp,
+      conditions: { ...current.conditions, ...(input.conditions ?? {}) },
+    };
+    await this.validate(merged);
+    await this.pricing.saveRule(id, merged, this.clock.now());
+    return this.show(id);
+  }
+
+  @Transactional()
+  async toggle(id: number) {
+    const current = await this.pricing.rule(id);
+    if (!current) throw new NotFoundError('Pricing rule');
+    return this.update(id, { active: !current.active });
+  }
+
+  @Transactional()
+  async remove(id: number): Promise<void> {
+    if (!(await this.pricing.rule(id))) throw new NotFoundError('Pricing rule');
+    await this.pricing.deleteRule(id, this.clock.now());
+    await this.changes.tombstone('pricing_rule', id);
+  }
+
+  /** Each kind needs its own parameters; targets must exist; windows must be ordered. */
+  private async validate(r: RuleWrite): Promise<void> {
+    const errors: Record<string, string[]> = {};
+    const need = (cond: boolean, field: string, message: string) => {
+      if (!cond) (errors[field] ??= []).push(message);
+    };
+    if (r.kind === 'percent_off') need(r.value !== null && r.value > 0 && r.value <= 10000, 'percent_off', 'A percent_off rule needs percent_off between 0 and 100.');
+    if (r.kind === 'amount_off') need(r.value !== null && r.value > 0, 'amount_off', 'An amount_off rule needs a positive amount_off.');
+    if (r.kind === 'fixed_price') need(r.value !== null && r.value >= 0, 'fixed_price', 'A fixed_price rule needs fixed_price.');
+    if (r.kind === 'quantity_tiers') {
+      need(!!r.tiers?.length, 'tiers', 'A quantity_tiers rule needs at least one tier.');
+      (r.tiers ?? []).forEach((t, i) => need((t.percentOffBp === undefined) !== (t.unitPrice === undefined), `tiers.${i}`, 'Each tier needs either percent_off or unit_price.'));
+    }
+    if (r.kind === 'buy_x_get_y') {
+      need((r.buyQuantity ?? 0) >= 1, 'buy_quantity', 'A buy_x_get_y rule needs buy_quantity.');
+      need((r.getQuantity ?? 0) >= 1, 'get_quantity', 'A buy_x_get_y rule needs get_quantity.');
+    }
+    const c = r.conditions;
+    if (c.validFrom && c.validTo) need(c.validFrom <= c.validTo, 'valid_to', 'The valid_to must be after valid_from.');
+    if (c.itemIds?.length) {
+      const found = await this.items.findByIds(c.itemIds);
+      c.itemIds.forEach((id, i) => need(found.some((f) => f.id === id), `item_ids.${i}`, 'The selected item does not exist.'));
+    }
+    if (c.categoryIds?.length) {
+      const found = await this.categories.findByIds(c.categoryIds);
+      c.categoryIds.forEach((id, i) => need(found.some((f) => f.id === id && !f.deletedAt), `category_ids.${i}`, 'The selected category does not exist.'));
+    }
+    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
+  }
+}

@@ -1,0 +1,69 @@
+import { Page, PageRequest } from '@pos/kernel';
+import { Bundle, PriceBookCandidate, PricingRule, RuleConditions, RuleKind } from '../domain/pricing.types';
+
+export interface RuleRecord extends PricingRule {
+  description: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface RuleWrite {
+  name: string;
+  description: string | null;
+  kind: RuleKind;
+  priority: number;
+  exclusive: boolean;
+  active: boolean;
+  value: number | null;
+  tiers: { minQuantity: number; percentOffBp?: number; unitPrice?: number }[] | null;
+  buyQuantity: number | null;
+  getQuantity: number | null;
+  getPercentOffBp: number | null;
+  conditions: RuleConditions;
+}
+
+export interface RuleFilter {
+  storeId?: number;
+  validity?: 'active' | 'upcoming' | 'expired';
+  itemId?: number;
+  categoryId?: number;
+  isActive?: boolean;
+  at: Date;
+}
+
+export interface BundleRecord extends Bundle {
+  code: string;
+  description: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface BundleWrite {
+  name: string;
+  code: string;
+  description: string | null;
+  price: number;
+  active: boolean;
+  storeIds: number[];
+  validFrom: Date | null;
+  validTo: Date | null;
+  components: { itemId: number; quantity: number }[];
+}
+
+export abstract class PricingRepository {
+  abstract rules(filter: RuleFilter, page: PageRequest): Promise<Page<RuleRecord>>;
+  abstract activeRules(): Promise<RuleRecord[]>;
+  abstract rule(id: number): Promise<RuleRecord | null>;
+  abstract saveRule(id: number | null, rule: RuleWrite, now: Date): Promise<number>;
+  abstract deleteRule(id: number, at: Date): Promise<void>;
+  abstract bundles(filter: { storeId?: number; validity?: 'active' | 'upcoming' | 'expired'; at: Date }, page: PageRequest): Promise<Page<BundleRecord>>;
+  abstract activeBundles(): Promise<BundleRecord[]>;
+  abstract bundle(id: number): Promise<BundleRecord | null>;
+  abstract bundleByCode(code: string): Promise<BundleRecord | null>;
+  abstract saveBundle(id: number | null, bundle: BundleWrite, now: Date): Promise<number>;
+  abstract deleteBundle(id: number, at: Date): Promise<void>;
+  /** Entries of active, in-window price books that apply to the store and customer group. */
+  abstract priceBookCandidates(itemIds: number[], context: { storeId: number; customerGroupId: number | null; at: Date }): Promise<Map<number, PriceBookCandidate[]>>;
+  abstract latestRate(currencyCode: string, at: Date): Promise<{ rateE8: number; effectiveAt: Date } | null>;
+  abstract addRate(currencyCode: string, rateE8: number, effectiveAt: Date, now: Date): Promise<void>;
+}

@@ -1,0 +1,211 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, fromMinor, NotFoundError, ValidationFailedError } from '@pos/kernel';
+import { assertStoreAccess, currentStoreId, Principal } from '@pos/identity';
+import { CustomerService } from '@pos/customers';
+import { ItemRecord, ItemRepository, ItemUnitRecord, ReferenceRepository, StoreRecord, StoreRepository, TaxRateRecord } from '@pos/catalog';
+import { priceCart } from '../domain/pricing-engine';
+import { CartLineInput, Discount, PricedCart, PricedLine } from '../domain/pricing.types';
+import { PricingRepository } from './pricing.ports';
+
+export interface CartLineRequest {
+  itemId: number;
+  quantity: number;
+  unitId?: number;
+  /** A unit price the client shows (minor); differing from the server's makes it a manual price. */
+  price?: number;
+  priceSource?: 'manual' | 'offline';
+  discount?: Discount;
+}
+
+export interface CartRequest {
+  storeId?: number;
+  customerId?: number;
+  taxExempt?: boolean;
+  at?: Date;
+  lines: CartLineRequest[];
+  cartDiscount?: Discount;
+  /** Field prefix for 422 keys ("items" in checkout bodies). */
+  field?: string;
+}
+
+export interface PricedCartResult {
+  store: StoreRecord;
+  decimals: number;
+  customerId: number | null;
+  customerGroupId: number | null;
+  taxExempt: boolean;
+  items: Map<number, ItemRecord>;
+  units: (ItemUnitRecord | null)[];
+  /** Server unit prices before any manual price (what the client should have shown). */
+  serverUnitPrices: number[];
+  cart: PricedCart;
+}
+
+/**
+ * Prices carts for a store with the engine: gathers the store's tax mode and rates, the
+ * customer's group, the price-book entries that apply, and the active rules and bundles.
+ * Units sold by a pack (a case of 12) are priced per pack: the unit's own price, else
+ * factor x base price; price-book prices are per base unit and scaled the same way.
+ */
+@Injectable()
+export class PricingService {
+  constructor(
+    private readonly pricing: PricingRepository,
+    private readonly items: ItemRepository,
+    private readonly stores: StoreRepository,
+    private readonly reference: ReferenceRepository,
+    private readonly customers: CustomerService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Price-book entries that apply to an item now for a store and customer group. */
+  async candidates(itemId: number, storeId: number, customerGroupId: number | null) {
+    return (await this.pricing.priceBookCandidates([itemId], { storeId, customerGroupId, at: this.clock.now() })).get(itemId) ?? [];
+  }
+
+  async price(principal: Principal, req: CartRequest): Promise<PricedCartResult> {
+    const field = req.field ?? 'items';
+    const storeId = req.storeId ?? currentStoreId(principal);
+    if (storeId === null) throw ValidationFailedError.field('store_id', 'The store_id field is required.');
+    assertStoreAccess(principal, storeId);
+    const store = await this.stores.findStore(storeId);
+    if (!store) throw ValidationFailedError.field('store_id', 'The selected store does not exist.');
+    let customerGroupId: number | null = null;
+    if (req.customerId !== undefined) {
+      const customer = await this.customers.show(req.customerId).catch((e: unknown) => {
+        if (e instanceof NotFoundError) throw ValidationFailedError.field('customer_id', 'The selected customer does not exist.');
+        throw e;
+      });
+      customerGroupId = customer.customer_group_id;
+    }
+    if (req.lines.length === 0) throw ValidationFailedError.field(field, `The ${field} field must have at least 1 item.`);
+
+    const ids = [...new Set(req.lines.map((l) => l.itemId))];
+    const [itemRows, unitRows] = await Promise.all([this.items.findByIds(ids), this.items.units(ids)]);
+    const items = new Map(itemRows.map((i) => [i.id, i]));
+    const errors: Record<string, string[]> = {};
+    const units: (ItemUnitRecord | null)[] = req.lines.map((l, i) => {
+      const item = items.get(l.itemId);
+      if (!item || !item.isActive) {
+        errors[`${field}.${i}.id`] = ['The selected item does not exist or is not for sale.'];
+        return null;
+      }
+      if (l.unitId === undefined) return null;
+      const unit = unitRows.find((u) => u.id === l.unitId && u.itemId === l.itemId);
+      if (!unit) errors[`${field}.${i}.unit_id`] = ['The selected unit does not belong to the item.'];
+      return unit ?? null;
+    });
+    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
+
+    const at = req.at ?? this.clock.now();
+    const [books, rules, bundles, rates, currency] = await Promise.all([
+      this.pricing.priceBookCandidates(ids, { storeId, customerGroupId, at }),
+      this.pricing.activeRules(),
+      this.pricing.activeBundles(),
+      this.reference.taxRates([...new Set(itemRows.map((i) => i.taxClassId).filter((c): c is number => c !== null))], storeId),
+      this.reference.currency(store.currencyCode),
+    ]);
+    const taxExempt = req.taxExempt ?? false;
+    const lines: CartLineInput[] = req.lines.map((l, i) => {
+      const item = items.get(l.itemId)!;
+      const unit = units[i];
+      const factor = unit?.factor ?? 1;
+      return {
+        key: String(i),
+        itemId: item.id,
+        categoryId: item.categoryId,
+        quantity: l.quantity,
+        basePrice: unit ? (unit.price ?? item.basePrice * factor) : item.basePrice,
+        priceBooks: (books.get(item.id) ?? []).map((b) => ({ ...b, price: b.price * factor })),
+        taxRateBp: taxRateFor(item.taxClassId, rates, storeId),
+        manualDiscount: l.discount,
+      };
+    });
+    const context = { storeId, customerGroupId, at, timeZone: safeTimeZone(store.timezone), pricesIncludeTax: store.pricesIncludeTax, taxExempt };
+    const base = priceCart({ context, lines, rules, bundles, cartDiscount: req.cartDiscount });
+    const serverUnitPrices = base.lines.map((l) => l.unitPrice);
+    // A client price that differs from the server's is a manual price (limits apply at checkout).
+    const overridden = req.lines.some((l, i) => l.price !== undefined && (l.price !== serverUnitPrices[i] || l.priceSource === 'offline'));
+    const cart = overridden
+      ? priceCart({
+          context,
+          lines: lines.map((line, i) => {
+            const r = req.lines[i];
+            return r.price !== undefined && (r.price !== serverUnitPrices[i] || r.priceSource === 'offline') ? { ...line, manualUnitPrice: r.price, manualSource: r.priceSource ?? 'manual' } : line;
+          }),
+          rules,
+          bundles,
+          cartDiscount: req.cartDiscount,
+        })
+      : base;
+    return { store, decimals: currency?.decimals ?? 2, customerId: req.customerId ?? null, customerGroupId, taxExempt, items, units, serverUnitPrices, cart };
+  }
+}
+
+/** Store-specific rates of a class replace its general ones; several rates of a class add up. */
+export function taxRateFor(taxClassId: number | null, rates: TaxRateRecord[], storeId: number): number {
+  if (taxClassId === null) return 0;
+  const own = rates.filter((r) => r.taxClassId === taxClassId && r.storeId === storeId);
+  const chosen = own.length ? own : rates.filter((r) => r.taxClassId === taxClassId && r.storeId === null);
+  return chosen.reduce((a, r) => a + r.rateBp, 0);
+}
+
+export function safeTimeZone(tz: string): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return tz;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** The JSON view of a priced cart, amounts as decimals in the store currency. */
+export function pricedCartView(r: PricedCartResult) {
+  const m = (v: number) => fromMinor(v, r.decimals);
+  return {
+    store_id: r.store.id,
+    currency: r.store.currencyCode,
+    prices_include_tax: r.store.pricesIncludeTax,
+    tax_exempt: r.taxExempt,
+    customer_id: r.customerId,
+    items: r.cart.lines.map((l, i) => pricedLineView(l, r, i)),
+    subtotal: m(r.cart.subtotal),
+    discount_total: m(r.cart.discountTotal),
+    tax_total: m(r.cart.taxTotal),
+    total: m(r.cart.total),
+    applied_rules: r.cart.appliedRuleIds,
+    applied_bundles: r.cart.appliedBundleIds,
+  };
+}
+
+export function pricedLineView(l: PricedLine, r: PricedCartResult, index: number) {
+  const m = (v: number) => fromMinor(v, r.decimals);
+  const item = r.items.get(l.itemId)!;
+  const unit = r.units[index];
+  return {
+    line: index,
+    item_id: l.itemId,
+    sku: item.sku,
+    name: item.name,
+    quantity: l.quantity,
+    unit: unit ? { id: unit.id, name: unit.name, factor: unit.factor } : null,
+    base_quantity: l.quantity * (unit?.factor ?? 1),
+    base_price: m(l.basePrice),
+    server_unit_price: m(r.serverUnitPrices[index]),
+    unit_price: m(l.unitPrice),
+    price_source: l.priceSource,
+    gross: m(l.gross),
+    discounts: {
+      rule: m(l.ruleDiscount),
+      bundle: m(l.bundleDiscount),
+      manual: m(l.manualDiscount),
+      cart: m(l.cartDiscount),
+      total: m(l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount),
+    },
+    net: m(l.net),
+    tax_rate: l.taxRateBp / 100,
+    tax: m(l.tax),
+    total: m(l.total),
+    steps: l.steps.map((s) => ({ step: s.step, id: s.id ?? null, name: s.name ?? null, unit_price: s.unitPrice === undefined ? null : m(s.unitPrice), amount: s.amount === undefined ? null : m(s.amount) })),
+  };
+}

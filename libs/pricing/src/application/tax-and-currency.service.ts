@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
+import { Clock, fromMinor, NotFoundError, roundHalfAwayFromZero, toMinor, ValidationFailedError } from '@pos/kernel';
+import { assertStoreAccess, currentStoreId, Principal } from '@pos/identity';
+import { ReferenceRepository, StoreRepository } from '@pos/catalog';
+import { PricingRepository } from './pricing.ports';
+import { PricedCartResult, taxRateFor } from './pricing.service';
+
+const RATE_SCALE = 100_000_000;
+
+/** Tax information of a store and currency conversion with stored exchange rates. */
+@Injectable()
+export class TaxAndCurrencyService {
+  constructor(
+    private readonly stores: StoreRepository,
+    private readonly reference: ReferenceRepository,
+    private readonly pricing: PricingRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async taxInfo(principal: Principal, storeIdParam?: number) {
+    const storeId = storeIdParam ?? currentStoreId(principal);
+    if (storeId === null) throw ValidationFailedError.field('store_id', 'The store_id field is required.');
+    assertStoreAccess(principal, storeId);
+    const store = await this.stores.findStore(storeId);
+    if (!store) throw ValidationFailedError.field('store_id', 'The selected store does not exist.');
+    const classes = await this.reference.taxClasses();
+    const rates = await this.reference.taxRates(classes.map((c) => c.id), storeId);
+    return {
+      store_id: store.id,
+      currency: store.currencyCode,
+      prices_include_tax: store.pricesIncludeTax,
+      rounding: 'half away from zero, per line, to the currency minor unit',
+      exemption: 'tax_exempt: true zeroes tax; it needs a customer_id or a tax_exempt_reason',
+      tax_classes: classes.map((c) => ({
+        id: c.id,
+        code: c.code,
+        name: c.name,
+        rate: taxRateFor(c.id, rates, storeId) / 100,
+        rates: rates.filter((r) => r.taxClassId === c.id && (r.storeId === storeId || !rates.some((o) => o.taxClassId === c.id && o.storeId === storeId))).map((r) => ({ id: r.id, name: r.name, rate: r.rateBp / 100, store_id: r.storeId })),
+      })),
+    };
+  }
+
+  /** The tax part of a priced cart: lines and one row per rate. */
+  taxView(r: PricedCartResult) {
+    const m = (v: number) => fromMinor(v, r.decimals);
+    const byRate = new Map<number, { taxable: number; tax: number }>();
+    for (const l of r.cart.lines) {
+      const row = byRate.get(l.taxRateBp) ?? { taxable: 0, tax: 0 };
+      row.taxable += r.store.pricesIncludeTax ? l.net - l.tax : l.net;
+      row.tax += l.tax;
+      byRate.set(l.taxRateBp, row);
+    }
+    return {
+      store_id: r.store.id,
+      prices_include_tax: r.store.pricesIncludeTax,
+      tax_exempt: r.taxExempt,
+      items: r.cart.lines.map((l, i) => ({ line: i, item_id: l.itemId, net: m(l.net), tax_rate: l.taxRateBp / 100, tax: m(l.tax), total: m(l.total) })),
+      tax_lines: [...byRate.entries()].sort((a, b) => a[0] - b[0]).map(([rate, v]) => ({ rate: rate / 100, taxable: m(v.taxable), tax: m(v.tax) })),
+      subtotal: m(r.cart.subtotal - r.cart.discountTotal - (r.store.pricesIncludeTax ? r.cart.taxTotal : 0)),
+      tax_total: m(r.cart.taxTotal),
+      total: m(r.cart.total),
+    };
+  }
+
+  /** amount (decimal, in `from`) converted to `to`, rounded to the target's own minor unit. */
+  async convert(amount: number, fromCode: string, toCode: string) {
+    const [from, to] = await Promise.all([this.reference.currency(fromCode.toUpperCase()), this.reference.currency(toCode.toUpperCase())]);
+    if (!from) throw ValidationFailedError.field('from', 'The selected currency does not exist.');
+    if (!to) throw ValidationFailedError.field('to', 'The selected currency does not exist.');
+    const at = this.clock.now();
+    const rateOf = async (c: { code: string; isBase: boolean }, field: string) => {
+      if (c.isBase) return { rateE8: RATE_SCALE, effectiveAt: null as Date | null };
+      const r = await this.pricing.latestRate(c.code, at);
+      if (!r) throw ValidationFailedError.field(field, `No exchange rate is known for ${c.code}.`);
+      return r;
+    };
+    const [rf, rt] = await Promise.all([rateOf(from, 'from'), rateOf(to, 'to')]);
+    let minorFrom: number;
+    try {
+      minorFrom = toMinor(amount, from.decimals);
+    } catch {
+      throw ValidationFailedError.field('amount', 'The amount is not a valid amount.');
+    }
+    // to_minor = from_minor x 10^(dt - df) x rate_to / rate_from, in integers, rounded once.
+    const num = BigInt(minorFrom) * BigInt(rt.rateE8) * 10n ** BigInt(to.decimals);
+    const den = BigInt(rf.rateE8) * 10n ** BigInt(from.decimals);
+    const minorTo = Number(roundHalfAwayFromZero(num, den));
+    return {
+      amount: fromMinor(minorFrom, from.decimals),
+      from: from.code,
+      to: to.code,
+      rate: Number(roundHalfAwayFromZero(BigInt(rt.rateE8) * 100_000_000n, BigInt(rf.rateE8))) / RATE_SCALE,
+      converted: fromMinor(minorTo, to.decimals),
+      decimals: to.decimals,
+      rate_effective_at: (rt.effectiveAt ?? rf.effectiveAt)?.toISOString() ?? null,
+    };
+  }
+
+  @Transactional()
+  async setRate(code: string, rate: number, effectiveAt?: Date) {
+    const c = await this.reference.currency(code.toUpperCase());
+    if (!c) throw new NotFoundError('Currency');
+    if (c.isBase) throw ValidationFailedError.field('rate', 'The base currency has no exchange rate.');
+    const rateE8 = toMinor(rate, 8);
+    if (rateE8 <= 0) throw ValidationFailedError.field('rate', 'The rate must be positive.');
+    const now = this.clock.now();
+    await this.pricing.addRate(c.code, rateE8, effectiveAt ?? now, now);
+    return { currency: c.code, rate, effective_at: (effectiveAt ?? now).toISOString() };
+  }
+}

@@ -1,0 +1,218 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { In, IsNull, LessThanOrEqual } from 'typeorm';
+import { Page, pageOffset, PageRequest } from '@pos/kernel';
+import { PriceBookCandidate, RuleConditions, RuleKind } from '../domain/pricing.types';
+import { BundleRecord, BundleWrite, PricingRepository, RuleFilter, RuleRecord, RuleWrite } from '../application/pricing.ports';
+import { BundleEntity, BundleItemEntity, ExchangeRateEntity, PricingRuleEntity, PricingRuleTargetEntity } from './pricing.entities';
+
+/**
+ * Rules and bundles are few (hundreds) and read whole: lists filter them in memory so that
+ * JSON-held conditions (stores, groups, days, hours) filter the same way the engine applies them.
+ */
+@Injectable()
+export class TypeOrmPricingRepository extends PricingRepository {
+  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  private get em() {
+    return this.tx.tx;
+  }
+
+  private async toRules(rows: PricingRuleEntity[]): Promise<RuleRecord[]> {
+    if (!rows.length) return [];
+    const targets = await this.em.getRepository(PricingRuleTargetEntity).findBy({ pricingRuleId: In(rows.map((r) => r.id)) });
+    return rows.map((r) => {
+      const mine = targets.filter((t) => t.pricingRuleId === r.id);
+      const stored = (r.conditions ?? {}) as Omit<RuleConditions, 'validFrom' | 'validTo' | 'itemIds' | 'categoryIds'>;
+      return {
+        id: r.id,
+        name: r.name,
+        description: r.description,
+        kind: r.kind as RuleKind,
+        priority: r.priority,
+        exclusive: r.isExclusive,
+        active: r.isActive,
+        value: r.value ?? undefined,
+        tiers: r.tiers ?? undefined,
+        buyQuantity: r.buyQuantity ?? undefined,
+        getQuantity: r.getQuantity ?? undefined,
+        getPercentOffBp: r.getPercentOffBp ?? undefined,
+        conditions: {
+          ...stored,
+          itemIds: mine.filter((t) => t.targetType === 'item').map((t) => t.targetId),
+          categoryIds: mine.filter((t) => t.targetType === 'category').map((t) => t.targetId),
+          validFrom: r.validFrom,
+          validTo: r.validTo,
+        },
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
+      };
+    });
+  }
+
+  async rules(filter: RuleFilter, page: PageRequest): Promise<Page<RuleRecord>> {
+    const rows = await this.em.getRepository(PricingRuleEntity).find({ where: { deletedAt: IsNull(), ...(filter.isActive !== undefined ? { isActive: filter.isActive } : {}) }, order: { priority: 'DESC', id: 'ASC' }, take: 5000 });
+    const at = filter.at;
+    const all = (await this.toRules(rows)).filter((r) => {
+      const c = r.conditions;
+      if (filter.storeId !== undefined && c.storeIds?.length && !c.storeIds.includes(filter.storeId)) return false;
+      if (filter.itemId !== undefined && !c.itemIds?.includes(filter.itemId)) return false;
+      if (filter.categoryId !== undefined && !c.categoryIds?.includes(filter.categoryId)) return false;
+      if (filter.validity === 'active' && ((c.validFrom && c.validFrom > at) || (c.validTo && c.validTo < at))) return false;
+      if (filter.validity === 'upcoming' && !(c.validFrom && c.validFrom > at)) return false;
+      if (filter.validity === 'expired' && !(c.validTo && c.validTo < at)) return false;
+      return true;
+    });
+    return new Page(all.slice(pageOffset(page), pageOffset(page) + page.perPage), all.length, page.page, page.perPage);
+  }
+
+  async activeRules(): Promise<RuleRecord[]> {
+    return this.toRules(await this.em.getRepository(PricingRuleEntity).find({ where: { deletedAt: IsNull(), isActive: true }, order: { priority: 'DESC', id: 'ASC' } }));
+  }
+
+  async rule(id: number): Promise<RuleRecord | null> {
+    const row = await this.em.getRepository(PricingRuleEntity).findOneBy({ id, deletedAt: IsNull() });
+    return row ? (await this.toRules([row]))[0] : null;
+  }
+
+  async saveRule(id: number | null, r: RuleWrite, now: Date): Promise<number> {
+    const { itemIds = [], categoryIds = [], validFrom = null, validTo = null, ...stored } = r.conditions;
+    const values = {
+      name: r.name,
+      description: r.description,
+      kind: r.kind,
+      priority: r.priority,
+      isExclusive: r.exclusive,
+      isActive: r.active,
+      value: r.value,
+      tiers: r.tiers,
+      buyQuantity: r.buyQuantity,
+      getQuantity: r.getQuantity,
+      getPercentOffBp: r.getPercentOffBp,
+      conditions: stored as Record<string, unknown>,
+      validFrom,
+      validTo,
+      updatedAt: now,
+    };
+    const repo = this.em.getRepository(PricingRuleEntity);
+    let ruleId = id;
+    if (ruleId === null) ruleId = (await repo.save(repo.create({ ...values, createdAt: now, deletedAt: null }))).id;
+    else await repo.save({ ...values, id: ruleId });
+    const targets = this.em.getRepository(PricingRuleTargetEntity);
+    await targets.delete({ pricingRuleId: ruleId });
+    const rows = [...itemIds.map((t) => ({ pricingRuleId: ruleId!, targetType: 'item', targetId: t })), ...categoryIds.map((t) => ({ pricingRuleId: ruleId!, targetType: 'category', targetId: t }))];
+    if (rows.length) await targets.insert(rows);
+    return ruleId;
+  }
+
+  async deleteRule(id: number, at: Date): Promise<void> {
+    await this.em.getRepository(PricingRuleEntity).update({ id }, { deletedAt: at, updatedAt: at, isActive: false });
+  }
+
+  private async toBundles(rows: BundleEntity[]): Promise<BundleRecord[]> {
+    if (!rows.length) return [];
+    const items = await this.em.getRepository(BundleItemEntity).find({ where: { bundleId: In(rows.map((b) => b.id)) }, order: { id: 'ASC' } });
+    return rows.map((b) => ({
+      id: b.id,
+      name: b.name,
+      code: b.code,
+      description: b.description,
+      price: b.price,
+      active: b.isActive,
+      storeIds: b.storeIds ?? [],
+      validFrom: b.validFrom,
+      validTo: b.validTo,
+      components: items.filter((i) => i.bundleId === b.id).map((i) => ({ itemId: i.itemId, quantity: i.quantity })),
+      createdAt: b.createdAt,
+      updatedAt: b.updatedAt,
+    }));
+  }
+
+  async bundles(filter: { storeId?: number; validity?: 'active' | 'upcoming' | 'expired'; at: Date }, page: PageRequest): Promise<Page<BundleRecord>> {
+    const all = (await this.toBundles(await this.em.getRepository(BundleEntity).find({ where: { deletedAt: IsNull() }, order: { id: 'ASC' }, take: 5000 }))).filter((b) => {
+      if (filter.storeId !== undefined && b.storeIds?.length && !b.storeIds.includes(filter.storeId)) return false;
+      if (filter.validity === 'active' && (!b.active || (b.validFrom && b.validFrom > filter.at) || (b.validTo && b.validTo < filter.at))) return false;
+      if (filter.validity === 'upcoming' && !(b.validFrom && b.validFrom > filter.at)) return false;
+      if (filter.validity === 'expired' && !(b.validTo && b.validTo < filter.at)) return false;
+      return true;
+    });
+    return new Page(all.slice(pageOffset(page), pageOffset(page) + page.perPage), all.length, page.page, page.perPage);
+  }
+
+  async activeBundles(): Promise<BundleRecord[]> {
+    return this.toBundles(await this.em.getRepository(BundleEntity).find({ where: { deletedAt: IsNull(), isActive: true }, order: { id: 'ASC' } }));
+  }
+
+  async bundle(id: number): Promise<BundleRecord | null> {
+    const row = await this.em.getRepository(BundleEntity).findOneBy({ id, deletedAt: IsNull() });
+    return row ? (await this.toBundles([row]))[0] : null;
+  }
+
+  async bundleByCode(code: string): Promise<BundleRecord | null> {
+    const row = await this.em.getRepository(BundleEntity).findOneBy({ code, deletedAt: IsNull() });
+    return row ? (await this.toBundles([row]))[0] : null;
+  }
+
+  async saveBundle(id: number | null, b: BundleWrite, now: Date): Promise<number> {
+    const repo = this.em.getRepository(BundleEntity);
+    const values = { name: b.name, code: b.code, description: b.description, price: b.price, isActive: b.active, storeIds: b.storeIds, validFrom: b.validFrom, validTo: b.validTo, updatedAt: now };
+    let bundleId = id;
+    if (bundleId === null) bundleId = (await repo.save(repo.create({ ...values, createdAt: now, deletedAt: null }))).id;
+    else await repo.update({ id: bundleId }, values);
+    const items = this.em.getRepository(BundleItemEntity);
+    await items.delete({ bundleId });
+    await items.insert(b.components.map((c) => ({ bundleId: bundleId!, itemId: c.itemId, quantity: c.quantity })));
+    return bundleId;
+  }
+
+  async deleteBundle(id: number, at: Date): Promise<void> {
+    await this.em.getRepository(BundleEntity).update({ id }, { deletedAt: at, updatedAt: at, isActive: false });
+  }
+
+  async priceBookCandidates(itemIds: number[], ctx: { storeId: number; customerGroupId: number | null; at: Date }): Promise<Map<number, PriceBookCandidate[]>> {
+    const out = new Map<number, PriceBookCandidate[]>();
+    if (!itemIds.length) return out;
+    const group = ctx.customerGroupId ?? 0;
+    const rows = (await this.em.query(
+      `SELECT e.item_id, e.price, e.min_quantity, b.id AS book_id, b.name, b.priority
+         FROM price_book_entries e JOIN price_books b ON b.id = e.price_book_id
+        WHERE e.item_id IN (${itemIds.map(() => '?').join(',')})
+          AND b.deleted_at IS NULL AND b.is_active = ?
+          AND (b.valid_from IS NULL OR b.valid_from <= ?) AND (b.valid_to IS NULL OR b.valid_to >= ?)
+          AND (NOT EXISTS (SELECT 1 FROM price_book_stores s WHERE s.price_book_id = b.id) OR EXISTS (SELECT 1 FROM price_book_stores s2 WHERE s2.price_book_id = b.id AND s2.store_id = ?))
+          AND (NOT EXISTS (SELECT 1 FROM price_book_customer_groups g WHERE g.price_book_id = b.id) OR EXISTS (SELECT 1 FROM price_book_customer_groups g2 WHERE g2.price_book_id = b.id AND g2.customer_group_id = ?))`,
+      [...itemIds, this.bool(true), this.when(ctx.at), this.when(ctx.at), ctx.storeId, group],
+    )) as { item_id: number; price: number | string; min_quantity: number; book_id: number; name: string; priority: number }[];
+    for (const r of rows) {
+      const list = out.get(Number(r.item_id)) ?? [];
+      list.push({ priceBookId: Number(r.book_id), name: r.name, priority: Number(r.priority), price: Number(r.price), minQuantity: Number(r.min_quantity) });
+      out.set(Number(r.item_id), list);
+    }
+    return out;
+  }
+
+  async latestRate(currencyCode: string, at: Date): Promise<{ rateE8: number; effectiveAt: Date } | null> {
+    const row = await this.em.getRepository(ExchangeRateEntity).findOne({ where: { currencyCode, effectiveAt: LessThanOrEqual(at) }, order: { effectiveAt: 'DESC', id: 'DESC' } });
+    return row ? { rateE8: row.rateE8, effectiveAt: row.effectiveAt } : null;
+  }
+
+  async addRate(currencyCode: string, rateE8: number, effectiveAt: Date, now: Date): Promise<void> {
+    await this.em.getRepository(ExchangeRateEntity).insert({ currencyCode, rateE8, effectiveAt, createdAt: now });
+  }
+
+  /** Raw-query parameters: SQLite stores booleans as 1/0 and dates as UTC text. */
+  private bool(v: boolean): boolean | number {
+    return this.isSqlite ? (v ? 1 : 0) : v;
+  }
+
+  private when(d: Date): Date | string {
+    return this.isSqlite ? d.toISOString().replace('T', ' ').replace('Z', '') : d;
+  }
+
+  private get isSqlite(): boolean {
+    return this.em.connection.options.type === 'better-sqlite3';
+  }
+}
