@@ -33,6 +33,7 @@ import { PricingController } from './pricing/pricing.controller';
 import { PricingRulesController } from './pricing/pricing-rules.controller';
 import { BundlesController } from './pricing/bundles.controller';
 import { CurrenciesController } from './pricing/currencies.controller';
+import { BulkPricesController } from './pricing/bulk-prices.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -75,6 +76,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     PricingController,
     PricingRulesController,
     BundlesController,
+    BulkPricesController,
     DataStoresController,
     DataCatalogController,
   ],

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { IdentityModule } from '@pos/identity';
+import { PricingModule } from '@pos/pricing';
 import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, RedisModule } from '@pos/platform';
 
 /**
@@ -9,6 +10,6 @@ import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, Re
 @Module({})
 export class WorkerModule {
   static register(config: AppConfig): DynamicModule {
-    return { module: WorkerModule, imports: [ConfigModule.forRoot(config), LoggingModule.forRoot(), DatabaseModule.forRoot(config), RedisModule, QueueModule.forRoot('consumer'), IdentityModule] };
+    return { module: WorkerModule, imports: [ConfigModule.forRoot(config), LoggingModule.forRoot(), DatabaseModule.forRoot(config), RedisModule, QueueModule.forRoot('consumer'), IdentityModule, PricingModule] };
   }
 }

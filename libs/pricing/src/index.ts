@@ -7,3 +7,4 @@ export * from './application/bundle.service';
 export * from './application/discount-approval.service';
 export * from './application/tax-and-currency.service';
 export * from './pricing.module';
+export * from './application/bulk-price.service';

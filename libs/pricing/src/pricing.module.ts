@@ -4,6 +4,7 @@ import { CatalogModule } from '@pos/catalog';
 import { CustomersModule } from '@pos/customers';
 import { IdentityModule } from '@pos/identity';
 import { BundleService } from './application/bundle.service';
+import { BulkPriceService } from './application/bulk-price.service';
 import { DiscountApprovalService } from './application/discount-approval.service';
 import { EngineLivePrice } from './application/engine-live-price';
 import { PricingRuleService } from './application/pricing-rule.service';
@@ -23,8 +24,9 @@ import { TypeOrmPricingRepository } from './infrastructure/pricing.repository';
     DiscountApprovalService,
     TaxAndCurrencyService,
     EngineLivePrice,
+    BulkPriceService,
     { provide: PricingRepository, useClass: TypeOrmPricingRepository },
   ],
-  exports: [PricingService, PricingRuleService, BundleService, DiscountApprovalService, TaxAndCurrencyService],
+  exports: [PricingService, PricingRuleService, BundleService, DiscountApprovalService, TaxAndCurrencyService, BulkPriceService],
 })
 export class PricingModule {}

@@ -201,3 +201,16 @@ export function toDiscount(type: string | undefined, value: number | undefined, 
   }
   return { type: 'amount', value: toMinor(value) };
 }
+
+export class PriceChangeDto {
+  @RequiredInt() item_id!: number;
+  @OptionalInt({ description: 'Change this price book\'s entry instead of the item\'s base price' }) price_book_id?: number;
+  @OptionalInt({ min: 1, max: 100_000, description: 'Price-book tier (default 1)' }) min_quantity?: number;
+  @RequiredMoney() price!: number;
+}
+
+export class BulkPricesDto {
+  @ApiProperty({ type: [PriceChangeDto], maxItems: 10_000 })
+  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(10_000) @ValidateNested({ each: true }) @Type(() => PriceChangeDto)
+  changes!: PriceChangeDto[];
+}

@@ -67,4 +67,22 @@ export class ExchangeRateEntity {
   @Column(date('created_at')) createdAt!: Date;
 }
 
-export const PRICING_ENTITIES = [PricingRuleEntity, PricingRuleTargetEntity, BundleEntity, BundleItemEntity, ExchangeRateEntity];
+
+@Entity('bulk_price_jobs')
+export class BulkPriceJobEntity {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ name: 'job_key' }) jobKey!: string;
+  @Column({ name: 'user_id', type: 'integer', nullable: true }) userId!: number | null;
+  @Column() status!: string;
+  @Column({ type: 'integer' }) total!: number;
+  @Column({ type: 'integer' }) processed!: number;
+  @Column({ type: 'integer' }) failed!: number;
+  @Column({ type: 'text' }) payload!: string;
+  @Column({ type: 'text', nullable: true }) result!: string | null;
+  @Column(date('started_at', true)) startedAt!: Date | null;
+  @Column(date('finished_at', true)) finishedAt!: Date | null;
+  @Column(date('created_at')) createdAt!: Date;
+  @Column(date('updated_at')) updatedAt!: Date;
+}
+
+export const PRICING_ENTITIES = [PricingRuleEntity, PricingRuleTargetEntity, BundleEntity, BundleItemEntity, ExchangeRateEntity, BulkPriceJobEntity];
