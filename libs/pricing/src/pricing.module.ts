@@ -5,6 +5,7 @@ import { CustomersModule } from '@pos/customers';
 import { IdentityModule } from '@pos/identity';
 import { BundleService } from './application/bundle.service';
 import { BulkPriceService } from './application/bulk-price.service';
+import { ActivePricingCache } from './application/active-pricing.cache';
 import { DiscountApprovalService } from './application/discount-approval.service';
 import { EngineLivePrice } from './application/engine-live-price';
 import { PricingRuleService } from './application/pricing-rule.service';
@@ -25,6 +26,7 @@ import { TypeOrmPricingRepository } from './infrastructure/pricing.repository';
     TaxAndCurrencyService,
     EngineLivePrice,
     BulkPriceService,
+    ActivePricingCache,
     { provide: PricingRepository, useClass: TypeOrmPricingRepository },
   ],
   exports: [PricingService, PricingRuleService, BundleService, DiscountApprovalService, TaxAndCurrencyService, BulkPriceService],

@@ -4,6 +4,7 @@ import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedErr
 import { canAccessStore, currentStoreId, Principal } from '@pos/identity';
 import { ItemRepository, StockRepository, StoreRepository } from '@pos/catalog';
 import { ChangeLog } from '@pos/platform';
+import { ActivePricingCache } from './active-pricing.cache';
 import { bundleCount } from '../domain/pricing-engine';
 import { BundleRecord, BundleWrite, PricingRepository } from './pricing.ports';
 
@@ -34,6 +35,7 @@ export class BundleService {
     private readonly stores: StoreRepository,
     private readonly changes: ChangeLog,
     private readonly clock: Clock,
+    private readonly active: ActivePricingCache,
   ) {}
 
   async list(principal: Principal, filter: { storeId?: number; validity?: 'active' | 'upcoming' | 'expired' }, page: PageRequest): Promise<Page<ReturnType<typeof bundleView>>> {
@@ -51,6 +53,7 @@ export class BundleService {
   async create(principal: Principal, input: BundleWrite) {
     await this.validate(input);
     const id = await this.pricing.saveBundle(null, input, this.clock.now());
+    this.active.clear();
     return this.show(principal, id);
   }
 
@@ -71,6 +74,7 @@ export class BundleService {
     };
     await this.validate(merged, id);
     await this.pricing.saveBundle(id, merged, this.clock.now());
+    this.active.clear();
     return this.show(principal, id);
   }
 
@@ -78,6 +82,7 @@ export class BundleService {
   async remove(id: number): Promise<void> {
     if (!(await this.pricing.bundle(id))) throw new NotFoundError('Bundle');
     await this.pricing.deleteBundle(id, this.clock.now());
+    this.active.clear();
     await this.changes.tombstone('bundle', id);
   }
 

@@ -4,6 +4,7 @@ import { ItemRecord, LivePrice, LivePriceRegistry, StoreRepository } from '@pos/
 import { priceCart } from '../domain/pricing-engine';
 import { PricingRepository } from './pricing.ports';
 import { safeTimeZone } from './pricing.service';
+import { ActivePricingCache } from './active-pricing.cache';
 
 /**
  * The POS live price: one unit of each item priced alone by the engine for the store, now
@@ -16,6 +17,7 @@ export class EngineLivePrice extends LivePrice implements OnModuleInit {
     private readonly stores: StoreRepository,
     private readonly clock: Clock,
     private readonly registry: LivePriceRegistry,
+    private readonly active: ActivePricingCache,
   ) {
     super();
   }
@@ -29,7 +31,7 @@ export class EngineLivePrice extends LivePrice implements OnModuleInit {
     if (!items.length) return out;
     const at = this.clock.now();
     const store = await this.stores.findStore(context.storeId);
-    const [books, rules] = await Promise.all([this.pricing.priceBookCandidates(items.map((i) => i.id), { storeId: context.storeId, customerGroupId: null, at }), this.pricing.activeRules()]);
+    const [books, rules] = await Promise.all([this.pricing.priceBookCandidates(items.map((i) => i.id), { storeId: context.storeId, customerGroupId: null, at }), this.active.activeRules()]);
     for (const item of items) {
       const full = item as Partial<ItemRecord> & Pick<ItemRecord, 'id' | 'basePrice'>;
       const r = priceCart({

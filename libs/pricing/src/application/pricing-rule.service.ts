@@ -3,6 +3,7 @@ import { Transactional } from '@nestjs-cls/transactional';
 import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { CategoryRepository, ItemRepository } from '@pos/catalog';
 import { ChangeLog } from '@pos/platform';
+import { ActivePricingCache } from './active-pricing.cache';
 import { RuleFilter, RuleRecord, RuleWrite, PricingRepository } from './pricing.ports';
 
 export function ruleView(r: RuleRecord) {
@@ -50,6 +51,7 @@ export class PricingRuleService {
     private readonly categories: CategoryRepository,
     private readonly changes: ChangeLog,
     private readonly clock: Clock,
+    private readonly active: ActivePricingCache,
   ) {}
 
   async list(filter: Omit<RuleFilter, 'at'>, page: PageRequest): Promise<Page<ReturnType<typeof ruleView>>> {
@@ -66,6 +68,7 @@ export class PricingRuleService {
   async create(input: RuleWrite) {
     await this.validate(input);
     const id = await this.pricing.saveRule(null, input, this.clock.now());
+    this.active.clear();
     return this.show(id);
   }
 
@@ -89,6 +92,7 @@ export class PricingRuleService {
     };
     await this.validate(merged);
     await this.pricing.saveRule(id, merged, this.clock.now());
+    this.active.clear();
     return this.show(id);
   }
 
@@ -103,6 +107,7 @@ export class PricingRuleService {
   async remove(id: number): Promise<void> {
     if (!(await this.pricing.rule(id))) throw new NotFoundError('Pricing rule');
     await this.pricing.deleteRule(id, this.clock.now());
+    this.active.clear();
     await this.changes.tombstone('pricing_rule', id);
   }
 

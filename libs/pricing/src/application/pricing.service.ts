@@ -6,6 +6,7 @@ import { ItemRecord, ItemRepository, ItemUnitRecord, ReferenceRepository, StoreR
 import { priceCart } from '../domain/pricing-engine';
 import { CartLineInput, Discount, PricedCart, PricedLine } from '../domain/pricing.types';
 import { PricingRepository } from './pricing.ports';
+import { ActivePricingCache } from './active-pricing.cache';
 
 export interface CartLineRequest {
   itemId: number;
@@ -56,6 +57,7 @@ export class PricingService {
     private readonly reference: ReferenceRepository,
     private readonly customers: CustomerService,
     private readonly clock: Clock,
+    private readonly active: ActivePricingCache,
   ) {}
 
   /** Price-book entries that apply to an item now for a store and customer group. */
@@ -100,8 +102,8 @@ export class PricingService {
     const at = req.at ?? this.clock.now();
     const [books, rules, bundles, rates, currency] = await Promise.all([
       this.pricing.priceBookCandidates(ids, { storeId, customerGroupId, at }),
-      this.pricing.activeRules(),
-      this.pricing.activeBundles(),
+      this.active.activeRules(),
+      this.active.activeBundles(),
       this.reference.taxRates([...new Set(itemRows.map((i) => i.taxClassId).filter((c): c is number => c !== null))], storeId),
       this.reference.currency(store.currencyCode),
     ]);
