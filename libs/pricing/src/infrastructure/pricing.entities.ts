@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintToNumber, utcDate } from '@pos/platform/database/columns';
+import type { BulkJobRecord } from '../application/pricing.ports';
 
 const date = (name: string, nullable = false) => ({ name, type: 'datetime' as const, nullable, transformer: utcDate });
 const json = <T>() => ({ type: 'text' as const, nullable: true, transformer: { to: (v: T | null) => (v == null ? null : JSON.stringify(v)), from: (v: string | null) => (v == null ? null : (JSON.parse(v) as T)) } });
@@ -69,7 +70,7 @@ export class ExchangeRateEntity {
 
 
 @Entity('bulk_price_jobs')
-export class BulkPriceJobEntity {
+export class BulkPriceJobEntity implements BulkJobRecord {
   @PrimaryGeneratedColumn() id!: number;
   @Column({ name: 'job_key' }) jobKey!: string;
   @Column({ name: 'user_id', type: 'integer', nullable: true }) userId!: number | null;
