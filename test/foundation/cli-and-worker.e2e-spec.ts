@@ -59,6 +59,19 @@ describe('CLI commands and background jobs', () => {
     expect((await request(t.http).get('/api/v1/integration/data/warehouses').set(bearer(issued.token))).status).toBe(401);
   });
 
+  it('sets per-user discount limits over the role\'s, and back', async () => {
+    const token = await login(t, DEMO.cashier);
+    expect((await request(t.http).get('/api/v1/auth/me').set(bearer(token))).body.data.discount_limits).toEqual({ max_discount_percent: 10, max_discount_amount: 20 });
+    await runCommand(cli, 'user:discount-limits', { email: DEMO.cashier, 'max-percent': '15', 'max-amount': '35.50' });
+    const after = await login(t, DEMO.cashier);
+    expect((await request(t.http).get('/api/v1/auth/me').set(bearer(after))).body.data.discount_limits).toEqual({ max_discount_percent: 15, max_discount_amount: 35.5 });
+    await runCommand(cli, 'user:discount-limits', { email: DEMO.cashier, 'max-percent': 'role', 'max-amount': 'role' });
+    const back = await login(t, DEMO.cashier);
+    expect((await request(t.http).get('/api/v1/auth/me').set(bearer(back))).body.data.discount_limits).toEqual({ max_discount_percent: 10, max_discount_amount: 20 });
+    await expect(runCommand(cli, 'user:discount-limits', { email: DEMO.cashier, 'max-percent': 'lots' })).rejects.toBeInstanceOf(UsageError);
+    await expect(runCommand(cli, 'user:discount-limits', { email: DEMO.cashier, 'max-percent': '150' })).rejects.toThrow();
+  });
+
   it('refuses unknown commands and missing flags', async () => {
     await expect(runCommand(cli, 'explode', {})).rejects.toBeInstanceOf(UsageError);
     await expect(runCommand(cli, 'token:issue', { name: 'x' })).rejects.toBeInstanceOf(UsageError);

@@ -1,11 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
+import { PricingModule } from '@pos/pricing';
 import { AppConfig, ConfigModule, DatabaseModule, QueueModule, RedisModule } from '@pos/platform';
 
 @Module({})
 export class CliModule {
   static register(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config), RedisModule, QueueModule.forRoot('producer'), IdentityModule, DemoModule] };
+    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config), RedisModule, QueueModule.forRoot('producer'), IdentityModule, PricingModule, DemoModule] };
   }
 }

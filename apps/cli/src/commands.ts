@@ -2,7 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { DemoDataService } from '@pos/demo';
 import { ApiApplicationService, UserAdminService } from '@pos/identity';
 
-export const USAGE = `usage: npm run cli -- <migrate|seed:demo|user:create|user:reset-password|app:create|token:issue|token:revoke> [--flags]`;
+export const USAGE = `usage: npm run cli -- <migrate|seed:demo|user:create|user:reset-password|user:discount-limits|app:create|token:issue|token:revoke> [--flags]`;
 
 /** Runs one operator command in a Nest application context; returns what to print. */
 export async function runCommand(app: INestApplicationContext, command: string | undefined, f: Record<string, string | undefined>): Promise<unknown> {
@@ -18,6 +18,18 @@ export async function runCommand(app: INestApplicationContext, command: string |
     case 'user:create': {
       const user = await app.get(UserAdminService).createUser({ email: need('email'), name: need('name'), password: need('password'), role: need('role'), storeIds: ids(f.stores) });
       return { id: user.id, email: user.email, name: user.name };
+    }
+    case 'user:discount-limits': {
+      // --max-percent 15 --max-amount 50.00 (or "role" to fall back to the role's) [--pin 4321]
+      const pct = f['max-percent'];
+      const amt = f['max-amount'];
+      const parse = (v: string | undefined, flag: string, scale: number) => {
+        if (v === undefined) return undefined;
+        if (v === 'role') return null;
+        if (!/^\d+(\.\d{1,2})?$/.test(v)) throw new UsageError(`--${flag} must be a number with at most 2 decimals, or "role"`);
+        return Math.round(Number(v) * scale);
+      };
+      return app.get(UserAdminService).setDiscountLimits(need('email'), { maxPercentBp: parse(pct, 'max-percent', 100), maxAmount: parse(amt, 'max-amount', 100), pin: f.pin });
     }
     case 'user:reset-password':
       await app.get(UserAdminService).resetPassword(need('email'), need('password'));

@@ -15,6 +15,7 @@ import { runCommand, UsageError } from './commands';
  *   app:create --name --permissions sales.view,items.view [--stores 1,2]
  *   token:issue --app ID --name NAME --abilities integration:read [--expires-in MINUTES]
  *   token:revoke --app ID --token TOKEN_ID
+ *   user:discount-limits --email --max-percent 15|role --max-amount 50.00|role [--pin 4321]
  * Prints JSON on stdout; exits non-zero with a message on failure.
  */
 async function main(argv: string[]): Promise<void> {
@@ -24,7 +25,7 @@ async function main(argv: string[]): Promise<void> {
     options: {
       email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' },
       stores: { type: 'string' }, permissions: { type: 'string' }, app: { type: 'string' }, abilities: { type: 'string' },
-      'expires-in': { type: 'string' }, token: { type: 'string' },
+      'expires-in': { type: 'string' }, token: { type: 'string' }, 'max-percent': { type: 'string' }, 'max-amount': { type: 'string' }, pin: { type: 'string' },
     },
     strict: true,
   });

@@ -31,6 +31,28 @@ export class UserAdminService {
     );
   }
 
+  /**
+   * Per-user discount limits override the role's (null: back to the role's). Percent in basis
+   * points, amount in minor units. Also sets a manager's approval PIN.
+   */
+  @Transactional()
+  async setDiscountLimits(email: string, limits: { maxPercentBp?: number | null; maxAmount?: number | null; pin?: string }): Promise<{ max_discount_percent_bp: number | null; max_discount_amount: number | null }> {
+    const user = await this.users.findByEmail(email.trim().toLowerCase());
+    if (!user || user.isApiApplication) throw new NotFoundError('User');
+    if (limits.maxPercentBp != null && (limits.maxPercentBp < 0 || limits.maxPercentBp > 10000)) throw ValidationFailedError.field('max_percent', 'The percent must be between 0 and 100.');
+    if (limits.maxAmount != null && limits.maxAmount < 0) throw ValidationFailedError.field('max_amount', 'The amount cannot be negative.');
+    if (limits.pin !== undefined && !/^\d{4,8}$/.test(limits.pin)) throw ValidationFailedError.field('pin', 'The PIN must be 4 to 8 digits.');
+    const changes = {
+      ...(limits.maxPercentBp !== undefined ? { maxDiscountPercentBp: limits.maxPercentBp } : {}),
+      ...(limits.maxAmount !== undefined ? { maxDiscountAmount: limits.maxAmount } : {}),
+      ...(limits.pin !== undefined ? { pinHash: await this.hasher.hash(limits.pin) } : {}),
+    };
+    await this.users.update(user.id, changes);
+    this.tokens.forgetUser(user.id);
+    const after = await this.users.findById(user.id);
+    return { max_discount_percent_bp: after!.maxDiscountPercentBp, max_discount_amount: after!.maxDiscountAmount };
+  }
+
   @Transactional()
   async resetPassword(email: string, password: string): Promise<void> {
     const user = await this.users.findByEmail(email.trim().toLowerCase());
