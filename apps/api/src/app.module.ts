@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import { CatalogModule } from '@pos/catalog';
 import { CustomersModule } from '@pos/customers';
 import { PricingModule } from '@pos/pricing';
+import { SessionsModule } from '@pos/sessions';
 import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
 import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
@@ -34,6 +35,7 @@ import { PricingRulesController } from './pricing/pricing-rules.controller';
 import { BundlesController } from './pricing/bundles.controller';
 import { CurrenciesController } from './pricing/currencies.controller';
 import { BulkPricesController } from './pricing/bulk-prices.controller';
+import { SessionsController } from './sessions/sessions.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -59,6 +61,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     CatalogModule,
     CustomersModule,
     PricingModule,
+    SessionsModule,
     DemoModule,
   ],
   controllers: [
@@ -77,6 +80,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     PricingRulesController,
     BundlesController,
     BulkPricesController,
+    SessionsController,
     DataStoresController,
     DataCatalogController,
   ],

@@ -1,0 +1,198 @@
+import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
+import { Clock, ConflictError, fromMinor, NotFoundError, ValidationFailedError } from '@pos/kernel';
+import { assertStoreAccess, canAccessStore, currentStoreId, Principal } from '@pos/identity';
+import { ChangeLog } from '@pos/platform';
+import { expectedCash, transition } from '../domain/session';
+import { CashMovementRecord, SessionRecord, SessionRepository, SessionSalesTotals } from './session.ports';
+
+export function sessionView(s: SessionRecord) {
+  const m = (v: number | null) => (v === null ? null : fromMinor(v));
+  return {
+    id: s.id,
+    user_id: s.userId,
+    store_id: s.storeId,
+    cash_register_id: s.cashRegisterId,
+    status: s.status,
+    opening_balance: fromMinor(s.openingBalance),
+    closing_balance: m(s.closingBalance),
+    expected_cash: m(s.expectedCash),
+    discrepancy: m(s.discrepancy),
+    notes: s.notes,
+    discrepancy_notes: s.discrepancyNotes,
+    opened_at: s.openedAt.toISOString(),
+    suspended_at: s.suspendedAt?.toISOString() ?? null,
+    closed_at: s.closedAt?.toISOString() ?? null,
+  };
+}
+
+function movementView(m: CashMovementRecord) {
+  return { id: m.id, session_id: m.sessionId, type: m.type, amount: fromMinor(m.amount), reason: m.reason, notes: m.notes, reference: m.reference, user_id: m.userId, created_at: m.createdAt.toISOString() };
+}
+
+/**
+ * Cashier sessions: one live (open or suspended) session per user and store, enforced by a
+ * unique index; states and 409s per decisions.md. A session is visible to anyone working in its
+ * store (managers check tills), changed by its cashier or anyone with the store.
+ */
+@Injectable()
+export class SessionService {
+  constructor(
+    private readonly sessions: SessionRepository,
+    private readonly sales: SessionSalesTotals,
+    private readonly changes: ChangeLog,
+    private readonly clock: Clock,
+  ) {}
+
+  async current(principal: Principal, storeIdParam?: number) {
+    const storeId = this.storeOf(principal, storeIdParam);
+    const s = await this.sessions.live(principal.userId, storeId);
+    return s ? sessionView(s) : null;
+  }
+
+  @Transactional()
+  async open(principal: Principal, input: { storeId: number; openingBalance: number; cashRegisterId?: number; notes?: string }) {
+    assertStoreAccess(principal, input.storeId);
+    const now = this.clock.now();
+    const created = await this.sessions.open({
+      userId: principal.userId,
+      storeId: input.storeId,
+      cashRegisterId: input.cashRegisterId ?? null,
+      status: 'open',
+      liveKey: `${principal.userId}:${input.storeId}`,
+      openingBalance: input.openingBalance,
+      closingBalance: null,
+      expectedCash: null,
+      discrepancy: null,
+      notes: input.notes ?? null,
+      discrepancyNotes: null,
+      openedAt: now,
+      suspendedAt: null,
+      closedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (!created) throw new ConflictError('session_already_open', 'You already have an open or suspended session in this store; resume or close it first.');
+    await this.changes.event('session.opened', { session: sessionView(created) }, created.storeId);
+    return sessionView(created);
+  }
+
+  async show(principal: Principal, id: number) {
+    return sessionView(await this.visible(principal, id));
+  }
+
+  @Transactional()
+  async cashMovement(principal: Principal, id: number, input: { type: 'cash_in' | 'cash_out'; amount: number; reason: string; notes?: string; reference?: string }) {
+    const s = await this.visible(principal, id);
+    transition(s.status, 'cash_movement');
+    if (input.amount <= 0) throw ValidationFailedError.field('amount', 'The amount must be greater than 0.');
+    const movement = await this.sessions.addMovement({ sessionId: s.id, type: input.type, amount: input.amount, reason: input.reason, notes: input.notes ?? null, reference: input.reference ?? null, userId: principal.userId, createdAt: this.clock.now() });
+    return { movement: movementView(movement), session: sessionView(s) };
+  }
+
+  @Transactional()
+  async suspend(principal: Principal, id: number) {
+    return this.move(principal, id, 'suspend', { suspendedAt: this.clock.now() });
+  }
+
+  @Transactional()
+  async resume(principal: Principal, id: number) {
+    return this.move(principal, id, 'resume', { suspendedAt: null });
+  }
+
+  @Transactional()
+  async close(principal: Principal, id: number, input: { closingBalance: number; notes?: string; discrepancyNotes?: string }) {
+    const s = await this.visible(principal, id);
+    transition(s.status, 'close');
+    const figures = await this.figures(s);
+    const expected = expectedCash(figures);
+    const now = this.clock.now();
+    await this.sessions.update(s.id, {
+      status: 'closed',
+      liveKey: null,
+      closingBalance: input.closingBalance,
+      expectedCash: expected,
+      discrepancy: input.closingBalance - expected,
+      notes: input.notes ?? s.notes,
+      discrepancyNotes: input.discrepancyNotes ?? null,
+      closedAt: now,
+      updatedAt: now,
+    });
+    const closed = sessionView((await this.sessions.find(s.id))!);
+    await this.changes.event('session.closed', { session: closed }, s.storeId);
+    return closed;
+  }
+
+  /** decisions.md: opening balance, sales count and totals by method, cash sales and refunds, cash in/out, expected cash; after close the count and discrepancy. */
+  async summary(principal: Principal, id: number) {
+    const s = await this.visible(principal, id);
+    const f = await this.figures(s);
+    const totals = await this.sales.totals(s.id);
+    return {
+      session: sessionView(s),
+      opening_balance: fromMinor(f.openingBalance),
+      sales_count: f.salesCount,
+      sales_total: fromMinor(totals.salesTotal),
+      totals_by_payment_method: Object.fromEntries(Object.entries(f.salesByMethod).map(([k, v]) => [k, fromMinor(v)])),
+      cash_sales: fromMinor(f.cashSales),
+      cash_refunds: fromMinor(f.cashRefunds),
+      cash_in: fromMinor(f.cashIn),
+      cash_out: fromMinor(f.cashOut),
+      expected_cash: fromMinor(expectedCash(f)),
+      closing_balance: s.closingBalance === null ? null : fromMinor(s.closingBalance),
+      discrepancy: s.discrepancy === null ? null : fromMinor(s.discrepancy),
+      movements: (await this.sessions.movements(s.id)).map(movementView),
+    };
+  }
+
+  /** Whether a terminal can sell: store access and an open (not suspended) session there. */
+  async status(principal: Principal, storeIdParam?: number) {
+    const storeId = storeIdParam ?? currentStoreId(principal);
+    if (storeId === null) throw ValidationFailedError.field('store_id', 'The store_id field is required.');
+    const access = canAccessStore(principal, storeId);
+    const s = access ? await this.sessions.live(principal.userId, storeId) : null;
+    const canSell = access && s?.status === 'open';
+    return {
+      store_id: storeId,
+      store_access: access,
+      has_open_session: s?.status === 'open',
+      session: s ? sessionView(s) : null,
+      can_sell: canSell,
+      reason: canSell ? null : !access ? 'no_store_access' : !s ? 'no_open_session' : 'session_suspended',
+    };
+  }
+
+  /** The open session a checkout must attach to (409 without one). */
+  async requireOpen(principal: Principal, storeId: number): Promise<SessionRecord> {
+    const s = await this.sessions.live(principal.userId, storeId);
+    if (!s) throw new ConflictError('no_open_session', 'Open a cashier session in this store before selling.');
+    transition(s.status, 'sell');
+    return s;
+  }
+
+  private async figures(s: SessionRecord) {
+    const [totals, movements] = await Promise.all([this.sales.totals(s.id), this.sessions.movements(s.id)]);
+    const sum = (type: string) => movements.filter((m) => m.type === type).reduce((a, m) => a + m.amount, 0);
+    return { openingBalance: s.openingBalance, salesByMethod: totals.byMethod, salesCount: totals.salesCount, cashSales: totals.cashSales, cashRefunds: totals.cashRefunds, cashIn: sum('cash_in'), cashOut: sum('cash_out') };
+  }
+
+  private async move(principal: Principal, id: number, action: 'suspend' | 'resume', changes: Partial<SessionRecord>) {
+    const s = await this.visible(principal, id);
+    const status = transition(s.status, action);
+    await this.sessions.update(s.id, { ...changes, status, updatedAt: this.clock.now() });
+    return sessionView((await this.sessions.find(s.id))!);
+  }
+
+  private async visible(principal: Principal, id: number): Promise<SessionRecord> {
+    const s = await this.sessions.find(id);
+    if (!s || !canAccessStore(principal, s.storeId)) throw new NotFoundError('Session');
+    return s;
+  }
+
+  private storeOf(principal: Principal, storeId?: number): number {
+    const id = storeId ?? currentStoreId(principal);
+    if (id === null) throw ValidationFailedError.field('store_id', 'The store_id field is required.');
+    assertStoreAccess(principal, id);
+    return id;
+  }
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { In } from 'typeorm';
+import { isUniqueViolation } from '@pos/platform';
+import { Page, pageOffset, PageRequest } from '@pos/kernel';
+import { CashMovementRecord, SessionRecord, SessionRepository, SessionSalesTotals } from '../application/session.ports';
+import { SessionStatus } from '../domain/session';
+import { CashMovementEntity, SessionEntity } from './session.entities';
+
+@Injectable()
+export class TypeOrmSessionRepository extends SessionRepository {
+  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  private get repo() {
+    return this.tx.tx.getRepository(SessionEntity);
+  }
+
+  live(userId: number, storeId: number): Promise<SessionRecord | null> {
+    return this.repo.findOneBy({ liveKey: `${userId}:${storeId}` });
+  }
+
+  find(id: number): Promise<SessionRecord | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  async open(session: Omit<SessionRecord, 'id'>): Promise<SessionRecord | null> {
+    try {
+      return await this.repo.save(this.repo.create(session));
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
+  async update(id: number, changes: Partial<SessionRecord>): Promise<void> {
+    await this.repo.update({ id }, changes);
+  }
+
+  addMovement(m: Omit<CashMovementRecord, 'id'>): Promise<CashMovementRecord> {
+    const repo = this.tx.tx.getRepository(CashMovementEntity);
+    return repo.save(repo.create(m));
+  }
+
+  movements(sessionId: number): Promise<CashMovementRecord[]> {
+    return this.tx.tx.getRepository(CashMovementEntity).find({ where: { sessionId }, order: { id: 'ASC' } });
+  }
+
+  async list(filter: { storeIds: readonly number[] | 'all'; userId?: number; status?: SessionStatus }, page: PageRequest): Promise<Page<SessionRecord>> {
+    const [rows, total] = await this.repo.findAndCount({
+      where: { ...(filter.storeIds === 'all' ? {} : { storeId: In([...filter.storeIds, 0]) }), ...(filter.userId ? { userId: filter.userId } : {}), ...(filter.status ? { status: filter.status } : {}) },
+      order: { id: 'DESC' },
+      skip: pageOffset(page),
+      take: page.perPage,
+    });
+    return new Page(rows, total, page.page, page.perPage);
+  }
+}
+
+/**
+ * Until checkout records sales (issue 5's checkout), a session has no sales: every figure is 0.
+ * The sales context replaces this provider with its own once it exists.
+ */
+@Injectable()
+export class NoSalesYetTotals extends SessionSalesTotals {
+  async totals() {
+    return { salesCount: 0, salesTotal: 0, byMethod: {}, cashSales: 0, cashRefunds: 0 };
+  }
+}
