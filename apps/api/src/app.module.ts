@@ -8,6 +8,7 @@ import { CatalogModule } from '@pos/catalog';
 import { CustomersModule } from '@pos/customers';
 import { PricingModule } from '@pos/pricing';
 import { SessionsModule } from '@pos/sessions';
+import { SalesModule } from '@pos/sales';
 import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
 import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
@@ -36,6 +37,8 @@ import { BundlesController } from './pricing/bundles.controller';
 import { CurrenciesController } from './pricing/currencies.controller';
 import { BulkPricesController } from './pricing/bulk-prices.controller';
 import { SessionsController } from './sessions/sessions.controller';
+import { CheckoutController } from './sales/checkout.controller';
+import { SalesController } from './sales/sales.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -62,6 +65,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     CustomersModule,
     PricingModule,
     SessionsModule,
+    SalesModule,
     DemoModule,
   ],
   controllers: [
@@ -81,6 +85,8 @@ const appModuleMetadata = (config: AppConfig) => ({
     BundlesController,
     BulkPricesController,
     SessionsController,
+    CheckoutController,
+    SalesController,
     DataStoresController,
     DataCatalogController,
   ],

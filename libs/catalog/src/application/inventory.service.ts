@@ -4,7 +4,7 @@ import { Transactional } from '@nestjs-cls/transactional';
 import { Clock, ConflictError, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
 import { ChangeLog } from '@pos/platform';
-import { adjustmentDelta, AdjustmentType, stockStatus, StockStatus } from '../domain/stock-status';
+import { adjustmentDelta, AdjustmentType, levelCrossing, stockStatus, StockStatus } from '../domain/stock-status';
 import { ItemRecord, StockMovementRecord } from './catalog.records';
 import { ItemRepository, StockRepository } from './catalog.ports';
 import { StoreRepository, WarehouseRecord } from './store.ports';
@@ -188,9 +188,8 @@ export class InventoryService {
   private async emitLevelEvents(item: ItemRecord, warehouse: WarehouseRecord, before: number, after: number): Promise<void> {
     if (after >= before) return;
     const level = (await this.stock.levels([item.id], [warehouse.id]))[0]?.reorderLevel ?? item.reorderLevel;
-    const payload = { item_id: item.id, sku: item.sku, name: item.name, warehouse_id: warehouse.id, quantity: after, reorder_level: level };
-    if (after <= 0 && before > 0) await this.changes.event('inventory.out_of_stock', payload, warehouse.storeId);
-    else if (after <= level && before > level) await this.changes.event('inventory.low_stock', payload, warehouse.storeId);
+    const crossing = levelCrossing(before, after, level);
+    if (crossing) await this.changes.event(`inventory.${crossing}`, { item_id: item.id, sku: item.sku, name: item.name, warehouse_id: warehouse.id, quantity: after, reorder_level: level }, warehouse.storeId);
   }
 
   private async allowsNegative(warehouse: WarehouseRecord): Promise<boolean> {

@@ -31,3 +31,11 @@ export function adjustmentDelta(type: AdjustmentType, quantity: number, onHand: 
       return quantity - onHand;
   }
 }
+
+/** The stock event a decrease causes: reaching zero is out of stock, reaching the level is low. */
+export function levelCrossing(before: number, after: number, reorderLevel: number): 'out_of_stock' | 'low_stock' | null {
+  if (after >= before) return null;
+  if (after <= 0 && before > 0) return 'out_of_stock';
+  if (after <= reorderLevel && before > reorderLevel) return 'low_stock';
+  return null;
+}

@@ -60,12 +60,19 @@ export class TypeOrmSessionRepository extends SessionRepository {
 }
 
 /**
- * Until checkout records sales (issue 5's checkout), a session has no sales: every figure is 0.
- * The sales context replaces this provider with its own once it exists.
+ * The sales figures a session summary uses. The sales context depends on sessions (checkout
+ * needs an open session), so it plugs its implementation in here at start; without it (CLI,
+ * worker) a session simply has no sales.
  */
 @Injectable()
-export class NoSalesYetTotals extends SessionSalesTotals {
-  async totals() {
-    return { salesCount: 0, salesTotal: 0, byMethod: {}, cashSales: 0, cashRefunds: 0 };
+export class SessionSalesTotalsRegistry extends SessionSalesTotals {
+  private impl: SessionSalesTotals | null = null;
+
+  use(impl: SessionSalesTotals): void {
+    this.impl = impl;
+  }
+
+  async totals(sessionId: number) {
+    return this.impl ? this.impl.totals(sessionId) : { salesCount: 0, salesTotal: 0, byMethod: {}, cashSales: 0, cashRefunds: 0 };
   }
 }

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Principal } from '@pos/identity';
+import { toMinor, ValidationFailedError } from '@pos/kernel';
+import { CheckoutInput, CheckoutService } from '@pos/sales';
+import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
+import { toDiscount } from '../pricing/pricing.dto';
+import { CheckoutDto } from './sales.dto';
+
+/** Canonical JSON (sorted keys) so the same request always has the same fingerprint. */
+export function fingerprint(body: unknown): string {
+  const canonical = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(canonical);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+    return v;
+  };
+  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+}
+
+function discountOf(type: string | undefined, value: number | undefined, amount: number | undefined, field: string) {
+  if (!type && amount !== undefined && amount > 0) return { type: 'amount' as const, value: toMinor(amount) };
+  return toDiscount(type, value, field);
+}
+
+export function checkoutInput(b: CheckoutDto): CheckoutInput {
+  const id = (v: string | undefined, field: string) => {
+    if (v === undefined) return undefined;
+    if (!/^\d{1,9}$/.test(v)) throw ValidationFailedError.field(field, `The ${field} field must be an id.`);
+    return Number(v);
+  };
+  return {
+    storeId: b.store_id,
+    idempotencyKey: b.idempotency_key,
+    totalAmount: toMinor(b.total_amount),
+    customerId: id(b.customer_id, 'customer_id'),
+    reference: b.reference,
+    taxExempt: b.tax_exempt,
+    taxExemptReason: b.tax_exempt_reason,
+    offlineCreatedAt: b.offline_created_at ? new Date(b.offline_created_at) : undefined,
+    cartDiscount: discountOf(b.cart_discount_type, b.cart_discount_value, b.cart_discount_amount, 'cart_discount'),
+    cartDiscountReason: b.cart_discount_reason,
+    cartDiscountApprovalToken: b.cart_discount_approval_token,
+    legacyPaymentMethod: b.payment_method,
+    legacyPaymentMethodId: id(b.payment_method_id, 'payment_method_id'),
+    items: b.items.map((l, i) => ({
+      itemId: l.id,
+      qty: l.qty,
+      unitId: l.unit_id,
+      warehouseId: l.warehouse_id,
+      serialNumber: l.serial_number,
+      price: l.price === undefined ? undefined : toMinor(l.price),
+      discount: discountOf(l.discount_type, l.discount_value, l.discount_amount, `items.${i}.discount`),
+      discountReason: l.discount_reason,
+      discountApprovalToken: l.discount_approval_token,
+      baseQuantity: l.base_quantity,
+    })),
+    payments: b.payments.map((p, i) => ({ code: p.payment_method_code, methodId: id(p.payment_method_id, `payments.${i}.payment_method_id`), amount: toMinor(p.amount), tendered: p.tendered === undefined ? undefined : toMinor(p.tendered), reference: p.reference })),
+  };
+}
+
+@ApiTags('POS: checkout')
+@Controller('pos/checkout')
+export class CheckoutController {
+  constructor(private readonly checkout: CheckoutService) {}
+
+  @Post()
+  @HttpCode(201)
+  @RequirePermission('sales.create')
+  @ApiOperation({
+    summary: 'Complete a sale (one transaction): price, discounts and approvals, tax, payments, stock, receipt, invoice, events',
+    description: 'Idempotent on idempotency_key: the same body replays the original response (header Idempotent-Replayed: true); another body is 422; while the first is running, 409 with Retry-After.',
+  })
+  async create(@CurrentPrincipal() p: Principal, @Body() body: CheckoutDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const outcome = await this.checkout.checkout(p, checkoutInput(body), fingerprint(req.body));
+    res.status(outcome.status);
+    if (outcome.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    return outcome.body;
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @RequirePermission('sales.create')
+  @ApiOperation({ summary: 'Every checkout check and the priced cart, without writing anything' })
+  validate(@CurrentPrincipal() p: Principal, @Body() body: CheckoutDto) {
+    return this.checkout.validate(p, checkoutInput(body));
+  }
+}

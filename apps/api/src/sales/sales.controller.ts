@@ -1,0 +1,83 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Principal } from '@pos/identity';
+import { toMinor } from '@pos/kernel';
+import { InvoiceService, SaleService } from '@pos/sales';
+import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
+import { dayEnd, dayStart } from '../catalog/inventory.controller';
+import { envelope } from '../http/envelope';
+import { IdPipe } from '../http/id.pipe';
+import { pageRequest } from '../http/page-query.dto';
+import { InvoiceListQuery, InvoicePaymentDto, ReceiptQuery, SaleListQuery, SaleSearchQuery, VoidDto } from './sales.dto';
+
+@ApiTags('Sales and invoices')
+@Controller()
+export class SalesController {
+  constructor(
+    private readonly sales: SaleService,
+    private readonly invoices: InvoiceService,
+  ) {}
+
+  @Get('sales')
+  @RequirePermission('sales.view')
+  @ApiOperation({ summary: 'Sales (store, status, date range, cashier, customer, session filters; paginated)' })
+  list(@CurrentPrincipal() p: Principal, @Query() q: SaleListQuery) {
+    return this.sales.list(p, { storeId: q.store_id, warehouseId: q.warehouse_id, status: q.status, from: dayStart(q.date_from ?? q.from), to: dayEnd(q.date_to ?? q.to), userId: q.user_id, customerId: q.customer_id, sessionId: q.session_id, q: q.q }, pageRequest(q, { default: 50, max: 100 }));
+  }
+
+  @Get('sales/search')
+  @RequirePermission('sales.view')
+  @ApiOperation({ summary: 'Find sales by receipt number, reference, customer (name, email, phone) or item barcode' })
+  search(@CurrentPrincipal() p: Principal, @Query() q: SaleSearchQuery) {
+    return this.sales.list(p, { q: q.q, storeId: q.store_id }, pageRequest(q, { default: 50, max: 100 }));
+  }
+
+  @Get('sales/:sale')
+  @RequirePermission('sales.view')
+  @ApiOperation({ summary: 'A sale: lines with price source, discounts and tax; payments; invoice' })
+  show(@CurrentPrincipal() p: Principal, @Param('sale', IdPipe) id: number) {
+    return this.sales.show(p, id);
+  }
+
+  @Get('sales/:sale/receipt')
+  @RequirePermission('sales.view')
+  @ApiOperation({ summary: 'Receipt data (store header, lines, taxes, payments, change, footer); ?format=text for 40 columns' })
+  async receipt(@CurrentPrincipal() p: Principal, @Param('sale', IdPipe) id: number, @Query() q: ReceiptQuery, @Res() res: Response) {
+    if (q.format === 'text') {
+      res.type('text/plain; charset=utf-8').send(await this.sales.receiptText(p, id));
+      return;
+    }
+    res.json(envelope(await this.sales.receipt(p, id)));
+  }
+
+  @Post('sales/:sale/void')
+  @HttpCode(200)
+  @RequirePermission('sales.void')
+  @ApiOperation({ summary: 'Void a completed sale with no returns: restock, reverse payments, sale.voided' })
+  void(@CurrentPrincipal() p: Principal, @Param('sale', IdPipe) id: number, @Body() body: VoidDto) {
+    return this.sales.void(p, id, body.reason);
+  }
+
+  @Get('invoices')
+  @RequirePermission('invoices.view')
+  @ApiOperation({ summary: 'Invoices (store, status incl. overdue, dates, number)' })
+  invoiceList(@CurrentPrincipal() p: Principal, @Query() q: InvoiceListQuery) {
+    return this.invoices.list(p, { storeId: q.store_id, status: q.status, from: dayStart(q.date_from), to: dayEnd(q.date_to), q: q.q }, pageRequest(q, { default: 50, max: 100 }));
+  }
+
+  @Get('invoices/:invoice')
+  @RequirePermission('invoices.view')
+  @ApiOperation({ summary: 'An invoice with its payments' })
+  invoice(@CurrentPrincipal() p: Principal, @Param('invoice', IdPipe) id: number) {
+    return this.invoices.show(p, id);
+  }
+
+  @Post('invoices/:invoice/payments')
+  @HttpCode(201)
+  @RequirePermission('invoices.manage')
+  @ApiOperation({ summary: 'Record a later payment of an on-account balance' })
+  pay(@CurrentPrincipal() p: Principal, @Param('invoice', IdPipe) id: number, @Body() b: InvoicePaymentDto) {
+    return this.invoices.pay(p, id, { code: b.payment_method_code, amount: toMinor(b.amount), reference: b.reference });
+  }
+}

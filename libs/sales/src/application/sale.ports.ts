@@ -1,0 +1,160 @@
+import { Page, PageRequest } from '@pos/kernel';
+
+export interface SaleRecord {
+  id: number;
+  storeId: number;
+  warehouseId: number | null;
+  sessionId: number | null;
+  userId: number;
+  customerId: number | null;
+  receiptNumber: string;
+  status: string;
+  subtotal: number;
+  discountTotal: number;
+  taxTotal: number;
+  totalAmount: number;
+  paidAmount: number;
+  changeAmount: number;
+  balanceDue: number;
+  currencyCode: string;
+  reference: string | null;
+  idempotencyKey: string;
+  taxExempt: boolean;
+  taxExemptReason: string | null;
+  offlineCreatedAt: Date | null;
+  voidedAt: Date | null;
+  voidedBy: number | null;
+  voidReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SaleItemRecord {
+  id: number;
+  saleId: number;
+  lineNo: number;
+  itemId: number;
+  sku: string;
+  name: string;
+  unitId: number | null;
+  unitName: string | null;
+  factor: number;
+  quantity: number;
+  baseQuantity: number;
+  basePrice: number;
+  unitPrice: number;
+  unitCost: number;
+  priceSource: string;
+  gross: number;
+  ruleDiscount: number;
+  bundleDiscount: number;
+  manualDiscount: number;
+  cartDiscount: number;
+  discountReason: string | null;
+  discountApprovedBy: number | null;
+  net: number;
+  taxRateBp: number;
+  tax: number;
+  total: number;
+  warehouseId: number;
+  serialNumber: string | null;
+  returnedQuantity: number;
+  steps: string | null;
+}
+
+export interface SalePaymentRecord {
+  id: number;
+  saleId: number;
+  paymentMethodId: number;
+  methodCode: string;
+  methodType: string;
+  amount: number;
+  tendered: number | null;
+  changeAmount: number;
+  reference: string | null;
+  createdAt: Date;
+}
+
+export interface InvoiceRecord {
+  id: number;
+  saleId: number;
+  storeId: number;
+  customerId: number | null;
+  number: string;
+  status: string;
+  issuedAt: Date;
+  dueAt: Date;
+  amount: number;
+  paid: number;
+  balance: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface InvoicePaymentRecord {
+  id: number;
+  invoiceId: number;
+  paymentMethodId: number;
+  methodCode: string;
+  amount: number;
+  reference: string | null;
+  userId: number;
+  createdAt: Date;
+}
+
+export interface SaleFilter {
+  storeIds: readonly number[] | 'all';
+  storeId?: number;
+  warehouseId?: number;
+  status?: string;
+  from?: Date;
+  to?: Date;
+  userId?: number;
+  customerId?: number;
+  sessionId?: number;
+  q?: string;
+}
+
+export interface IdempotencyRecord {
+  id: number;
+  key: string;
+  scope: string;
+  fingerprint: string;
+  status: 'in_flight' | 'completed';
+  responseStatus: number | null;
+  responseBody: string | null;
+  userId: number;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+export abstract class SaleRepository {
+  abstract nextReceiptNumber(storeId: number): Promise<number>;
+  abstract insertSale(sale: Omit<SaleRecord, 'id'>): Promise<SaleRecord>;
+  abstract insertItems(items: Omit<SaleItemRecord, 'id'>[]): Promise<void>;
+  abstract insertPayments(payments: Omit<SalePaymentRecord, 'id'>[]): Promise<void>;
+  abstract find(id: number): Promise<SaleRecord | null>;
+  abstract findByIdempotencyKey(key: string): Promise<SaleRecord | null>;
+  abstract items(saleIds: number[]): Promise<SaleItemRecord[]>;
+  abstract payments(saleIds: number[]): Promise<SalePaymentRecord[]>;
+  abstract list(filter: SaleFilter, page: PageRequest): Promise<Page<SaleRecord>>;
+  abstract updateSale(id: number, changes: Partial<SaleRecord>): Promise<void>;
+  abstract insertInvoice(invoice: Omit<InvoiceRecord, 'id'>): Promise<InvoiceRecord>;
+  abstract invoiceOfSale(saleId: number): Promise<InvoiceRecord | null>;
+  abstract invoice(id: number): Promise<InvoiceRecord | null>;
+  abstract invoices(filter: { storeIds: readonly number[] | 'all'; storeId?: number; status?: string; from?: Date; to?: Date; q?: string; now: Date }, page: PageRequest): Promise<Page<InvoiceRecord>>;
+  abstract updateInvoice(id: number, changes: Partial<InvoiceRecord>): Promise<void>;
+  abstract insertInvoicePayment(p: Omit<InvoicePaymentRecord, 'id'>): Promise<InvoicePaymentRecord>;
+  abstract invoicePayments(invoiceId: number): Promise<InvoicePaymentRecord[]>;
+  abstract sessionTotals(sessionId: number): Promise<{ salesCount: number; salesTotal: number; byMethod: Record<string, number> }>;
+}
+
+export abstract class IdempotencyRepository {
+  /** Claims the key; returns the existing record when it was already claimed. */
+  abstract claim(record: Omit<IdempotencyRecord, 'id'>): Promise<IdempotencyRecord | null>;
+  abstract find(key: string): Promise<IdempotencyRecord | null>;
+  abstract complete(key: string, status: number, body: string, at: Date): Promise<void>;
+  abstract release(key: string): Promise<void>;
+  /** Takes over a claim left in flight by a request that died (older than `staleBefore`). */
+  abstract takeOver(key: string, staleBefore: Date, at: Date): Promise<boolean>;
+}

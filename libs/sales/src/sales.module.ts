@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogModule } from '@pos/catalog';
+import { CustomersModule } from '@pos/customers';
+import { PricingModule } from '@pos/pricing';
+import { SessionsModule } from '@pos/sessions';
+import { CheckoutService } from './application/checkout.service';
+import { IdempotencyRepository, SaleRepository } from './application/sale.ports';
+import { InvoiceService, SaleService } from './application/sale.service';
+import { SaleViews } from './application/sale.views';
+import { SALE_ENTITIES } from './infrastructure/sale.entities';
+import { TypeOrmIdempotencyRepository, TypeOrmSaleRepository } from './infrastructure/sale.repository';
+import { SaleSessionTotals } from './infrastructure/session-sales.totals';
+
+/** Checkout, sales, receipts, voids and invoices. */
+@Module({
+  imports: [TypeOrmModule.forFeature(SALE_ENTITIES), CatalogModule, CustomersModule, PricingModule, SessionsModule],
+  providers: [
+    CheckoutService,
+    SaleService,
+    InvoiceService,
+    SaleViews,
+    SaleSessionTotals,
+    { provide: SaleRepository, useClass: TypeOrmSaleRepository },
+    { provide: IdempotencyRepository, useClass: TypeOrmIdempotencyRepository },
+  ],
+  exports: [CheckoutService, SaleService, InvoiceService, SaleViews, SaleRepository],
+})
+export class SalesModule {}
