@@ -138,8 +138,8 @@ export class CheckoutService {
       try {
         return await work();
       } catch (error) {
-        if (attempt >= 4 || !isRetryableTransactionError(error)) throw error;
-        await new Promise((r) => setTimeout(r, 20 * attempt + Math.floor(Math.random() * 30)));
+        if (attempt >= 6 || !isRetryableTransactionError(error)) throw error;
+        await new Promise((r) => setTimeout(r, 25 * 2 ** attempt + Math.floor(Math.random() * 50)));
       }
     }
   }
@@ -228,7 +228,9 @@ export class CheckoutService {
 
   private async takeStock(principal: Principal, p: Prepared, input: CheckoutInput, saleId: number, now: Date): Promise<void> {
     const allowNegative = p.store.allowNegativeStock || input.offlineCreatedAt !== undefined;
-    for (const [i, l] of p.priced.cart.lines.entries()) {
+    // Rows are locked in one fixed order (warehouse, item) so two carts never wait on each other crosswise.
+    const order = p.priced.cart.lines.map((l, i) => ({ l, i })).sort((a, b) => p.warehouses[a.i] - p.warehouses[b.i] || a.l.itemId - b.l.itemId || a.i - b.i);
+    for (const { l, i } of order) {
       const item = p.priced.items.get(l.itemId)!;
       const factor = p.priced.units[i]?.factor ?? 1;
       const warehouseId = p.warehouses[i];
@@ -292,7 +294,9 @@ export class CheckoutService {
       const override = Math.max(0, server - l.unitPrice * l.quantity);
       const amount = l.manualDiscount + override;
       if (amount <= 0) return null;
-      const percentBp = server > 0 ? Math.round((amount * 10000) / server) : 10000;
+      // A percent discount is judged by the percent asked for, not by its rounded effect
+      // (10% of 3.49 is 0.35, which is 10.03%).
+      const percentBp = r.discount?.type === 'percent' && override === 0 ? r.discount.valueBp : server > 0 ? Math.round((amount * 10000) / server) : 10000;
       if (withinLimits(limits, { percentBp, amount })) return null;
       const discount: Discount = r.discount && override === 0 ? r.discount : { type: 'amount', value: amount };
       const approver = r.discountApprovalToken ? this.approvals.verify(r.discountApprovalToken, principal, { storeId: input.storeId, target: { itemId: l.itemId }, discount, cartReference: input.idempotencyKey }) : null;
@@ -304,7 +308,7 @@ export class CheckoutService {
     const cartAmount = priced.cart.lines.reduce((a, l) => a + l.cartDiscount, 0);
     if (cartAmount <= 0 || !input.cartDiscount) return { approvals, cartApproval: null };
     const base = priced.cart.lines.reduce((a, l) => a + l.net + l.cartDiscount, 0);
-    const percentBp = base > 0 ? Math.round((cartAmount * 10000) / base) : 10000;
+    const percentBp = input.cartDiscount.type === 'percent' ? input.cartDiscount.valueBp : base > 0 ? Math.round((cartAmount * 10000) / base) : 10000;
     if (withinLimits(limits, { percentBp, amount: cartAmount })) return { approvals, cartApproval: null };
     const approver = input.cartDiscountApprovalToken ? this.approvals.verify(input.cartDiscountApprovalToken, principal, { storeId: input.storeId, target: 'cart', discount: input.cartDiscount, cartReference: input.idempotencyKey }) : null;
     if (approver === null) throw new ForbiddenError(`The cart discount (${fromMinor(cartAmount)}, ${percentBp / 100}%) is beyond your limit; a manager's approval token is required.`, 'discount_requires_approval');

@@ -20,11 +20,16 @@ export class TypeOrmSaleRepository extends SaleRepository {
   /**
    * Per-store receipt numbers without gaps from races: one UPDATE increments the store's counter
    * (holding its row lock until commit on MySQL; SQLite transactions take turns), then it is read.
+   * The UPDATE comes first: an INSERT IGNORE on an existing row would take a shared lock that two
+   * sellers then both try to upgrade (a deadlock). The row is created only the first time.
    */
   async nextReceiptNumber(storeId: number): Promise<number> {
     const counters = this.em.getRepository(ReceiptCounterEntity);
-    await counters.createQueryBuilder().insert().values({ storeId, lastNumber: 0 }).orIgnore().execute();
-    await counters.createQueryBuilder().update().set({ lastNumber: () => 'last_number + 1' }).where('store_id = :storeId', { storeId }).execute();
+    const bump = () => counters.createQueryBuilder().update().set({ lastNumber: () => 'last_number + 1' }).where('store_id = :storeId', { storeId }).execute();
+    if (!(await bump()).affected) {
+      await counters.createQueryBuilder().insert().values({ storeId, lastNumber: 0 }).orIgnore().execute();
+      await bump();
+    }
     return (await counters.findOneByOrFail({ storeId })).lastNumber;
   }
 
