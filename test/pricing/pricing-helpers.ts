@@ -44,14 +44,14 @@ export async function appToken(t: TestApp, permissions: string[]): Promise<strin
 }
 
 /** Creating rules through the API (pricing.manage) and removing them again, so tests do not leak rules. */
-export function ruleKit(t: TestApp, token: () => string) {
+export function ruleKit(app: () => TestApp, token: () => string) {
   const create = async (body: Record<string, unknown>): Promise<number> => {
-    const res = await request(t.http).post('/api/v1/pricing-rules').set(bearer(token())).send(body);
+    const res = await request(app().http).post('/api/v1/pricing-rules').set(bearer(token())).send(body);
     if (res.status !== 201) throw new Error(`create rule failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data.id as number;
   };
   const remove = async (id: number): Promise<void> => {
-    const res = await request(t.http).delete(`/api/v1/pricing-rules/${id}`).set(bearer(token()));
+    const res = await request(app().http).delete(`/api/v1/pricing-rules/${id}`).set(bearer(token()));
     if (res.status !== 200) throw new Error(`delete rule ${id} failed: ${res.status} ${JSON.stringify(res.body)}`);
   };
   const withRules = async (bodies: Record<string, unknown>[], fn: (ids: number[]) => Promise<void>): Promise<void> => {

@@ -22,7 +22,7 @@ export class CreateCategoryDto {
 }
 
 export class UpdateCategoryDto {
-  @OptionalString({ max: 255 }) name?: string;
+  @OptionalString({ max: 255, nonEmpty: true }) name?: string;
   @OptionalInt({ description: 'New parent; null moves it to the top level' }) parent_id?: number | null;
   @OptionalString({ max: 5000 }) description?: string;
   @OptionalBoolean() is_active?: boolean;
@@ -84,8 +84,8 @@ export class CreateItemDto extends ItemFieldsDto {
 }
 
 export class ItemWriteDto extends ItemFieldsDto {
-  @OptionalString({ max: 64 }) sku?: string;
-  @OptionalString({ max: 255 }) name?: string;
+  @OptionalString({ max: 64, nonEmpty: true }) sku?: string;
+  @OptionalString({ max: 255, nonEmpty: true }) name?: string;
   @OptionalMoney() base_price?: number;
 }
 

@@ -41,7 +41,7 @@ export class CreateCustomerDto extends CustomerFieldsDto {
 }
 
 export class CustomerWriteDto extends CustomerFieldsDto {
-  @OptionalString({ max: 255 }) name?: string;
+  @OptionalString({ max: 255, nonEmpty: true }) name?: string;
 }
 
 export class CreateCustomerGroupDto {

@@ -23,6 +23,9 @@ export class AppValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // Path parameters are strings (contract part 4); IdPipe decides what a valid id is, so "0x1",
+    // "1e0" or "+1" must not be turned into numbers here first.
+    if (metadata.type === 'param') return value;
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object && (Array.isArray(value) || typeof value !== 'object' || value === null)) {
       throw new BadRequestException('The request body must be a JSON object.');
     }

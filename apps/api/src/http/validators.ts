@@ -25,7 +25,7 @@ import {
  * Query strings arrive as strings: the numeric and boolean helpers convert them strictly
  * ("12abc" stays invalid, "true"/"1" and "false"/"0" are the only booleans).
  */
-interface StringOpts { max?: number; min?: number; example?: string; description?: string; email?: boolean; in?: readonly string[]; /** default true; false for passwords */ trim?: boolean }
+interface StringOpts { max?: number; min?: number; example?: string; description?: string; email?: boolean; in?: readonly string[]; /** default true; false for passwords */ trim?: boolean; /** optional, but when given not blank (names on update) */ nonEmpty?: boolean }
 
 /** Surrounding whitespace is never meaningful (except in secrets): "   " is an empty value. */
 const trimmed = Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
@@ -34,6 +34,7 @@ const trimmedEach = Transform(({ value }: { value: unknown }) => (Array.isArray(
 function stringRules(o: StringOpts) {
   return [
     IsString(),
+    ...(o.nonEmpty ? [IsNotEmpty()] : []),
     MaxLength(o.max ?? 255),
     ...(o.min ? [MinLength(o.min)] : []),
     ...(o.email ? [IsEmail({}, { message: '$property must be a valid email address' })] : []),

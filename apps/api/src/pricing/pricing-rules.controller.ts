@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Principal } from '@pos/identity';
+import { assertStoreAccess, Principal } from '@pos/identity';
 import { fromMinor, toMinor } from '@pos/kernel';
-import { PricingRuleService, PricingService, RuleWrite } from '@pos/pricing';
+import { PricingRuleService, PricingService, RuleValues, RuleWrite } from '@pos/pricing';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { MessageResult } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
@@ -13,9 +13,13 @@ import { CreateRuleDto, PricingCartDto, RuleListQuery, UpdateRuleDto } from './p
 const bp = (percent: number | undefined) => (percent === undefined ? undefined : toMinor(percent, 2));
 const minor = (v: number | undefined) => (v === undefined ? undefined : toMinor(v));
 
+/** The kind-specific values as given (the use case picks the one its resulting kind needs). */
+function ruleValues(b: CreateRuleDto | UpdateRuleDto): RuleValues {
+  return { percentOffBp: bp(b.percent_off), amountOff: minor(b.amount_off), fixedPrice: minor(b.fixed_price) };
+}
+
 function ruleInput(b: CreateRuleDto | UpdateRuleDto): Partial<RuleWrite> {
   const kind = b.kind;
-  const value = kind === 'percent_off' ? bp(b.percent_off) : kind === 'amount_off' ? minor(b.amount_off) : kind === 'fixed_price' ? minor(b.fixed_price) : undefined;
   const conditions: RuleWrite['conditions'] = {};
   if (b.item_ids !== undefined) conditions.itemIds = b.item_ids;
   if (b.category_ids !== undefined) conditions.categoryIds = b.category_ids;
@@ -35,7 +39,6 @@ function ruleInput(b: CreateRuleDto | UpdateRuleDto): Partial<RuleWrite> {
     ...(b.priority !== undefined ? { priority: b.priority } : {}),
     ...(b.is_exclusive !== undefined ? { exclusive: b.is_exclusive } : {}),
     ...(b.is_active !== undefined ? { active: b.is_active } : {}),
-    ...(value !== undefined ? { value } : {}),
     ...(b.tiers !== undefined ? { tiers: b.tiers.map((t) => ({ minQuantity: t.min_quantity, percentOffBp: bp(t.percent_off), unitPrice: minor(t.unit_price) })) } : {}),
     ...(b.buy_quantity !== undefined ? { buyQuantity: b.buy_quantity } : {}),
     ...(b.get_quantity !== undefined ? { getQuantity: b.get_quantity } : {}),
@@ -55,7 +58,8 @@ export class PricingRulesController {
   @Get()
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Pricing rules (store, validity active|upcoming|expired, item, category filters)' })
-  list(@Query() q: RuleListQuery) {
+  list(@CurrentPrincipal() p: Principal, @Query() q: RuleListQuery) {
+    if (q.store_id !== undefined) assertStoreAccess(p, q.store_id);
     return this.rules.list({ storeId: q.store_id, validity: q.validity, itemId: q.item_id, categoryId: q.category_id, isActive: q.is_active }, pageRequest(q, { default: 50, max: 100 }));
   }
 
@@ -65,7 +69,7 @@ export class PricingRulesController {
   @ApiOperation({ summary: 'Create a rule: percent_off, amount_off, fixed_price, quantity_tiers or buy_x_get_y' })
   create(@Body() body: CreateRuleDto) {
     const input = ruleInput(body);
-    return this.rules.create({ description: null, priority: 0, exclusive: false, active: true, value: null, tiers: null, buyQuantity: null, getQuantity: null, getPercentOffBp: null, conditions: {}, ...input, name: body.name, kind: body.kind } as RuleWrite);
+    return this.rules.create({ description: null, priority: 0, exclusive: false, active: true, value: null, tiers: null, buyQuantity: null, getQuantity: null, getPercentOffBp: null, conditions: {}, ...input, name: body.name, kind: body.kind } as RuleWrite, ruleValues(body));
   }
 
   @Post('evaluate')
@@ -105,7 +109,7 @@ export class PricingRulesController {
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Update a rule' })
   update(@Param('pricingRule', IdPipe) id: number, @Body() body: UpdateRuleDto) {
-    return this.rules.update(id, ruleInput(body));
+    return this.rules.update(id, ruleInput(body), ruleValues(body));
   }
 
   @Delete(':pricingRule')

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Principal } from '@pos/identity';
-import { fromMinor, toMinor } from '@pos/kernel';
+import { fromMinor, toMinor, ValidationFailedError } from '@pos/kernel';
 import { bestPriceBook, DiscountApprovalService, pricedCartView, pricedLineView, PricingRuleService, PricingService, TaxAndCurrencyService } from '@pos/pricing';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
@@ -48,7 +48,11 @@ export class PricingController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Price one item (quantity, unit, store, customer)' })
   async calculate(@CurrentPrincipal() p: Principal, @Body() body: CalculateDto) {
-    const r = await this.pricing.price(p, { storeId: body.store_id, customerId: body.customer_id, lines: [{ itemId: body.item_id, quantity: body.quantity ?? 1, unitId: body.unit_id }] });
+    // One item: report problems on this body's own fields (item_id, unit_id), not a cart line's.
+    const r = await this.pricing.price(p, { storeId: body.store_id, customerId: body.customer_id, lines: [{ itemId: body.item_id, quantity: body.quantity ?? 1, unitId: body.unit_id }] }).catch((e: unknown) => {
+      if (e instanceof ValidationFailedError) throw new ValidationFailedError(Object.fromEntries(Object.entries(e.fields).map(([k, v]) => [k.replace(/^items\.0\.id$/, 'item_id').replace(/^items\.0\.unit_id$/, 'unit_id').replace(/^items$/, 'quantity'), v])));
+      throw e;
+    });
     const view = pricedCartView(r);
     return { ...view.items[0], currency: view.currency, prices_include_tax: view.prices_include_tax };
   }
@@ -84,6 +88,7 @@ export class PricingController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Rules in force that can apply to an item (by item, its category, or all items)' })
   async rulesForItem(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number) {
+    await this.pricing.requireItem(id);
     const r = await this.pricing.price(p, { lines: [{ itemId: id, quantity: 1 }] });
     const item = r.items.get(id)!;
     const all = (await this.rules.list({ validity: 'active', isActive: true }, { page: 1, perPage: 1000 })).items;
@@ -98,6 +103,7 @@ export class PricingController {
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'The live unit price of an item for a store (and customer, quantity, unit)' })
   async itemPrice(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Query() q: ItemPriceQuery) {
+    await this.pricing.requireItem(id);
     const r = await this.pricing.price(p, { storeId: q.store_id, customerId: q.customer_id, lines: [{ itemId: id, quantity: q.quantity ?? 1, unitId: q.unit_id }] });
     const line = pricedLineView(r.cart.lines[0], r, 0);
     return { item_id: id, store_id: r.store.id, currency: r.store.currencyCode, quantity: line.quantity, base_price: line.base_price, unit_price: line.unit_price, price_source: line.price_source, prices_include_tax: r.store.pricesIncludeTax };
@@ -107,6 +113,7 @@ export class PricingController {
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Every step from base price to final, with its source' })
   async priceBreakdown(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Query() q: ItemPriceQuery) {
+    await this.pricing.requireItem(id);
     const r = await this.pricing.price(p, { storeId: q.store_id, customerId: q.customer_id, lines: [{ itemId: id, quantity: q.quantity ?? 1, unitId: q.unit_id }] });
     const line = pricedLineView(r.cart.lines[0], r, 0);
     return { item_id: id, store_id: r.store.id, currency: r.store.currencyCode, quantity: line.quantity, base_price: line.base_price, final_unit_price: line.unit_price, price_source: line.price_source, tax_rate: line.tax_rate, tax: line.tax, total: line.total, steps: line.steps };
@@ -116,8 +123,9 @@ export class PricingController {
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Price books that apply to the item now (store, customer group), and the one chosen' })
   async applicablePriceBooks(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Query() q: ItemPriceQuery) {
+    await this.pricing.requireItem(id);
     const r = await this.pricing.price(p, { storeId: q.store_id, customerId: q.customer_id, lines: [{ itemId: id, quantity: q.quantity ?? 1 }] });
-    const candidates = await this.pricing.candidates(id, r.store.id, r.customerGroupId);
+    const candidates = await this.pricing.candidates(id, r.store, r.customerGroupId);
     const chosen = bestPriceBook(candidates, q.quantity ?? 1);
     return {
       item_id: id,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsInt, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsInt, IsNumber, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { Discount } from '@pos/pricing';
 import { toMinor, ValidationFailedError } from '@pos/kernel';
 import { PageQueryDto } from '../http/page-query.dto';
@@ -103,7 +103,7 @@ export class CreateRuleDto extends RuleFieldsDto {
 }
 
 export class UpdateRuleDto extends RuleFieldsDto {
-  @OptionalString({ max: 255 }) name?: string;
+  @OptionalString({ max: 255, nonEmpty: true }) name?: string;
   @OptionalString({ in: RULE_KINDS }) kind?: (typeof RULE_KINDS)[number];
 }
 
@@ -138,8 +138,8 @@ export class CreateBundleDto extends BundleFieldsDto {
 }
 
 export class UpdateBundleDto extends BundleFieldsDto {
-  @OptionalString({ max: 255 }) name?: string;
-  @OptionalString({ max: 32 }) code?: string;
+  @OptionalString({ max: 255, nonEmpty: true }) name?: string;
+  @OptionalString({ max: 32, nonEmpty: true }) code?: string;
   @OptionalMoney() price?: number;
   @ApiPropertyOptional({ type: [BundleItemDto] })
   @IsOptional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => BundleItemDto)
@@ -171,7 +171,9 @@ export class ConvertQuery {
 }
 
 export class RateDto {
-  @RequiredMoney({ max: 1_000_000, description: 'Units of this currency per 1 unit of the base currency' }) rate!: number;
+  @ApiProperty({ type: Number, description: 'Units of this currency per 1 unit of the base currency (up to 8 decimals)', example: 0.9234 })
+  @IsDefined() @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 8 }) @Min(0.00000001) @Max(1_000_000)
+  rate!: number;
   @OptionalDate() effective_at?: string;
 }
 

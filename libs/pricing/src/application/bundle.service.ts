@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
-import { canAccessStore, currentStoreId, Principal } from '@pos/identity';
+import { assertStoreAccess, canAccessStore, currentStoreId, Principal } from '@pos/identity';
 import { ItemRepository, StockRepository, StoreRepository } from '@pos/catalog';
 import { ChangeLog } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
@@ -38,15 +38,27 @@ export class BundleService {
     private readonly active: ActivePricingCache,
   ) {}
 
+  /** Bundles sold in the caller's stores (unscoped bundles are sold everywhere). */
   async list(principal: Principal, filter: { storeId?: number; validity?: 'active' | 'upcoming' | 'expired' }, page: PageRequest): Promise<Page<ReturnType<typeof bundleView>>> {
-    const result = await this.pricing.bundles({ ...filter, at: this.clock.now() }, page);
-    return result.map(bundleView);
+    if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
+    const all = await this.pricing.bundles({ ...filter, at: this.clock.now() }, { page: 1, perPage: 5000 });
+    const mine = all.items.filter((b) => this.visibleTo(principal, b));
+    const start = (page.page - 1) * page.perPage;
+    return new Page(mine.slice(start, start + page.perPage).map(bundleView), mine.length, page.page, page.perPage);
   }
 
   async show(principal: Principal, id: number) {
+    return bundleView(await this.visible(principal, id));
+  }
+
+  private visibleTo(principal: Principal, b: BundleRecord): boolean {
+    return !b.storeIds?.length || b.storeIds.some((s) => canAccessStore(principal, s));
+  }
+
+  private async visible(principal: Principal, id: number): Promise<BundleRecord> {
     const b = await this.pricing.bundle(id);
-    if (!b || (b.storeIds?.length && !b.storeIds.some((s) => canAccessStore(principal, s)))) throw new NotFoundError('Bundle');
-    return bundleView(b);
+    if (!b || !this.visibleTo(principal, b)) throw new NotFoundError('Bundle');
+    return b;
   }
 
   @Transactional()
@@ -115,14 +127,13 @@ export class BundleService {
       components_total: fromMinor(componentsTotal),
       bundle_price: fromMinor(bundleTotal),
       saving: fromMinor(Math.max(0, componentsTotal - bundleTotal)),
-      saving_percent: componentsTotal > 0 ? Math.round(((componentsTotal - bundleTotal) / componentsTotal) * 10000) / 100 : 0,
+      saving_percent: componentsTotal > 0 ? Math.max(0, Math.round(((componentsTotal - bundleTotal) / componentsTotal) * 10000) / 100) : 0,
     };
   }
 
   /** How many bundles the warehouse's component stock allows (the scarcest component decides). */
   async availability(principal: Principal, id: number, warehouseId?: number) {
-    const b = await this.pricing.bundle(id);
-    if (!b) throw new NotFoundError('Bundle');
+    const b = await this.visible(principal, id);
     let wh = warehouseId;
     if (wh === undefined) {
       const storeId = currentStoreId(principal);
@@ -131,7 +142,8 @@ export class BundleService {
     if (wh === undefined) throw ValidationFailedError.field('warehouse_id', 'The warehouse_id field is required.');
     const serves = await this.stores.storesOfWarehouse(wh);
     if (!serves.length) throw ValidationFailedError.field('warehouse_id', 'The selected warehouse does not exist.');
-    if (principal.stores !== 'all' && !serves.some((s) => canAccessStore(principal, s))) throw ValidationFailedError.field('warehouse_id', 'The selected warehouse is not one of yours.');
+    // A warehouse of another store, named as a filter: 403 (as on the inventory endpoints).
+    if (principal.stores !== 'all' && !serves.some((s) => canAccessStore(principal, s))) assertStoreAccess(principal, serves[0]);
     const levels = await this.stock.levels(b.components.map((c) => c.itemId), [wh]);
     const onHand = new Map(levels.map((l) => [l.itemId, Math.max(0, l.quantity)]));
     const available = bundleCount(b, onHand);

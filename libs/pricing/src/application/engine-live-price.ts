@@ -31,7 +31,7 @@ export class EngineLivePrice extends LivePrice implements OnModuleInit {
     if (!items.length) return out;
     const at = this.clock.now();
     const store = await this.stores.findStore(context.storeId);
-    const [books, rules] = await Promise.all([this.pricing.priceBookCandidates(items.map((i) => i.id), { storeId: context.storeId, customerGroupId: null, at }), this.active.activeRules()]);
+    const [books, rules] = await Promise.all([this.pricing.priceBookCandidates(items.map((i) => i.id), { storeId: context.storeId, customerGroupId: null, at, currencyCode: store?.currencyCode ?? 'USD' }), this.active.activeRules()]);
     for (const item of items) {
       const full = item as Partial<ItemRecord> & Pick<ItemRecord, 'id' | 'basePrice'>;
       const r = priceCart({

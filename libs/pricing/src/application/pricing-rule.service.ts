@@ -42,6 +42,20 @@ export function ruleView(r: RuleRecord) {
   };
 }
 
+/** percent_off in bp, amount_off and fixed_price in minor units, as the request gave them. */
+export interface RuleValues {
+  percentOffBp?: number;
+  amountOff?: number;
+  fixedPrice?: number;
+}
+
+function valueFor(kind: RuleWrite['kind'], values: RuleValues): number | undefined {
+  if (kind === 'percent_off') return values.percentOffBp;
+  if (kind === 'amount_off') return values.amountOff;
+  if (kind === 'fixed_price') return values.fixedPrice;
+  return undefined;
+}
+
 /** Pricing rules management (pricing.manage). Rule semantics live in the engine. */
 @Injectable()
 export class PricingRuleService {
@@ -65,7 +79,8 @@ export class PricingRuleService {
   }
 
   @Transactional()
-  async create(input: RuleWrite) {
+  async create(input: RuleWrite, values: RuleValues = {}) {
+    input = { ...input, value: valueFor(input.kind, values) ?? input.value };
     await this.validate(input);
     const id = await this.pricing.saveRule(null, input, this.clock.now());
     this.active.clear();
@@ -73,17 +88,21 @@ export class PricingRuleService {
   }
 
   @Transactional()
-  async update(id: number, input: Partial<RuleWrite>) {
+  async update(id: number, input: Partial<RuleWrite>, values: RuleValues = {}) {
     const current = await this.pricing.rule(id);
     if (!current) throw new NotFoundError('Pricing rule');
+    const kind = input.kind ?? current.kind;
+    // The value follows the resulting kind: kept when the kind stays, required when it changes.
+    const given = valueFor(kind, values);
+    const value = given !== undefined ? given : kind === current.kind ? (current.value ?? null) : null;
     const merged: RuleWrite = {
       name: input.name ?? current.name,
       description: input.description === undefined ? current.description : input.description,
-      kind: input.kind ?? current.kind,
+      kind,
       priority: input.priority ?? current.priority,
       exclusive: input.exclusive ?? current.exclusive,
       active: input.active ?? current.active,
-      value: input.value === undefined ? (current.value ?? null) : input.value,
+      value,
       tiers: input.tiers === undefined ? (current.tiers ?? null) : input.tiers,
       buyQuantity: input.buyQuantity === undefined ? (current.buyQuantity ?? null) : input.buyQuantity,
       getQuantity: input.getQuantity === undefined ? (current.getQuantity ?? null) : input.getQuantity,

@@ -61,8 +61,15 @@ export class PricingService {
   ) {}
 
   /** Price-book entries that apply to an item now for a store and customer group. */
-  async candidates(itemId: number, storeId: number, customerGroupId: number | null) {
-    return (await this.pricing.priceBookCandidates([itemId], { storeId, customerGroupId, at: this.clock.now() })).get(itemId) ?? [];
+  async candidates(itemId: number, store: StoreRecord, customerGroupId: number | null) {
+    return (await this.pricing.priceBookCandidates([itemId], { storeId: store.id, customerGroupId, at: this.clock.now(), currencyCode: store.currencyCode })).get(itemId) ?? [];
+  }
+
+  /** An item named in the path: unknown or not for sale is a 404 (not a 422 about a cart line). */
+  async requireItem(itemId: number): Promise<ItemRecord> {
+    const [item] = await this.items.findByIds([itemId]);
+    if (!item || !item.isActive) throw new NotFoundError('Item');
+    return item;
   }
 
   async price(principal: Principal, req: CartRequest): Promise<PricedCartResult> {
@@ -101,7 +108,7 @@ export class PricingService {
 
     const at = req.at ?? this.clock.now();
     const [books, rules, bundles, rates, currency] = await Promise.all([
-      this.pricing.priceBookCandidates(ids, { storeId, customerGroupId, at }),
+      this.pricing.priceBookCandidates(ids, { storeId, customerGroupId, at, currencyCode: store.currencyCode }),
       this.active.activeRules(),
       this.active.activeBundles(),
       this.reference.taxRates([...new Set(itemRows.map((i) => i.taxClassId).filter((c): c is number => c !== null))], storeId),
@@ -123,6 +130,10 @@ export class PricingService {
         manualDiscount: l.discount,
       };
     });
+    // Guard the arithmetic: totals stay far inside the safe integer range (100 billion).
+    const ceiling = 10_000_000_000_000;
+    const exposure = lines.reduce((a, l, i) => a + Math.max(l.basePrice, req.lines[i].price ?? 0, ...l.priceBooks.map((b) => b.price)) * l.quantity, 0);
+    if (!Number.isSafeInteger(exposure) || exposure > ceiling) throw ValidationFailedError.field(field, 'The cart total is too large.');
     const context = { storeId, customerGroupId, at, timeZone: safeTimeZone(store.timezone), pricesIncludeTax: store.pricesIncludeTax, taxExempt };
     const base = priceCart({ context, lines, rules, bundles, cartDiscount: req.cartDiscount });
     const serverUnitPrices = base.lines.map((l) => l.unitPrice);

@@ -87,6 +87,7 @@ export class TaxAndCurrencyService {
     const num = BigInt(minorFrom) * BigInt(rt.rateE8) * 10n ** BigInt(to.decimals);
     const den = BigInt(rf.rateE8) * 10n ** BigInt(from.decimals);
     const minorTo = Number(roundHalfAwayFromZero(num, den));
+    if (!Number.isSafeInteger(minorTo)) throw ValidationFailedError.field('amount', 'The converted amount is too large.');
     return {
       amount: fromMinor(minorFrom, from.decimals),
       from: from.code,

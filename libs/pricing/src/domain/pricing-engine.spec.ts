@@ -102,7 +102,8 @@ describe('pricing engine: properties', () => {
           r.subtotal === s((l) => l.gross) &&
           r.discountTotal === s((l) => l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount) &&
           r.lines.every((l) => l.net === l.gross - l.ruleDiscount - l.bundleDiscount - l.manualDiscount - l.cartDiscount) &&
-          r.lines.every((l) => l.total === (c.inclusive ? l.net : l.net + l.tax))
+          r.lines.every((l) => l.total === (c.inclusive ? l.net - l.exemptedTax : l.net + l.tax)) &&
+          r.lines.every((l) => l.exemptedTax === 0 || (c.inclusive && c.exempt))
         );
       }),
       { numRuns: 400 },
@@ -276,6 +277,9 @@ describe('pricing engine: worked examples', () => {
     expect(incl.lines[0]).toMatchObject({ total: 1075, tax: 75 });
     const exempt = priceCart({ ...cart([line('0', 1, 1, 1000, { taxRateBp: 750 })]), context: ctx({ taxExempt: true }) });
     expect(exempt).toMatchObject({ taxTotal: 0, total: 1000 });
+    // tax-inclusive store: an exempt customer pays the price without the tax it holds (10.75 -> 10.00)
+    const inclusiveExempt = priceCart({ ...cart([line('0', 1, 1, 1075, { taxRateBp: 750 })]), context: ctx({ pricesIncludeTax: true, taxExempt: true }) });
+    expect(inclusiveExempt.lines[0]).toMatchObject({ tax: 0, exemptedTax: 75, total: 1000 });
   });
 
   it('refuses malformed carts', () => {

@@ -34,7 +34,8 @@ import {
  *   lines always sum to the total. Ties are broken by line key, never by position: the result
  *   does not depend on line order.
  * - Tax-exclusive: tax = net x rate. Tax-inclusive: the net already holds the tax,
- *   tax = net x rate / (1 + rate). Exempt carts pay no tax.
+ *   tax = net x rate / (1 + rate). Exempt carts pay no tax: in a tax-inclusive store the tax the
+ *   price holds is taken out of the line total (`exemptedTax`).
  */
 export function priceCart(input: CartInput): PricedCart {
   const keys = new Set<string>();
@@ -82,6 +83,8 @@ interface WorkLine {
   manualDiscount: number;
   cartDiscount: number;
   tax: number;
+  /** Tax-inclusive store, exempt sale: the tax taken out of the price. */
+  exemptedTax: number;
   total: number;
   steps: AppliedStep[];
 }
@@ -97,6 +100,7 @@ function startLine(line: CartLineInput): WorkLine {
     manualDiscount: 0,
     cartDiscount: 0,
     tax: 0,
+    exemptedTax: 0,
     total: 0,
     steps: [{ step: 'base', unitPrice: line.basePrice }],
   };
@@ -289,8 +293,11 @@ function applyTax(line: WorkLine, ctx: PricingContext): void {
   const net = netBeforeManual(line) - line.manualDiscount - line.cartDiscount;
   const rate = ctx.taxExempt ? 0 : Math.max(0, line.input.taxRateBp);
   if (ctx.pricesIncludeTax) {
-    line.tax = rate === 0 ? 0 : Number(roundDiv(BigInt(net) * BigInt(rate), BigInt(10000 + rate)));
-    line.total = net;
+    const included = (r: number) => (r === 0 ? 0 : Number(roundDiv(BigInt(net) * BigInt(r), BigInt(10000 + r))));
+    line.tax = included(rate);
+    // An exempt customer in a tax-inclusive store pays the price without the tax it holds.
+    line.exemptedTax = ctx.taxExempt ? included(Math.max(0, line.input.taxRateBp)) : 0;
+    line.total = net - line.exemptedTax;
   } else {
     line.tax = applyBasisPoints(net, rate);
     line.total = net + line.tax;
@@ -315,6 +322,7 @@ function finish(l: WorkLine): PricedLine {
     net: gross - l.ruleDiscount - l.bundleDiscount - l.manualDiscount - l.cartDiscount,
     taxRateBp: l.input.taxRateBp,
     tax: l.tax,
+    exemptedTax: l.exemptedTax,
     total: l.total,
     steps: l.steps,
   };

@@ -125,6 +125,8 @@ export interface PricedLine {
   net: number;
   taxRateBp: number;
   tax: number;
+  /** Tax-inclusive store, exempt sale: the tax taken out of the price (else 0). */
+  exemptedTax: number;
   /** What the customer pays for the line. */
   total: number;
   steps: AppliedStep[];

@@ -168,11 +168,15 @@ export class TypeOrmPricingRepository extends PricingRepository {
     return bundleId;
   }
 
+  /** Soft delete; the code is freed for reuse (it is unique across all rows). */
   async deleteBundle(id: number, at: Date): Promise<void> {
-    await this.em.getRepository(BundleEntity).update({ id }, { deletedAt: at, updatedAt: at, isActive: false });
+    const repo = this.em.getRepository(BundleEntity);
+    const b = await repo.findOneBy({ id });
+    if (!b) return;
+    await repo.update({ id }, { deletedAt: at, updatedAt: at, isActive: false, code: `~${id}~${b.code}`.slice(0, 32) });
   }
 
-  async priceBookCandidates(itemIds: number[], ctx: { storeId: number; customerGroupId: number | null; at: Date }): Promise<Map<number, PriceBookCandidate[]>> {
+  async priceBookCandidates(itemIds: number[], ctx: { storeId: number; customerGroupId: number | null; at: Date; currencyCode: string }): Promise<Map<number, PriceBookCandidate[]>> {
     const out = new Map<number, PriceBookCandidate[]>();
     if (!itemIds.length) return out;
     const group = ctx.customerGroupId ?? 0;
@@ -180,11 +184,11 @@ export class TypeOrmPricingRepository extends PricingRepository {
       `SELECT e.item_id, e.price, e.min_quantity, b.id AS book_id, b.name, b.priority
          FROM price_book_entries e JOIN price_books b ON b.id = e.price_book_id
         WHERE e.item_id IN (${itemIds.map(() => '?').join(',')})
-          AND b.deleted_at IS NULL AND b.is_active = ?
+          AND b.deleted_at IS NULL AND b.is_active = ? AND b.currency_code = ?
           AND (b.valid_from IS NULL OR b.valid_from <= ?) AND (b.valid_to IS NULL OR b.valid_to >= ?)
           AND (NOT EXISTS (SELECT 1 FROM price_book_stores s WHERE s.price_book_id = b.id) OR EXISTS (SELECT 1 FROM price_book_stores s2 WHERE s2.price_book_id = b.id AND s2.store_id = ?))
           AND (NOT EXISTS (SELECT 1 FROM price_book_customer_groups g WHERE g.price_book_id = b.id) OR EXISTS (SELECT 1 FROM price_book_customer_groups g2 WHERE g2.price_book_id = b.id AND g2.customer_group_id = ?))`,
-      [...itemIds, this.bool(true), this.when(ctx.at), this.when(ctx.at), ctx.storeId, group],
+      [...itemIds, this.bool(true), ctx.currencyCode, this.when(ctx.at), this.when(ctx.at), ctx.storeId, group],
     )) as { item_id: number; price: number | string; min_quantity: number; book_id: number; name: string; priority: number }[];
     for (const r of rows) {
       const list = out.get(Number(r.item_id)) ?? [];
