@@ -270,12 +270,13 @@ export class CheckoutService {
     });
     const { approvals, cartApproval } = this.checkDiscounts(principal, input, priced);
 
+    // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
+    const warehouses = await this.lineWarehouses(store, input, priced, forCommit);
     const client = input.totalAmount;
     if (client !== priced.cart.total) {
       throw new BadRequestError('total_mismatch', `The total_amount ${fromMinor(client)} does not match the server total ${fromMinor(priced.cart.total)}.`, { client_total: fromMinor(client), server_total: fromMinor(priced.cart.total) });
     }
 
-    const warehouses = await this.lineWarehouses(store, input, priced, forCommit);
     const { tenders, change, paid, onAccount } = await this.settlePayments(store, input, priced.cart.total);
     let paymentTermsDays = 30;
     if (input.customerId !== undefined) paymentTermsDays = (await this.customers.show(input.customerId)).payment_terms_days;
