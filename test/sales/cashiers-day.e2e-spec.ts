@@ -174,3 +174,38 @@ describe("A cashier's day", () => {
     expect(invoices.body.meta.total).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe('Integration sales feeds', () => {
+  let t: TestApp;
+  const api = () => request(t.http);
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const cashier = await login(t, DEMO.cashier);
+    await api().post('/api/v1/sessions/open').set(bearer(cashier)).send({ store_id: 1, opening_balance: 0 }).expect(200);
+    for (let i = 0; i < 3; i++) {
+      await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send({ store_id: 1, idempotency_key: `feed-${i}`, reference: `REF-${i}`, items: [{ id: 1, qty: 1 }], payments: [{ payment_method_code: 'cash', amount: 1.32 }], total_amount: 1.32 }).expect(201);
+    }
+  });
+  afterAll(() => t.close());
+
+  it('feeds sale summaries per contract 2.5 with filters, aliases and the 200 clamp', async () => {
+    const { token } = await (await import('../support/test-app')).integrationToken(t, ['sales.view', 'invoices.view']);
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await api().get(`/api/v1/integration/sales?from=${today}&to=${today}&per_page=500`).set(bearer(token));
+    expect(res.status).toBe(200);
+    expect(res.body.meta).toMatchObject({ total: 3, per_page: 200 });
+    expect(Object.keys(res.body.data[0]).sort()).toEqual(expect.arrayContaining(['created_at', 'id', 'receipt_number', 'status', 'store', 'total_amount', 'warehouse']));
+    expect(res.body.data[0]).toMatchObject({ status: 'completed', store: { id: 1, name: 'Downtown Store' }, warehouse: { id: 1, name: 'Downtown Floor' }, total_amount: 1.32 });
+    expect((await api().get(`/api/v1/integrations/sales?date_from=${today}&status=completed&store_id=1&warehouse_id=1`).set(bearer(token))).body.meta.total).toBe(3);
+    expect((await api().get('/api/v1/integration/sales?q=REF-1').set(bearer(token))).body.data).toHaveLength(1);
+    expect((await api().get('/api/v1/integration/sales?from=2000-01-01&to=2000-01-02').set(bearer(token))).body.meta.total).toBe(0);
+    const detail = await api().get(`/api/v1/integration/sales/${res.body.data[0].id}`).set(bearer(token));
+    expect(detail.body.data.items).toHaveLength(1);
+    expect(detail.body.data.payments).toHaveLength(1);
+    expect((await api().get('/api/v1/integration/data/sales').set(bearer(token))).body.meta.total).toBe(3);
+    expect((await api().get('/api/v1/integration/data/invoices?status=paid').set(bearer(token))).body.meta.total).toBe(3);
+    expectErrorEnvelope(await api().get('/api/v1/integration/sales?from=not-a-date').set(bearer(token)), 422);
+    expectErrorEnvelope(await api().get('/api/v1/integration/sales').set(bearer(await login(t, DEMO.admin))), 403);
+  });
+});

@@ -39,6 +39,7 @@ import { BulkPricesController } from './pricing/bulk-prices.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { CheckoutController } from './sales/checkout.controller';
 import { SalesController } from './sales/sales.controller';
+import { SalesFeedController } from './integration/sales-feed.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -89,6 +90,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     SalesController,
     DataStoresController,
     DataCatalogController,
+    SalesFeedController,
   ],
   providers: [
     BearerStrategy,
