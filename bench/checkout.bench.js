@@ -85,8 +85,8 @@ async function serve() {
   const [rows] = await db.query('SELECT id FROM items WHERE sku IN (?)', [SKUS]);
   await db.end();
   const items = rows.map((r) => ({ id: r.id, qty: 1 }));
-  const v = await (await fetch(`${base}/pos/checkout/validate`, { method: 'POST', headers: auth, body: JSON.stringify({ store_id: 1, idempotency_key: 'probe', items, payments: [{ payment_method_code: 'card', amount: 1 }], total_amount: 0 }) })).json();
-  const total = Number(/server total ([\d.]+)/.exec(v.message)[1]);
+  const priced = await (await fetch(`${base}/pricing/cart`, { method: 'POST', headers: auth, body: JSON.stringify({ store_id: 1, items }) })).json();
+  const total = priced.data.total;
   process.send({ base, token, items, total, bare: await bareServer() });
 }
 

@@ -131,7 +131,7 @@ export abstract class StockRepository {
    * Changes a stock level by delta and records the movement, atomically. With `floor` set, the
    * change is refused (returns null) when it would take the quantity below it.
    */
-  abstract move(movement: NewMovement, floor: number | null, now: Date): Promise<{ before: number; after: number; movementId: number } | null>;
+  abstract move(movement: NewMovement, floor: number | null, now: Date): Promise<{ before: number; after: number; movementId: number; reorderLevel: number | null } | null>;
   abstract setReorderLevel(itemId: number, warehouseId: number, reorderLevel: number | null, now: Date): Promise<void>;
   abstract inventory(filter: InventoryFilter, page: PageRequest): Promise<Page<InventoryRow>>;
   abstract movements(filter: MovementFilter, page: PageRequest): Promise<Page<StockMovementRecord>>;

@@ -33,20 +33,27 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
       .execute();
   }
 
-  async move(m: NewMovement, floor: number | null, now: Date): Promise<{ before: number; after: number; movementId: number } | null> {
-    await this.ensureLevel(m.itemId, m.warehouseId, now);
+  async move(m: NewMovement, floor: number | null, now: Date): Promise<{ before: number; after: number; movementId: number; reorderLevel: number | null } | null> {
     // One conditional UPDATE: atomic on both databases, and on MySQL it holds the row lock
-    // until commit, so concurrent sellers of the last unit cannot both succeed.
-    const qb = this.levelsRepo
-      .createQueryBuilder()
-      .update(StockLevelEntity)
-      .set({ quantity: () => `quantity + ${Math.trunc(m.delta)}`, updatedAt: now })
-      .where('item_id = :itemId AND warehouse_id = :warehouseId', { itemId: m.itemId, warehouseId: m.warehouseId });
-    if (floor !== null) qb.andWhere(`quantity + ${Math.trunc(m.delta)} >= :floor`, { floor });
-    const result = await qb.execute();
+    // until commit, so concurrent sellers of the last unit cannot both succeed. The row is
+    // created (quantity 0) only when the UPDATE finds none.
+    const update = () => {
+      const qb = this.levelsRepo
+        .createQueryBuilder()
+        .update(StockLevelEntity)
+        .set({ quantity: () => `quantity + ${Math.trunc(m.delta)}`, updatedAt: now })
+        .where('item_id = :itemId AND warehouse_id = :warehouseId', { itemId: m.itemId, warehouseId: m.warehouseId });
+      if (floor !== null) qb.andWhere(`quantity + ${Math.trunc(m.delta)} >= :floor`, { floor });
+      return qb.execute();
+    };
+    let result = await update();
+    if (!result.affected && !(await this.levelsRepo.exists({ where: { itemId: m.itemId, warehouseId: m.warehouseId } }))) {
+      await this.ensureLevel(m.itemId, m.warehouseId, now);
+      result = await update();
+    }
     if (!result.affected) return null;
     const level = await this.levelsRepo.findOneByOrFail({ itemId: m.itemId, warehouseId: m.warehouseId });
-    const movement = await this.em.getRepository(StockMovementEntity).save({
+    const movement = await this.em.getRepository(StockMovementEntity).insert({
       itemId: m.itemId,
       warehouseId: m.warehouseId,
       type: m.type,
@@ -59,7 +66,7 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
       notes: m.notes,
       createdAt: now,
     });
-    return { before: level.quantity - m.delta, after: level.quantity, movementId: movement.id };
+    return { before: level.quantity - m.delta, after: level.quantity, movementId: Number(movement.identifiers[0]?.id), reorderLevel: level.reorderLevel };
   }
 
   async setReorderLevel(itemId: number, warehouseId: number, reorderLevel: number | null, now: Date): Promise<void> {

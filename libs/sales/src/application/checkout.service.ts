@@ -246,7 +246,7 @@ export class CheckoutService {
         if (!row) throw ValidationFailedError.field(`items.${i}.serial_number`, 'The serial number is not in stock in this warehouse.');
         await this.stock.updateSerials([row.id], { status: 'sold', saleId }, now);
       }
-      const level = (await this.stock.levels([item.id], [warehouseId]))[0]?.reorderLevel ?? item.reorderLevel;
+      const level = moved.reorderLevel ?? item.reorderLevel;
       const crossing = levelCrossing(moved.before, moved.after, level);
       if (crossing) await this.changes.event(`inventory.${crossing}`, { item_id: item.id, sku: item.sku, name: item.name, warehouse_id: warehouseId, quantity: moved.after, reorder_level: level }, p.store.id);
     }
