@@ -40,20 +40,8 @@ export interface ItemFilter {
   isActive?: boolean;
 }
 
-export interface ItemWrite {
-  sku: string;
-  name: string;
-  description: string | null;
-  categoryId: number | null;
-  basePrice: number;
-  cost: number;
-  taxClassId: number | null;
-  baseUnit: string;
-  isActive: boolean;
-  isSerialTracked: boolean;
-  reorderLevel: number;
-  reorderQuantity: number;
-}
+/** The writable fields of an item (everything but identity and timestamps). */
+export type ItemWrite = Omit<ItemRecord, 'id' | 'createdAt' | 'updatedAt' | 'deletedAt'>;
 
 export interface UnitWrite {
   name: string;
