@@ -3,7 +3,7 @@ import { In, IsNull, Not } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { CategoryRecord } from '../application/catalog.records';
 import { CategoryFilter, CategoryRepository } from '../application/catalog.ports';
-import { TxRepository } from './base.repository';
+import { TxRepository } from '@pos/platform';
 import { CategoryEntity, ItemEntity } from './catalog.entities';
 
 @Injectable()

@@ -3,7 +3,7 @@ import { Brackets, In, IsNull } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
 import { ItemFilter, ItemRepository, ItemWrite, UnitWrite } from '../application/catalog.ports';
-import { TxRepository } from './base.repository';
+import { TxRepository } from '@pos/platform';
 import { ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 
 @Injectable()

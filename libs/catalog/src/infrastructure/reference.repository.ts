@@ -4,7 +4,7 @@ import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { CurrencyRecord, PriceBookEntryRecord, PriceBookRecord, TaxClassRecord, TaxRateRecord } from '../application/catalog.records';
 import { ReferenceRepository } from '../application/catalog.ports';
 import { StoreScope } from '../application/store.ports';
-import { TxRepository } from './base.repository';
+import { TxRepository } from '@pos/platform';
 import { CurrencyEntity, PriceBookEntity, PriceBookEntryEntity, TaxClassEntity, TaxRateEntity } from './catalog.entities';
 
 type BookWithScope = PriceBookRecord & { storeIds: number[]; customerGroupIds: number[] };

@@ -4,7 +4,7 @@ import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { SerialNumberRecord, StockLevelRecord, StockMovementRecord } from '../application/catalog.records';
 import { InventoryFilter, InventoryRow, MovementFilter, NewMovement, StockRepository } from '../application/catalog.ports';
 import { StoreScope } from '../application/store.ports';
-import { TxRepository } from './base.repository';
+import { TxRepository } from '@pos/platform';
 import { SerialNumberEntity, StockLevelEntity, StockMovementEntity } from './catalog.entities';
 
 @Injectable()

@@ -1,20 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { TxRepository } from '@pos/platform';
 import { Brackets, In, IsNull } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { StoreRepository, StoreScope, WarehouseFilter } from '../application/store.ports';
 import { PaymentMethodEntity, StoreEntity, StorePaymentMethodEntity, WarehouseEntity, WarehouseStoreEntity } from './store.entities';
 
 @Injectable()
-export class TypeOrmStoreRepository extends StoreRepository {
-  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
-    super();
-  }
+export class TypeOrmStoreRepository extends TxRepository implements StoreRepository {
 
-  private get em() {
-    return this.tx.tx;
-  }
 
   async listStores(scope: StoreScope, page: PageRequest): Promise<Page<StoreEntity>> {
     if (scope !== 'all' && scope.length === 0) return new Page([], 0, page.page, page.perPage);

@@ -1,28 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { TxRepository } from '@pos/platform';
 import { In, IsNull } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { CustomerFilter, CustomerGroupRecord, CustomerRecord, CustomerRepository, CustomerWrite } from '../application/customer.ports';
 import { CustomerEntity, CustomerGroupEntity } from './customer.entities';
 
 @Injectable()
-export class TypeOrmCustomerRepository extends CustomerRepository {
-  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
-    super();
-  }
+export class TypeOrmCustomerRepository extends TxRepository implements CustomerRepository {
 
   private get repo() {
-    return this.tx.tx.getRepository(CustomerEntity);
+    return this.em.getRepository(CustomerEntity);
   }
 
-  private get esc(): string {
-    return this.tx.tx.connection.options.type === 'better-sqlite3' ? " ESCAPE '\\'" : '';
-  }
 
-  private contains(q: string): string {
-    return `%${q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-  }
 
   async list(filter: CustomerFilter, page: PageRequest): Promise<Page<CustomerRecord>> {
     const qb = this.repo.createQueryBuilder('c').where('c.deleted_at IS NULL');
@@ -30,7 +20,7 @@ export class TypeOrmCustomerRepository extends CustomerRepository {
     if (filter.customerGroupId !== undefined) qb.andWhere('c.customer_group_id = :g', { g: filter.customerGroupId });
     if (filter.excludeWalkIn) qb.andWhere('c.is_walk_in = :walkIn', { walkIn: false });
     if (filter.q) {
-      qb.andWhere(`(c.name LIKE :q${this.esc} OR c.email LIKE :q${this.esc} OR c.phone LIKE :q${this.esc} OR c.address LIKE :q${this.esc})`, { q: this.contains(filter.q) });
+      qb.andWhere(`(c.name LIKE :q${this.esc} OR c.email LIKE :q${this.esc} OR c.phone LIKE :q${this.esc} OR c.address LIKE :q${this.esc})`, { q: this.like(filter.q, 'contains') });
     }
     const [rows, total] = await qb.orderBy('c.name', 'ASC').addOrderBy('c.id', 'ASC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
     return new Page(rows, total, page.page, page.perPage);
@@ -41,7 +31,7 @@ export class TypeOrmCustomerRepository extends CustomerRepository {
     const rows = await this.repo
       .createQueryBuilder('c')
       .where('c.deleted_at IS NULL')
-      .andWhere(`(c.name LIKE :q${this.esc} OR c.email LIKE :q${this.esc} OR c.phone LIKE :q${this.esc} OR c.address LIKE :q${this.esc})`, { q: this.contains(q) })
+      .andWhere(`(c.name LIKE :q${this.esc} OR c.email LIKE :q${this.esc} OR c.phone LIKE :q${this.esc} OR c.address LIKE :q${this.esc})`, { q: this.like(q, 'contains') })
       .orderBy('c.name', 'ASC')
       .addOrderBy('c.id', 'ASC')
       .take(Math.max(limit * 4, limit))
@@ -73,14 +63,14 @@ export class TypeOrmCustomerRepository extends CustomerRepository {
   }
 
   groups(ids?: number[]): Promise<CustomerGroupRecord[]> {
-    return this.tx.tx.getRepository(CustomerGroupEntity).find({ where: ids ? { id: In(ids) } : {}, order: { name: 'ASC' } });
+    return this.em.getRepository(CustomerGroupEntity).find({ where: ids ? { id: In(ids) } : {}, order: { name: 'ASC' } });
   }
 
   groupByCode(code: string): Promise<CustomerGroupRecord | null> {
-    return this.tx.tx.getRepository(CustomerGroupEntity).findOneBy({ code });
+    return this.em.getRepository(CustomerGroupEntity).findOneBy({ code });
   }
 
   createGroup(name: string, code: string, now: Date): Promise<CustomerGroupRecord> {
-    return this.tx.tx.getRepository(CustomerGroupEntity).save({ name, code, createdAt: now, updatedAt: now });
+    return this.em.getRepository(CustomerGroupEntity).save({ name, code, createdAt: now, updatedAt: now });
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { TxRepository } from '@pos/platform';
 import { StoreDirectory } from '../application/ports';
 
 /**
@@ -9,14 +8,11 @@ import { StoreDirectory } from '../application/ports';
  * identity's principal for store scoping).
  */
 @Injectable()
-export class SqlStoreDirectory extends StoreDirectory {
-  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
-    super();
-  }
+export class SqlStoreDirectory extends TxRepository implements StoreDirectory {
 
   async names(ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.tx.tx
+    const rows = await this.em
       .createQueryBuilder()
       .select(['s.id AS id', 's.name AS name'])
       .from('stores', 's')
@@ -27,7 +23,7 @@ export class SqlStoreDirectory extends StoreDirectory {
 
   async existingIds(ids: number[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await this.tx.tx
+    const rows = await this.em
       .createQueryBuilder()
       .select('s.id', 'id')
       .from('stores', 's')

@@ -1,18 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { TxRepository } from '@pos/platform';
 import { IsNull } from 'typeorm';
 import { NewToken, TokenRecord, TokenRepository } from '../application/ports';
 import { AccessTokenEntity } from './identity.entities';
 
 @Injectable()
-export class TypeOrmTokenRepository extends TokenRepository {
-  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
-    super();
-  }
+export class TypeOrmTokenRepository extends TxRepository implements TokenRepository {
 
   private get repo() {
-    return this.tx.tx.getRepository(AccessTokenEntity);
+    return this.em.getRepository(AccessTokenEntity);
   }
 
   insert(token: NewToken): Promise<TokenRecord> {

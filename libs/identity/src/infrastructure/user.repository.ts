@@ -1,20 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { TxRepository } from '@pos/platform';
 import { In, IsNull } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { NewUser, UserAccess, UserRecord, UserRepository } from '../application/ports';
 import { RoleEntity, RolePermissionEntity, UserEntity, UserPermissionEntity, UserStoreEntity } from './identity.entities';
 
 @Injectable()
-export class TypeOrmUserRepository extends UserRepository {
-  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
-    super();
-  }
+export class TypeOrmUserRepository extends TxRepository implements UserRepository {
 
-  private get em() {
-    return this.tx.tx;
-  }
 
   findByEmail(email: string): Promise<UserRecord | null> {
     return this.em.getRepository(UserEntity).findOne({ where: { email, deletedAt: IsNull() } });

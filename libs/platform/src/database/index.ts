@@ -6,3 +6,4 @@ export * from './seeds/demo.seed';
 export * from './changes/change-log';
 export * from './changes/change.entities';
 export * from './db-errors';
+export * from './tx-repository';

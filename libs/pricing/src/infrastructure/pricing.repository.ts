@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { TxRepository } from '@pos/platform';
 import { In, IsNull, LessThanOrEqual } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { PriceBookCandidate, RuleConditions, RuleKind } from '../domain/pricing.types';
@@ -12,14 +11,8 @@ import { BulkPriceJobEntity, BundleEntity, BundleItemEntity, ExchangeRateEntity,
  * JSON-held conditions (stores, groups, days, hours) filter the same way the engine applies them.
  */
 @Injectable()
-export class TypeOrmPricingRepository extends PricingRepository {
-  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
-    super();
-  }
+export class TypeOrmPricingRepository extends TxRepository implements PricingRepository {
 
-  private get em() {
-    return this.tx.tx;
-  }
 
   private async toRules(rows: PricingRuleEntity[]): Promise<RuleRecord[]> {
     if (!rows.length) return [];
@@ -260,7 +253,4 @@ export class TypeOrmPricingRepository extends PricingRepository {
     return this.isSqlite ? d.toISOString().replace('T', ' ').replace('Z', '') : d;
   }
 
-  private get isSqlite(): boolean {
-    return this.em.connection.options.type === 'better-sqlite3';
-  }
 }

@@ -1,21 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Brackets, In, LessThan } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
-import { isUniqueViolation } from '@pos/platform';
+import { TxRepository, isUniqueViolation } from '@pos/platform';
 import { IdempotencyRecord, IdempotencyRepository, InvoicePaymentRecord, InvoiceRecord, SaleFilter, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository } from '../application/sale.ports';
 import { IdempotencyKeyEntity, InvoiceEntity, InvoicePaymentEntity, ReceiptCounterEntity, SaleEntity, SaleItemEntity, SalePaymentEntity } from './sale.entities';
 
 @Injectable()
-export class TypeOrmSaleRepository extends SaleRepository {
-  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
-    super();
-  }
+export class TypeOrmSaleRepository extends TxRepository implements SaleRepository {
 
-  private get em() {
-    return this.tx.tx;
-  }
 
   /**
    * Per-store receipt numbers without gaps from races: one UPDATE increments the store's counter
@@ -143,13 +135,10 @@ export class TypeOrmSaleRepository extends SaleRepository {
 }
 
 @Injectable()
-export class TypeOrmIdempotencyRepository extends IdempotencyRepository {
-  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
-    super();
-  }
+export class TypeOrmIdempotencyRepository extends TxRepository implements IdempotencyRepository {
 
   private get repo() {
-    return this.tx.tx.getRepository(IdempotencyKeyEntity);
+    return this.em.getRepository(IdempotencyKeyEntity);
   }
 
   async claim(record: Omit<IdempotencyRecord, 'id'>): Promise<IdempotencyRecord | null> {

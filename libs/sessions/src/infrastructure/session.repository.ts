@@ -1,21 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { In } from 'typeorm';
-import { isUniqueViolation } from '@pos/platform';
+import { TxRepository, isUniqueViolation } from '@pos/platform';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { CashMovementRecord, SessionRecord, SessionRepository, SessionSalesTotals } from '../application/session.ports';
 import { SessionStatus } from '../domain/session';
 import { CashMovementEntity, SessionEntity } from './session.entities';
 
 @Injectable()
-export class TypeOrmSessionRepository extends SessionRepository {
-  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {
-    super();
-  }
+export class TypeOrmSessionRepository extends TxRepository implements SessionRepository {
 
   private get repo() {
-    return this.tx.tx.getRepository(SessionEntity);
+    return this.em.getRepository(SessionEntity);
   }
 
   live(userId: number, storeId: number): Promise<SessionRecord | null> {
@@ -40,12 +35,12 @@ export class TypeOrmSessionRepository extends SessionRepository {
   }
 
   addMovement(m: Omit<CashMovementRecord, 'id'>): Promise<CashMovementRecord> {
-    const repo = this.tx.tx.getRepository(CashMovementEntity);
+    const repo = this.em.getRepository(CashMovementEntity);
     return repo.save(repo.create(m));
   }
 
   movements(sessionId: number): Promise<CashMovementRecord[]> {
-    return this.tx.tx.getRepository(CashMovementEntity).find({ where: { sessionId }, order: { id: 'ASC' } });
+    return this.em.getRepository(CashMovementEntity).find({ where: { sessionId }, order: { id: 'ASC' } });
   }
 
   async list(filter: { storeIds: readonly number[] | 'all'; userId?: number; status?: SessionStatus }, page: PageRequest): Promise<Page<SessionRecord>> {

@@ -3,7 +3,10 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { EntityManager } from 'typeorm';
 
-/** Repositories read and write through the ambient transaction when there is one. */
+/**
+ * Base of every TypeORM repository: reads and writes go through the ambient transaction of the
+ * use case (CLS) when there is one, else the plain connection.
+ */
 @Injectable()
 export abstract class TxRepository {
   constructor(protected readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
