@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Principal } from '@pos/identity';
+import { currentStoreId, Principal } from '@pos/identity';
 import { fromMinor, toMinor, ValidationFailedError } from '@pos/kernel';
 import { bestPriceBook, DiscountApprovalService, pricedCartView, pricedLineView, PricingRuleService, PricingService, TaxAndCurrencyService } from '@pos/pricing';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
@@ -165,12 +165,13 @@ export class PricingController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'A manager approves one discount for one cart: returns a short-lived signed token' })
   approve(@CurrentPrincipal() p: Principal, @Body() body: DiscountApproveDto) {
-    const storeId = body.store_id ?? p.token.storeId ?? p.defaultStoreId;
+    const storeId = body.store_id ?? currentStoreId(p);
+    if (storeId === null) throw ValidationFailedError.field('store_id', 'The store_id field is required.');
     return this.approvals.approve(p, {
       approverEmail: body.approver_email,
       password: body.password,
       pin: body.pin,
-      storeId: storeId ?? 0,
+      storeId,
       target: body.item_id === undefined ? 'cart' : { itemId: body.item_id },
       discount: toDiscount(body.discount_type, body.discount_value, 'discount')!,
       cartReference: body.cart_reference,
