@@ -12,7 +12,10 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../../*/src/*', '../../../libs/*'], message: 'Import other libs through their @pos/* alias.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../../*/src/*', '../../../libs/*'], message: 'Import other libs through their @pos/* alias.' }] },
+      ],
     },
   },
   {

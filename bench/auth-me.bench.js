@@ -39,12 +39,27 @@ async function serve() {
   const full = app.getHttpServer().address().port;
 
   const bare = express();
-  const body = { success: true, data: { id: 3, name: 'Cass Cashier', email: 'cashier@example.com', role: { id: 3, name: 'Cashier' }, store_id: 1, permissions: ['pos.access', 'sales.create'], discount_limits: { max_discount_percent: 10, max_discount_amount: 20 } } };
+  const body = {
+    success: true,
+    data: {
+      id: 3,
+      name: 'Cass Cashier',
+      email: 'cashier@example.com',
+      role: { id: 3, name: 'Cashier' },
+      store_id: 1,
+      permissions: ['pos.access', 'sales.create'],
+      discount_limits: { max_discount_percent: 10, max_discount_amount: 20 },
+    },
+  };
   bare.get('/api/v1/auth/me', (_req, res) => res.json(body));
   const server = bare.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
 
-  const res = await fetch(`http://127.0.0.1:${full}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'cashier@example.com', password: 'password' }) });
+  const res = await fetch(`http://127.0.0.1:${full}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'cashier@example.com', password: 'password' }),
+  });
   const token = (await res.json()).data.token;
   process.send({ full, bare: server.address().port, token });
   process.on('message', async (m) => {
@@ -75,12 +90,21 @@ async function main() {
   const bare = await measure(autocannon, `http://127.0.0.1:${ports.bare}/api/v1/auth/me`, {});
   const full = await measure(autocannon, `http://127.0.0.1:${ports.full}/api/v1/auth/me`, { authorization: `Bearer ${ports.token}` });
   child.send('stop');
-  const row = (name, m) => `${name.padEnd(34)} ${m.rps.toFixed(0).padStart(8)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms`;
+  const row = (name, m) =>
+    `${name.padEnd(34)} ${m.rps.toFixed(0).padStart(8)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms`;
   console.log(`GET /api/v1/auth/me, ${CONNECTIONS} connections, ${DURATION} s each, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}`);
   console.log(row('bare Express route', bare));
   console.log(row('full stack (auth, guards, envelope)', full));
   console.log(`ratio full / bare: ${((full.rps / bare.rps) * 100).toFixed(1)}%`);
 }
 
-if (process.argv[2] === 'serve') serve().catch((e) => { console.error(e); process.exit(1); });
-else main().catch((e) => { console.error(e); process.exit(1); });
+if (process.argv[2] === 'serve')
+  serve().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+else
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -17,7 +17,12 @@ const DB = process.env.BENCH_DB ?? 'pos_bench_catalog';
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const server = { host: process.env.DB_HOST ?? '127.0.0.1', port: Number(process.env.DB_PORT ?? 3306), user: process.env.DB_USERNAME ?? 'root', password: process.env.DB_PASSWORD ?? '' };
+const server = {
+  host: process.env.DB_HOST ?? '127.0.0.1',
+  port: Number(process.env.DB_PORT ?? 3306),
+  user: process.env.DB_USERNAME ?? 'root',
+  password: process.env.DB_PASSWORD ?? '',
+};
 const barcodeOf = (i) => String(2_000_000_000_000 + i);
 
 async function prepare() {
@@ -25,7 +30,16 @@ async function prepare() {
   const root = await mysql.createConnection(server);
   await root.query(`CREATE DATABASE IF NOT EXISTS \`${DB}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await root.end();
-  const env = { ...process.env, NODE_ENV: 'development', DB_TYPE: 'mysql', DB_HOST: server.host, DB_PORT: String(server.port), DB_USERNAME: server.user, DB_PASSWORD: server.password, DB_DATABASE: DB };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    DB_TYPE: 'mysql',
+    DB_HOST: server.host,
+    DB_PORT: String(server.port),
+    DB_USERNAME: server.user,
+    DB_PASSWORD: server.password,
+    DB_DATABASE: DB,
+  };
   const { execFileSync } = require('node:child_process');
   execFileSync('node', ['dist/apps/cli/src/main.js', 'migrate'], { env, stdio: 'ignore' });
   execFileSync('node', ['dist/apps/cli/src/main.js', 'seed:demo'], { env, stdio: 'ignore' });
@@ -40,8 +54,25 @@ async function prepare() {
     for (let start = Number(n); start < ITEMS; start += 2000) {
       const end = Math.min(ITEMS, start + 2000);
       const rows = [];
-      for (let i = start; i < end; i++) rows.push([`GEN-${String(i).padStart(6, '0')}`, `${words[i % 10]} ${words[(i / 10 | 0) % 10]} item ${i}`, cat.id, 100 + (i % 5000), 50, 'each', 1, 0, 10, 20, now, now]);
-      const [res] = await db.query('INSERT INTO items (sku, name, category_id, base_price, cost, base_unit, is_active, is_serial_tracked, reorder_level, reorder_quantity, created_at, updated_at) VALUES ?', [rows]);
+      for (let i = start; i < end; i++)
+        rows.push([
+          `GEN-${String(i).padStart(6, '0')}`,
+          `${words[i % 10]} ${words[((i / 10) | 0) % 10]} item ${i}`,
+          cat.id,
+          100 + (i % 5000),
+          50,
+          'each',
+          1,
+          0,
+          10,
+          20,
+          now,
+          now,
+        ]);
+      const [res] = await db.query(
+        'INSERT INTO items (sku, name, category_id, base_price, cost, base_unit, is_active, is_serial_tracked, reorder_level, reorder_quantity, created_at, updated_at) VALUES ?',
+        [rows],
+      );
       const firstId = res.insertId;
       const codes = rows.map((_, k) => [firstId + k, barcodeOf(start + k)]);
       await db.query('INSERT INTO item_barcodes (item_id, barcode) VALUES ?', [codes]);
@@ -67,10 +98,16 @@ async function bareServer() {
     const q = url.searchParams.get('q') ?? '';
     let rows;
     if (url.pathname === '/barcode') {
-      [rows] = await pool.query('SELECT i.id, i.sku, i.name, i.base_price FROM items i JOIN item_barcodes b ON b.item_id = i.id WHERE b.barcode = ? AND i.deleted_at IS NULL AND i.is_active = 1', [q]);
+      [rows] = await pool.query(
+        'SELECT i.id, i.sku, i.name, i.base_price FROM items i JOIN item_barcodes b ON b.item_id = i.id WHERE b.barcode = ? AND i.deleted_at IS NULL AND i.is_active = 1',
+        [q],
+      );
       rows = await withStock(rows);
     } else {
-      [rows] = await pool.query("SELECT i.id, i.sku, i.name, i.base_price FROM items i WHERE i.name LIKE ? AND i.deleted_at IS NULL AND i.is_active = 1 ORDER BY i.name, i.id LIMIT 20", [q + '%']);
+      [rows] = await pool.query(
+        'SELECT i.id, i.sku, i.name, i.base_price FROM items i WHERE i.name LIKE ? AND i.deleted_at IS NULL AND i.is_active = 1 ORDER BY i.name, i.id LIMIT 20',
+        [q + '%'],
+      );
       rows = await withStock(rows);
     }
     res.setHeader('content-type', 'application/json');
@@ -85,13 +122,26 @@ async function serve() {
   const { createApiApp } = require('../dist/apps/api/src/bootstrap');
   const { loadConfig } = require('../dist/libs/platform/src');
   const config = loadConfig({
-    NODE_ENV: 'production', APP_KEY: 'bench-only-app-key-0123456789abcdefghijkl', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    DB_TYPE: 'mysql', DB_HOST: server.host, DB_PORT: String(server.port), DB_USERNAME: server.user, DB_PASSWORD: server.password, DB_DATABASE: DB,
-    RATE_LIMIT_POS: '1000000', RATE_LIMIT_STANDARD: '1000000', OPENAPI: 'false',
+    NODE_ENV: 'production',
+    APP_KEY: 'bench-only-app-key-0123456789abcdefghijkl',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    DB_TYPE: 'mysql',
+    DB_HOST: server.host,
+    DB_PORT: String(server.port),
+    DB_USERNAME: server.user,
+    DB_PASSWORD: server.password,
+    DB_DATABASE: DB,
+    RATE_LIMIT_POS: '1000000',
+    RATE_LIMIT_STANDARD: '1000000',
+    OPENAPI: 'false',
   });
   const app = await createApiApp(config);
   await app.listen(0, '127.0.0.1');
-  const res = await fetch(`http://127.0.0.1:${app.getHttpServer().address().port}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'cashier@example.com', password: 'password' }) });
+  const res = await fetch(`http://127.0.0.1:${app.getHttpServer().address().port}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'cashier@example.com', password: 'password' }),
+  });
   process.send({ api: app.getHttpServer().address().port, bare: await bareServer(), token: (await res.json()).data.token });
 }
 
@@ -108,7 +158,10 @@ async function main() {
   await prepare();
   const autocannon = require('autocannon');
   const child = fork(__filename, ['serve'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const ports = await new Promise((resolve, reject) => { child.once('message', resolve); child.once('exit', (c) => reject(new Error(`server exited ${c}`))); });
+  const ports = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (c) => reject(new Error(`server exited ${c}`)));
+  });
   const api = `http://127.0.0.1:${ports.api}`;
   const bare = `http://127.0.0.1:${ports.bare}`;
   const auth = { authorization: `Bearer ${ports.token}` };
@@ -124,10 +177,20 @@ async function main() {
   for (const [name, apiPaths, barePaths] of cases) {
     const b = await measure(autocannon, bare, barePaths, {});
     const a = await measure(autocannon, api, apiPaths, auth);
-    console.log(`${name.padEnd(30)} API ${a.rps.toFixed(0).padStart(6)} req/s p50 ${a.p50} ms p99 ${a.p99} ms | bare mysql2 ${b.rps.toFixed(0).padStart(6)} req/s p50 ${b.p50} ms p99 ${b.p99} ms | ratio ${((a.rps / b.rps) * 100).toFixed(1)}%`);
+    console.log(
+      `${name.padEnd(30)} API ${a.rps.toFixed(0).padStart(6)} req/s p50 ${a.p50} ms p99 ${a.p99} ms | bare mysql2 ${b.rps.toFixed(0).padStart(6)} req/s p50 ${b.p50} ms p99 ${b.p99} ms | ratio ${((a.rps / b.rps) * 100).toFixed(1)}%`,
+    );
   }
   child.kill('SIGTERM');
 }
 
-if (process.argv[2] === 'serve') serve().catch((e) => { console.error(e); process.exit(1); });
-else main().catch((e) => { console.error(e); process.exit(1); });
+if (process.argv[2] === 'serve')
+  serve().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+else
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -12,7 +12,12 @@ const { randomUUID } = require('node:crypto');
 const DB = process.env.BENCH_DB ?? 'pos_bench_checkout';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const server = { host: process.env.DB_HOST ?? '127.0.0.1', port: Number(process.env.DB_PORT ?? 3306), user: process.env.DB_USERNAME ?? 'root', password: process.env.DB_PASSWORD ?? '' };
+const server = {
+  host: process.env.DB_HOST ?? '127.0.0.1',
+  port: Number(process.env.DB_PORT ?? 3306),
+  user: process.env.DB_USERNAME ?? 'root',
+  password: process.env.DB_PASSWORD ?? '',
+};
 const SKUS = ['BEV-001', 'BEV-003', 'SNK-001', 'GRO-002', 'HSE-001'];
 
 async function prepare() {
@@ -21,7 +26,16 @@ async function prepare() {
   await root.query(`DROP DATABASE IF EXISTS \`${DB}\``);
   await root.query(`CREATE DATABASE \`${DB}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await root.end();
-  const env = { ...process.env, NODE_ENV: 'development', DB_TYPE: 'mysql', DB_HOST: server.host, DB_PORT: String(server.port), DB_USERNAME: server.user, DB_PASSWORD: server.password, DB_DATABASE: DB };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    DB_TYPE: 'mysql',
+    DB_HOST: server.host,
+    DB_PORT: String(server.port),
+    DB_USERNAME: server.user,
+    DB_PASSWORD: server.password,
+    DB_DATABASE: DB,
+  };
   const { execFileSync } = require('node:child_process');
   execFileSync('node', ['dist/apps/cli/src/main.js', 'migrate'], { env, stdio: 'ignore' });
   execFileSync('node', ['dist/apps/cli/src/main.js', 'seed:demo'], { env, stdio: 'ignore' });
@@ -42,18 +56,68 @@ async function bareServer() {
       await conn.query('INSERT INTO receipt_counters (store_id, last_number) VALUES (2, 0) ON DUPLICATE KEY UPDATE last_number = last_number + 1');
       const [[{ last_number: n }]] = await conn.query('SELECT last_number FROM receipt_counters WHERE store_id = 2');
       const total = items.reduce((a, i) => a + Number(i.base_price), 0);
-      const [sale] = await conn.query('INSERT INTO sales (store_id, warehouse_id, user_id, receipt_number, status, subtotal, discount_total, tax_total, total_amount, paid_amount, change_amount, balance_due, currency_code, idempotency_key, tax_exempt, created_at, updated_at) VALUES (2, 2, 3, ?, "completed", ?, 0, 0, ?, ?, 0, 0, "USD", ?, 0, ?, ?)', [`BARE-${n}`, total, total, total, randomUUID(), now, now]);
-      await conn.query('INSERT INTO sale_items (sale_id, line_no, item_id, sku, name, factor, quantity, base_quantity, base_price, unit_price, unit_cost, price_source, gross, rule_discount, bundle_discount, manual_discount, cart_discount, net, tax_rate_bp, tax, total, warehouse_id, returned_quantity) VALUES ?', [items.map((i, k) => [sale.insertId, k, i.id, i.sku, i.name, 1, 1, 1, i.base_price, i.base_price, i.cost, 'base', i.base_price, 0, 0, 0, 0, i.base_price, 0, 0, i.base_price, 2, 0])]);
-      await conn.query('INSERT INTO sale_payments (sale_id, payment_method_id, method_code, method_type, amount, change_amount, created_at) VALUES (?, 1, "cash", "cash", ?, 0, ?)', [sale.insertId, total, now]);
+      const [sale] = await conn.query(
+        'INSERT INTO sales (store_id, warehouse_id, user_id, receipt_number, status, subtotal, discount_total, tax_total, total_amount, paid_amount, change_amount, balance_due, currency_code, idempotency_key, tax_exempt, created_at, updated_at) VALUES (2, 2, 3, ?, "completed", ?, 0, 0, ?, ?, 0, 0, "USD", ?, 0, ?, ?)',
+        [`BARE-${n}`, total, total, total, randomUUID(), now, now],
+      );
+      await conn.query(
+        'INSERT INTO sale_items (sale_id, line_no, item_id, sku, name, factor, quantity, base_quantity, base_price, unit_price, unit_cost, price_source, gross, rule_discount, bundle_discount, manual_discount, cart_discount, net, tax_rate_bp, tax, total, warehouse_id, returned_quantity) VALUES ?',
+        [
+          items.map((i, k) => [
+            sale.insertId,
+            k,
+            i.id,
+            i.sku,
+            i.name,
+            1,
+            1,
+            1,
+            i.base_price,
+            i.base_price,
+            i.cost,
+            'base',
+            i.base_price,
+            0,
+            0,
+            0,
+            0,
+            i.base_price,
+            0,
+            0,
+            i.base_price,
+            2,
+            0,
+          ]),
+        ],
+      );
+      await conn.query(
+        'INSERT INTO sale_payments (sale_id, payment_method_id, method_code, method_type, amount, change_amount, created_at) VALUES (?, 1, "cash", "cash", ?, 0, ?)',
+        [sale.insertId, total, now],
+      );
       for (const i of [...items].sort((a, b) => a.id - b.id)) {
-        const [u] = await conn.query('UPDATE stock_levels SET quantity = quantity - 1, updated_at = ? WHERE item_id = ? AND warehouse_id = 2 AND quantity - 1 >= 0', [now, i.id]);
+        const [u] = await conn.query(
+          'UPDATE stock_levels SET quantity = quantity - 1, updated_at = ? WHERE item_id = ? AND warehouse_id = 2 AND quantity - 1 >= 0',
+          [now, i.id],
+        );
         if (!u.affectedRows) throw new Error('stock');
         const [[{ quantity }]] = await conn.query('SELECT quantity FROM stock_levels WHERE item_id = ? AND warehouse_id = 2', [i.id]);
-        await conn.query('INSERT INTO stock_movements (item_id, warehouse_id, type, quantity, balance_after, unit_cost, reference_type, reference_id, user_id, created_at) VALUES (?, 2, "sale", -1, ?, ?, "sale", ?, 3, ?)', [i.id, quantity, i.cost, String(sale.insertId), now]);
+        await conn.query(
+          'INSERT INTO stock_movements (item_id, warehouse_id, type, quantity, balance_after, unit_cost, reference_type, reference_id, user_id, created_at) VALUES (?, 2, "sale", -1, ?, ?, "sale", ?, 3, ?)',
+          [i.id, quantity, i.cost, String(sale.insertId), now],
+        );
       }
-      await conn.query('INSERT INTO invoices (sale_id, store_id, number, status, issued_at, due_at, amount, paid, balance, created_at, updated_at) VALUES (?, 2, ?, "paid", ?, ?, ?, ?, 0, ?, ?)', [sale.insertId, `INV-BARE-${n}`, now, now, total, total, now, now]);
-      await conn.query('INSERT INTO outbox_events (type, store_id, payload, created_at) VALUES ("sale.completed", 2, ?, ?)', [JSON.stringify({ sale_id: sale.insertId }), now]);
-      await conn.query('INSERT INTO idempotency_keys (idem_key, scope, fingerprint, status, response_status, response_body, user_id, created_at) VALUES (?, "checkout", "x", "completed", 201, "{}", 3, ?)', [randomUUID(), now]);
+      await conn.query(
+        'INSERT INTO invoices (sale_id, store_id, number, status, issued_at, due_at, amount, paid, balance, created_at, updated_at) VALUES (?, 2, ?, "paid", ?, ?, ?, ?, 0, ?, ?)',
+        [sale.insertId, `INV-BARE-${n}`, now, now, total, total, now, now],
+      );
+      await conn.query('INSERT INTO outbox_events (type, store_id, payload, created_at) VALUES ("sale.completed", 2, ?, ?)', [
+        JSON.stringify({ sale_id: sale.insertId }),
+        now,
+      ]);
+      await conn.query(
+        'INSERT INTO idempotency_keys (idem_key, scope, fingerprint, status, response_status, response_body, user_id, created_at) VALUES (?, "checkout", "x", "completed", 201, "{}", 3, ?)',
+        [randomUUID(), now],
+      );
       await conn.commit();
       res.statusCode = 201;
       res.end(JSON.stringify({ success: true, data: { id: sale.insertId } }));
@@ -73,11 +137,32 @@ async function serve() {
   require('reflect-metadata');
   const { createApiApp } = require('../dist/apps/api/src/bootstrap');
   const { loadConfig } = require('../dist/libs/platform/src');
-  const config = loadConfig({ NODE_ENV: 'production', APP_KEY: 'bench-only-app-key-0123456789abcdefghijkl', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', DB_TYPE: 'mysql', DB_HOST: server.host, DB_PORT: String(server.port), DB_USERNAME: server.user, DB_PASSWORD: server.password, DB_DATABASE: DB, RATE_LIMIT_STANDARD: '1000000', RATE_LIMIT_POS: '1000000', OPENAPI: 'false' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    APP_KEY: 'bench-only-app-key-0123456789abcdefghijkl',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    DB_TYPE: 'mysql',
+    DB_HOST: server.host,
+    DB_PORT: String(server.port),
+    DB_USERNAME: server.user,
+    DB_PASSWORD: server.password,
+    DB_DATABASE: DB,
+    RATE_LIMIT_STANDARD: '1000000',
+    RATE_LIMIT_POS: '1000000',
+    OPENAPI: 'false',
+  });
   const app = await createApiApp(config);
   await app.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${app.getHttpServer().address().port}/api/v1`;
-  const token = (await (await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'cashier@example.com', password: 'password' }) })).json()).data.token;
+  const token = (
+    await (
+      await fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'cashier@example.com', password: 'password' }),
+      })
+    ).json()
+  ).data.token;
   const auth = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   await fetch(`${base}/sessions/open`, { method: 'POST', headers: auth, body: JSON.stringify({ store_id: 1, opening_balance: 0 }) });
   const mysql = require('mysql2/promise');
@@ -102,9 +187,20 @@ async function main() {
   await prepare();
   const autocannon = require('autocannon');
   const child = fork(__filename, ['serve'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const s = await new Promise((resolve, reject) => { child.once('message', resolve); child.once('exit', (c) => reject(new Error(`server exited ${c}`))); });
+  const s = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (c) => reject(new Error(`server exited ${c}`)));
+  });
   const bare = await measure(autocannon, `http://127.0.0.1:${s.bare}/`, {}, () => '{}');
-  const api = await measure(autocannon, `${s.base}/pos/checkout`, { 'content-type': 'application/json', authorization: `Bearer ${s.token}` }, () => JSON.stringify({ store_id: 1, idempotency_key: randomUUID(), items: s.items, payments: [{ payment_method_code: 'card', amount: s.total }], total_amount: s.total }));
+  const api = await measure(autocannon, `${s.base}/pos/checkout`, { 'content-type': 'application/json', authorization: `Bearer ${s.token}` }, () =>
+    JSON.stringify({
+      store_id: 1,
+      idempotency_key: randomUUID(),
+      items: s.items,
+      payments: [{ payment_method_code: 'card', amount: s.total }],
+      total_amount: s.total,
+    }),
+  );
   console.log(`MySQL/MariaDB, 5-line cart, ${CONNECTIONS} connections, ${DURATION} s each`);
   console.log(`POST /pos/checkout     ${api.rps.toFixed(0).padStart(6)} req/s  p50 ${api.p50} ms  p99 ${api.p99} ms`);
   console.log(`bare mysql2 transaction ${bare.rps.toFixed(0).padStart(5)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms`);
@@ -112,5 +208,13 @@ async function main() {
   child.kill('SIGTERM');
 }
 
-if (process.argv[2] === 'serve') serve().catch((e) => { console.error(e); process.exit(1); });
-else main().catch((e) => { console.error(e); process.exit(1); });
+if (process.argv[2] === 'serve')
+  serve().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+else
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -31,10 +31,24 @@ export function expectNo5xx(res: request.Response, allowed?: number[]): void {
   const req = (res as unknown as { req?: { method?: string; path?: string } }).req;
   const what = `${req?.method ?? ''} ${(req?.path ?? '').slice(0, 200)}`;
   if (res.status >= 500) throw new Error(`${res.status} for ${what}: ${JSON.stringify(res.body)}`);
-  if (allowed && !allowed.includes(res.status)) throw new Error(`expected one of ${allowed.join(',')} but got ${res.status} for ${what}: ${JSON.stringify(res.body)}`);
+  if (allowed && !allowed.includes(res.status))
+    throw new Error(`expected one of ${allowed.join(',')} but got ${res.status} for ${what}: ${JSON.stringify(res.body)}`);
 }
 
 /** Values that must never produce a 5xx when they land in a path segment or a query parameter. */
-export const HOSTILE_IDS = ["1' OR '1'='1", '1;DROP TABLE items', 'abc', '-1', '0', '1.5', '1e3', '99999999999999999999', '2147483648', '%00', 'null', 'x'.repeat(10_000)];
+export const HOSTILE_IDS = [
+  "1' OR '1'='1",
+  '1;DROP TABLE items',
+  'abc',
+  '-1',
+  '0',
+  '1.5',
+  '1e3',
+  '99999999999999999999',
+  '2147483648',
+  '%00',
+  'null',
+  'x'.repeat(10_000),
+];
 
 export const LONG = 'x'.repeat(10_000);

@@ -36,7 +36,14 @@ describe('Catalog categories', () => {
       expect(res.body.data.map((c: Cat) => c.name)).toEqual(['Beverages', 'Coffee & Tea', 'Snacks', 'Groceries', 'Household', 'Electronics']);
       expect(res.body.meta).toEqual({ current_page: 1, last_page: 1, per_page: 50, total: 6 });
       const coffee = res.body.data[1];
-      expect(coffee).toMatchObject({ id: ids.category.coffee, name: 'Coffee & Tea', slug: 'coffee', parent_id: ids.category.beverages, is_active: true, sort_order: 1 });
+      expect(coffee).toMatchObject({
+        id: ids.category.coffee,
+        name: 'Coffee & Tea',
+        slug: 'coffee',
+        parent_id: ids.category.beverages,
+        is_active: true,
+        sort_order: 1,
+      });
       expect(coffee.item_count).toBeUndefined();
       expect(coffee.children).toBeUndefined();
 
@@ -73,16 +80,30 @@ describe('Catalog categories', () => {
       expect(children.body.data.map((c: Cat) => c.name)).toEqual(['Coffee & Tea']);
       // LIKE wildcards are taken literally.
       for (const q of ['%', '_', "' OR '1'='1"]) {
-        const res = await api().get(`/api/v1/categories?q=${encodeURIComponent(q)}`).set(bearer(cashier));
+        const res = await api()
+          .get(`/api/v1/categories?q=${encodeURIComponent(q)}`)
+          .set(bearer(cashier));
         expect(res.status).toBe(200);
         expect(res.body.data).toEqual([]);
       }
-      const amp = await api().get(`/api/v1/categories?q=${encodeURIComponent('&')}`).set(bearer(cashier));
+      const amp = await api()
+        .get(`/api/v1/categories?q=${encodeURIComponent('&')}`)
+        .set(bearer(cashier));
       expect(amp.body.data.map((c: Cat) => c.name)).toEqual(['Coffee & Tea']);
     });
 
     it('rejects bad query values with 422 naming the parameter, never a 5xx', async () => {
-      for (const bad of ['tree=maybe', 'with_counts=2', 'parent_id=abc', `parent_id=${encodeURIComponent("1' OR '1'='1")}`, 'parent_id=-1', 'per_page=0', 'per_page=abc', `q=${LONG}`, 'is_active=yes']) {
+      for (const bad of [
+        'tree=maybe',
+        'with_counts=2',
+        'parent_id=abc',
+        `parent_id=${encodeURIComponent("1' OR '1'='1")}`,
+        'parent_id=-1',
+        'per_page=0',
+        'per_page=abc',
+        `q=${LONG}`,
+        'is_active=yes',
+      ]) {
         const res = await api().get(`/api/v1/categories?${bad}`).set(bearer(cashier));
         expectErrorEnvelope(res, 422, 'The given data was invalid.');
         expect(res.body.errors[bad.split('=')[0]]).toBeDefined();
@@ -104,7 +125,13 @@ describe('Catalog categories', () => {
 
     it('answers unknown and hostile ids with 404', async () => {
       expectErrorEnvelope(await api().get('/api/v1/categories/999999').set(bearer(cashier)), 404);
-      for (const id of HOSTILE_IDS) expectErrorEnvelope(await api().get(`/api/v1/categories/${encodeURIComponent(id)}`).set(bearer(cashier)), 404);
+      for (const id of HOSTILE_IDS)
+        expectErrorEnvelope(
+          await api()
+            .get(`/api/v1/categories/${encodeURIComponent(id)}`)
+            .set(bearer(cashier)),
+          404,
+        );
     });
   });
 
@@ -113,7 +140,14 @@ describe('Catalog categories', () => {
       const res = await create({ name: '  Frozen Food ', description: 'Ice cream and more', sort_order: 7 });
       expect(res.status).toBe(201);
       expect(res.body.success).toBe(true);
-      expect(res.body.data).toMatchObject({ name: 'Frozen Food', slug: 'frozen-food', description: 'Ice cream and more', parent_id: null, is_active: true, sort_order: 7 });
+      expect(res.body.data).toMatchObject({
+        name: 'Frozen Food',
+        slug: 'frozen-food',
+        description: 'Ice cream and more',
+        parent_id: null,
+        is_active: true,
+        sort_order: 7,
+      });
       expect(Number.isInteger(res.body.data.id)).toBe(true);
       const [row] = await t.db.query('SELECT name, parent_id, deleted_at FROM categories WHERE id = ?', [res.body.data.id]);
       expect(row).toMatchObject({ name: 'Frozen Food', parent_id: null, deleted_at: null });
@@ -201,9 +235,20 @@ describe('Catalog categories', () => {
     });
 
     it('updates name, description, flags and order', async () => {
-      const res = await api().put(`/api/v1/categories/${child.id}`).set(bearer(manager)).send({ name: 'Moved Child', description: 'x', is_active: false, sort_order: 3 });
+      const res = await api()
+        .put(`/api/v1/categories/${child.id}`)
+        .set(bearer(manager))
+        .send({ name: 'Moved Child', description: 'x', is_active: false, sort_order: 3 });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ id: child.id, name: 'Moved Child', slug: 'moved-child', description: 'x', is_active: false, sort_order: 3, parent_id: parent.id });
+      expect(res.body.data).toMatchObject({
+        id: child.id,
+        name: 'Moved Child',
+        slug: 'moved-child',
+        description: 'x',
+        is_active: false,
+        sort_order: 3,
+        parent_id: parent.id,
+      });
       const shown = await api().get(`/api/v1/categories/${child.id}`).set(bearer(cashier));
       expect(shown.body.data).toMatchObject({ name: 'Moved Child', is_active: false });
       // Keeping its own name is not a duplicate.
@@ -232,7 +277,7 @@ describe('Catalog categories', () => {
       expect(tree.body.data.map((c: Cat) => c.name)).toContain('Move Grandchild');
     });
 
-    it('refuses a rename or move onto a sibling\'s name, an unknown parent, and bad types (422)', async () => {
+    it("refuses a rename or move onto a sibling's name, an unknown parent, and bad types (422)", async () => {
       const rename = await api().put(`/api/v1/categories/${ids.category.snacks}`).set(bearer(manager)).send({ name: 'groceries' });
       expectErrorEnvelope(rename, 422);
       expect(rename.body.errors.name).toBeDefined();
@@ -243,7 +288,10 @@ describe('Catalog categories', () => {
       const unknownParent = await api().put(`/api/v1/categories/${ids.category.snacks}`).set(bearer(manager)).send({ parent_id: 999999 });
       expect(unknownParent.status).toBe(422);
       expect(unknownParent.body.errors.parent_id).toBeDefined();
-      const types = await api().put(`/api/v1/categories/${ids.category.snacks}`).set(bearer(manager)).send({ name: LONG, sort_order: 'first', is_active: 'no' });
+      const types = await api()
+        .put(`/api/v1/categories/${ids.category.snacks}`)
+        .set(bearer(manager))
+        .send({ name: LONG, sort_order: 'first', is_active: 'no' });
       expect(types.status).toBe(422);
       expect(Object.keys(types.body.errors).sort()).toEqual(['is_active', 'name', 'sort_order']);
       const [row] = await t.db.query('SELECT name, parent_id FROM categories WHERE id = ?', [ids.category.snacks]);
@@ -252,7 +300,14 @@ describe('Catalog categories', () => {
 
     it('answers unknown and hostile ids with 404 and a cashier with 403', async () => {
       expectErrorEnvelope(await api().put('/api/v1/categories/999999').set(bearer(manager)).send({ name: 'Nope' }), 404);
-      for (const id of ["1' OR '1'='1", 'abc', '-1', '0']) expectErrorEnvelope(await api().put(`/api/v1/categories/${encodeURIComponent(id)}`).set(bearer(manager)).send({ name: 'Nope' }), 404);
+      for (const id of ["1' OR '1'='1", 'abc', '-1', '0'])
+        expectErrorEnvelope(
+          await api()
+            .put(`/api/v1/categories/${encodeURIComponent(id)}`)
+            .set(bearer(manager))
+            .send({ name: 'Nope' }),
+          404,
+        );
       expectErrorEnvelope(await api().put(`/api/v1/categories/${ids.category.snacks}`).set(bearer(cashier)).send({ name: 'Cashier Snacks' }), 403);
       const [row] = await t.db.query('SELECT name FROM categories WHERE id = ?', [ids.category.snacks]);
       expect(row.name).toBe('Snacks');
@@ -303,7 +358,13 @@ describe('Catalog categories', () => {
 
     it('answers unknown and hostile ids with 404', async () => {
       expectErrorEnvelope(await api().delete('/api/v1/categories/999999').set(bearer(manager)), 404);
-      for (const id of HOSTILE_IDS) expectErrorEnvelope(await api().delete(`/api/v1/categories/${encodeURIComponent(id)}`).set(bearer(manager)), 404);
+      for (const id of HOSTILE_IDS)
+        expectErrorEnvelope(
+          await api()
+            .delete(`/api/v1/categories/${encodeURIComponent(id)}`)
+            .set(bearer(manager)),
+          404,
+        );
     });
 
     it('frees a category once its items move away', async () => {

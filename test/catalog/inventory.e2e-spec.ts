@@ -51,26 +51,39 @@ describe('Inventory', () => {
   }
 
   async function ledger(itemId: number, warehouseId: number): Promise<number> {
-    const [row] = await t.db.query('SELECT COALESCE(SUM(quantity), 0) AS total FROM stock_movements WHERE item_id = ? AND warehouse_id = ?', [itemId, warehouseId]);
+    const [row] = await t.db.query('SELECT COALESCE(SUM(quantity), 0) AS total FROM stock_movements WHERE item_id = ? AND warehouse_id = ?', [
+      itemId,
+      warehouseId,
+    ]);
     return Number(row.total);
   }
 
   /** The stock level and the sum of its ledger rows are both `expected`. */
   async function expectStock(itemId: number, warehouseId: number, expected: number): Promise<void> {
-    expect({ itemId, warehouseId, level: await level(itemId, warehouseId), ledger: await ledger(itemId, warehouseId) }).toEqual({ itemId, warehouseId, level: expected, ledger: expected });
+    expect({ itemId, warehouseId, level: await level(itemId, warehouseId), ledger: await ledger(itemId, warehouseId) }).toEqual({
+      itemId,
+      warehouseId,
+      level: expected,
+      ledger: expected,
+    });
   }
 
   async function movementCount(itemId: number, warehouseId?: number): Promise<number> {
-    const rows = warehouseId === undefined
-      ? await t.db.query('SELECT COUNT(*) AS n FROM stock_movements WHERE item_id = ?', [itemId])
-      : await t.db.query('SELECT COUNT(*) AS n FROM stock_movements WHERE item_id = ? AND warehouse_id = ?', [itemId, warehouseId]);
+    const rows =
+      warehouseId === undefined
+        ? await t.db.query('SELECT COUNT(*) AS n FROM stock_movements WHERE item_id = ?', [itemId])
+        : await t.db.query('SELECT COUNT(*) AS n FROM stock_movements WHERE item_id = ? AND warehouse_id = ?', [itemId, warehouseId]);
     return Number(rows[0].n);
   }
 
   async function outbox(type: string, itemId: number): Promise<{ type: string; store_id: number | null; payload: Record<string, unknown> }[]> {
     const rows = await t.db.query('SELECT type, store_id, payload FROM outbox_events WHERE type = ? ORDER BY id', [type]);
     return rows
-      .map((r: { type: string; store_id: number | null; payload: string }) => ({ type: r.type, store_id: r.store_id === null ? null : Number(r.store_id), payload: JSON.parse(r.payload) }))
+      .map((r: { type: string; store_id: number | null; payload: string }) => ({
+        type: r.type,
+        store_id: r.store_id === null ? null : Number(r.store_id),
+        payload: JSON.parse(r.payload),
+      }))
       .filter((e: { payload: { item_id: number } }) => e.payload.item_id === itemId);
   }
 
@@ -88,7 +101,7 @@ describe('Inventory', () => {
   afterAll(() => t.close());
 
   describe('GET /inventory', () => {
-    it('lists stock per item and warehouse in the user\'s stores, with status against the reorder level', async () => {
+    it("lists stock per item and warehouse in the user's stores, with status against the reorder level", async () => {
       const res = await inventory('');
       expect(res.status).toBe(200);
       expect(res.body.success).toBe(true);
@@ -159,7 +172,18 @@ describe('Inventory', () => {
     });
 
     it('rejects bad filters with 422 naming them, never a 5xx', async () => {
-      for (const bad of ['stock_status=empty', 'stock_status=', 'store_id=abc', 'warehouse_id=-1', 'item_id=1.5', `item_id=${encodeURIComponent("1' OR '1'='1")}`, 'per_page=0', 'per_page=abc', 'page=-2', `stock_status=${LONG}`]) {
+      for (const bad of [
+        'stock_status=empty',
+        'stock_status=',
+        'store_id=abc',
+        'warehouse_id=-1',
+        'item_id=1.5',
+        `item_id=${encodeURIComponent("1' OR '1'='1")}`,
+        'per_page=0',
+        'per_page=abc',
+        'page=-2',
+        `stock_status=${LONG}`,
+      ]) {
         const res = await inventory(`?${bad}`);
         expectErrorEnvelope(res, 422, 'The given data was invalid.');
         expect(Object.keys(res.body.errors)).toEqual([bad.split('=')[0]]);
@@ -180,27 +204,61 @@ describe('Inventory', () => {
 
   describe('POST /inventory/adjustments', () => {
     it('receive adds stock and writes one ledger row per line', async () => {
-      const res = await adjust({ type: 'receive', warehouse_id: ids.warehouse.DT, reference: 'PO-1001', notes: 'Weekly delivery', items: [{ item_id: item('SNK-001'), quantity: 25, unit_cost: 0.9 }, { item_id: item('SNK-005'), quantity: 5, notes: 'short shipped' }] });
+      const res = await adjust({
+        type: 'receive',
+        warehouse_id: ids.warehouse.DT,
+        reference: 'PO-1001',
+        notes: 'Weekly delivery',
+        items: [
+          { item_id: item('SNK-001'), quantity: 25, unit_cost: 0.9 },
+          { item_id: item('SNK-005'), quantity: 5, notes: 'short shipped' },
+        ],
+      });
       expect(res.status).toBe(201);
       expect(res.body.success).toBe(true);
       const d = res.body.data;
       expect(d).toMatchObject({ type: 'receive', warehouse_id: ids.warehouse.DT, to_warehouse_id: null, reference: 'PO-1001' });
       expect(d.adjustment_id).toMatch(/^[0-9a-f-]{36}$/);
       expect(d.movements).toHaveLength(2);
-      expect(d.movements[0]).toMatchObject({ item_id: item('SNK-001'), warehouse_id: ids.warehouse.DT, type: 'receive', quantity: 25, balance_after: 75, unit_cost: 0.9, reference_type: 'adjustment', reference_id: d.adjustment_id, user_id: managerId, notes: 'Weekly delivery' });
+      expect(d.movements[0]).toMatchObject({
+        item_id: item('SNK-001'),
+        warehouse_id: ids.warehouse.DT,
+        type: 'receive',
+        quantity: 25,
+        balance_after: 75,
+        unit_cost: 0.9,
+        reference_type: 'adjustment',
+        reference_id: d.adjustment_id,
+        user_id: managerId,
+        notes: 'Weekly delivery',
+      });
       expect(d.movements[1]).toMatchObject({ item_id: item('SNK-005'), quantity: 5, balance_after: 55, unit_cost: null, notes: 'short shipped' });
 
       await expectStock(item('SNK-001'), ids.warehouse.DT, 75);
       await expectStock(item('SNK-005'), ids.warehouse.DT, 55);
-      const rows = await t.db.query('SELECT item_id, type, quantity, balance_after, unit_cost, user_id FROM stock_movements WHERE reference_type = ? AND reference_id = ? ORDER BY id', ['adjustment', d.adjustment_id]);
+      const rows = await t.db.query(
+        'SELECT item_id, type, quantity, balance_after, unit_cost, user_id FROM stock_movements WHERE reference_type = ? AND reference_id = ? ORDER BY id',
+        ['adjustment', d.adjustment_id],
+      );
       expect(rows).toHaveLength(2);
-      expect(rows.map((r: Record<string, unknown>) => [Number(r.item_id), r.type, Number(r.quantity), Number(r.balance_after), r.unit_cost === null ? null : Number(r.unit_cost), Number(r.user_id)])).toEqual([
+      expect(
+        rows.map((r: Record<string, unknown>) => [
+          Number(r.item_id),
+          r.type,
+          Number(r.quantity),
+          Number(r.balance_after),
+          r.unit_cost === null ? null : Number(r.unit_cost),
+          Number(r.user_id),
+        ]),
+      ).toEqual([
         [item('SNK-001'), 'receive', 25, 75, 90, managerId],
         [item('SNK-005'), 'receive', 5, 55, null, managerId],
       ]);
       // Other warehouses are untouched.
       await expectStock(item('SNK-001'), ids.warehouse.CENTRAL, 200);
-      const shown = await api().get(`/api/v1/inventory?item_id=${item('SNK-001')}&warehouse_id=${ids.warehouse.DT}`).set(bearer(cashier));
+      const shown = await api()
+        .get(`/api/v1/inventory?item_id=${item('SNK-001')}&warehouse_id=${ids.warehouse.DT}`)
+        .set(bearer(cashier));
       expect(shown.body.data[0]).toMatchObject({ quantity: 75, stock_status: 'in_stock' });
     });
 
@@ -221,7 +279,10 @@ describe('Inventory', () => {
       await expectStock(item('GRO-001'), ids.warehouse.CENTRAL, 0);
       const events = await outbox('inventory.out_of_stock', item('GRO-001'));
       expect(events).toHaveLength(1);
-      expect(events[0]).toMatchObject({ store_id: null, payload: { item_id: item('GRO-001'), sku: 'GRO-001', warehouse_id: ids.warehouse.CENTRAL, quantity: 0 } });
+      expect(events[0]).toMatchObject({
+        store_id: null,
+        payload: { item_id: item('GRO-001'), sku: 'GRO-001', warehouse_id: ids.warehouse.CENTRAL, quantity: 0 },
+      });
     });
 
     it('damage and spoilage remove stock', async () => {
@@ -240,7 +301,16 @@ describe('Inventory', () => {
     });
 
     it('transfer moves stock from one warehouse to another with a pair of ledger rows', async () => {
-      const res = await adjust({ type: 'transfer', warehouse_id: ids.warehouse.CENTRAL, to_warehouse_id: ids.warehouse.AP, reference: 'TR-1', items: [{ item_id: item('GRO-003'), quantity: 20 }, { item_id: item('GRO-004'), quantity: 1 }] });
+      const res = await adjust({
+        type: 'transfer',
+        warehouse_id: ids.warehouse.CENTRAL,
+        to_warehouse_id: ids.warehouse.AP,
+        reference: 'TR-1',
+        items: [
+          { item_id: item('GRO-003'), quantity: 20 },
+          { item_id: item('GRO-004'), quantity: 1 },
+        ],
+      });
       expect(res.status).toBe(201);
       const d = res.body.data;
       expect(d).toMatchObject({ type: 'transfer', warehouse_id: ids.warehouse.CENTRAL, to_warehouse_id: ids.warehouse.AP, reference: 'TR-1' });
@@ -265,7 +335,14 @@ describe('Inventory', () => {
       expect(single.body.message).toMatch(/HSE-001/);
       await expectStock(item('HSE-001'), ids.warehouse.DT, 50);
 
-      const multi = await adjust({ type: 'damage', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('HSE-001'), quantity: 5 }, { item_id: item('HSE-002'), quantity: 1_000_000 }] });
+      const multi = await adjust({
+        type: 'damage',
+        warehouse_id: ids.warehouse.DT,
+        items: [
+          { item_id: item('HSE-001'), quantity: 5 },
+          { item_id: item('HSE-002'), quantity: 1_000_000 },
+        ],
+      });
       expectErrorEnvelope(multi, 409);
       await expectStock(item('HSE-001'), ids.warehouse.DT, 50);
       await expectStock(item('HSE-002'), ids.warehouse.DT, 50);
@@ -274,18 +351,31 @@ describe('Inventory', () => {
     });
 
     it('moves a transfer all-or-nothing: one short line leaves both warehouses as they were', async () => {
-      const res = await adjust({ type: 'transfer', warehouse_id: ids.warehouse.DT, to_warehouse_id: ids.warehouse.CENTRAL, items: [{ item_id: item('HSE-003'), quantity: 10 }, { item_id: item('HSE-004'), quantity: 51 }] });
+      const res = await adjust({
+        type: 'transfer',
+        warehouse_id: ids.warehouse.DT,
+        to_warehouse_id: ids.warehouse.CENTRAL,
+        items: [
+          { item_id: item('HSE-003'), quantity: 10 },
+          { item_id: item('HSE-004'), quantity: 51 },
+        ],
+      });
       expectErrorEnvelope(res, 409);
       for (const sku of ['HSE-003', 'HSE-004']) {
         await expectStock(item(sku), ids.warehouse.DT, 50);
         await expectStock(item(sku), ids.warehouse.CENTRAL, 200);
       }
-      const [{ n }] = await t.db.query("SELECT COUNT(*) AS n FROM stock_movements WHERE type IN ('transfer_out', 'transfer_in') AND item_id IN (?, ?)", [item('HSE-003'), item('HSE-004')]);
+      const [{ n }] = await t.db.query("SELECT COUNT(*) AS n FROM stock_movements WHERE type IN ('transfer_out', 'transfer_in') AND item_id IN (?, ?)", [
+        item('HSE-003'),
+        item('HSE-004'),
+      ]);
       expect(Number(n)).toBe(0);
     });
 
     it('keeps stock exact when the last units are removed by simultaneous requests', async () => {
-      const results = await Promise.all([1, 2, 3, 4, 5].map(() => adjust({ type: 'damage', warehouse_id: ids.warehouse.AP, items: [{ item_id: item('HSE-005'), quantity: 10 }] })));
+      const results = await Promise.all(
+        [1, 2, 3, 4, 5].map(() => adjust({ type: 'damage', warehouse_id: ids.warehouse.AP, items: [{ item_id: item('HSE-005'), quantity: 10 }] })),
+      );
       const statuses = results.map((r) => r.status).sort();
       expect(statuses).toEqual([201, 201, 201, 409, 409]);
       await expectStock(item('HSE-005'), ids.warehouse.AP, 0);
@@ -295,10 +385,20 @@ describe('Inventory', () => {
       const missing = await adjust({ type: 'transfer', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('HSE-003'), quantity: 1 }] });
       expectErrorEnvelope(missing, 422, 'The given data was invalid.');
       expect(Object.keys(missing.body.errors)).toEqual(['to_warehouse_id']);
-      const same = await adjust({ type: 'transfer', warehouse_id: ids.warehouse.DT, to_warehouse_id: ids.warehouse.DT, items: [{ item_id: item('HSE-003'), quantity: 1 }] });
+      const same = await adjust({
+        type: 'transfer',
+        warehouse_id: ids.warehouse.DT,
+        to_warehouse_id: ids.warehouse.DT,
+        items: [{ item_id: item('HSE-003'), quantity: 1 }],
+      });
       expect(same.status).toBe(422);
       expect(same.body.errors.to_warehouse_id).toBeDefined();
-      const unknown = await adjust({ type: 'transfer', warehouse_id: ids.warehouse.DT, to_warehouse_id: 999999, items: [{ item_id: item('HSE-003'), quantity: 1 }] });
+      const unknown = await adjust({
+        type: 'transfer',
+        warehouse_id: ids.warehouse.DT,
+        to_warehouse_id: 999999,
+        items: [{ item_id: item('HSE-003'), quantity: 1 }],
+      });
       expect(unknown.status).toBe(422);
       expect(unknown.body.errors.to_warehouse_id).toBeDefined();
       await expectStock(item('HSE-003'), ids.warehouse.DT, 50);
@@ -324,18 +424,37 @@ describe('Inventory', () => {
         [{ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('BEV-002'), quantity: 1, unit_cost: -1 }] }, ['items.0.unit_cost']],
         [{ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('BEV-002'), quantity: 1, unit_cost: 0.001 }] }, ['items.0.unit_cost']],
         [{ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('BEV-002'), quantity: 1, notes: LONG }] }, ['items.0.notes']],
-        [{ type: 'receive', warehouse_id: ids.warehouse.DT, reference: LONG, notes: LONG, items: [{ item_id: item('BEV-002'), quantity: 1 }] }, ['notes', 'reference']],
+        [
+          { type: 'receive', warehouse_id: ids.warehouse.DT, reference: LONG, notes: LONG, items: [{ item_id: item('BEV-002'), quantity: 1 }] },
+          ['notes', 'reference'],
+        ],
         [{ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: 999999, quantity: 1 }] }, ['items.0.item_id']],
         [{ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: "1' OR '1'='1", quantity: 1 }] }, ['items.0.item_id']],
-        [{ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('BEV-002'), quantity: 1 }, { item_id: item('BEV-002'), quantity: 2 }] }, ['items.1.item_id']],
-        [{ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('BEV-002'), quantity: 1, serial_numbers: ['X-1'] }] }, ['items.0.serial_numbers']],
+        [
+          {
+            type: 'receive',
+            warehouse_id: ids.warehouse.DT,
+            items: [
+              { item_id: item('BEV-002'), quantity: 1 },
+              { item_id: item('BEV-002'), quantity: 2 },
+            ],
+          },
+          ['items.1.item_id'],
+        ],
+        [
+          { type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('BEV-002'), quantity: 1, serial_numbers: ['X-1'] }] },
+          ['items.0.serial_numbers'],
+        ],
         [{ type: 'receive', warehouse_id: 999999, items: [{ item_id: item('BEV-002'), quantity: 1 }] }, ['warehouse_id']],
         [{ type: 'receive', warehouse_id: ids.warehouse.DT, items: Array.from({ length: 501 }, () => ({ item_id: item('BEV-002'), quantity: 1 })) }, ['items']],
       ];
       for (const [body, keys] of cases) {
         const res = await adjust(body);
         expectErrorEnvelope(res, 422, 'The given data was invalid.');
-        expect({ body: JSON.stringify(body).slice(0, 120), keys: Object.keys(res.body.errors).sort() }).toEqual({ body: JSON.stringify(body).slice(0, 120), keys });
+        expect({ body: JSON.stringify(body).slice(0, 120), keys: Object.keys(res.body.errors).sort() }).toEqual({
+          body: JSON.stringify(body).slice(0, 120),
+          keys,
+        });
       }
       expect(Number((await t.db.query('SELECT COUNT(*) AS n FROM stock_movements'))[0].n)).toBe(before);
       await expectStock(item('BEV-002'), ids.warehouse.DT, 50);
@@ -345,22 +464,42 @@ describe('Inventory', () => {
       const res = await adjust({ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('BEV-004'), quantity: 5 }] }, cashier);
       expectErrorEnvelope(res, 403);
       await expectStock(item('BEV-004'), ids.warehouse.DT, 50);
-      expectErrorEnvelope(await api().post('/api/v1/inventory/adjustments').send({ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('BEV-004'), quantity: 5 }] }), 401);
+      expectErrorEnvelope(
+        await api()
+          .post('/api/v1/inventory/adjustments')
+          .send({ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('BEV-004'), quantity: 5 }] }),
+        401,
+      );
     });
 
     it('answers a warehouse of another store (source or destination) with 403', async () => {
-      const app = await api().post('/api/v1/api-applications').set(bearer(admin)).send({ name: 'Downtown stock app', permissions: ['inventory.adjust', 'inventory.view'], store_ids: [ids.store.DT] });
+      const app = await api()
+        .post('/api/v1/api-applications')
+        .set(bearer(admin))
+        .send({ name: 'Downtown stock app', permissions: ['inventory.adjust', 'inventory.view'], store_ids: [ids.store.DT] });
       expect(app.status).toBe(201);
-      const tok = await api().post(`/api/v1/api-applications/${app.body.data.id}/tokens`).set(bearer(admin)).send({ name: 'stock', abilities: ['pos'] });
+      const tok = await api()
+        .post(`/api/v1/api-applications/${app.body.data.id}/tokens`)
+        .set(bearer(admin))
+        .send({ name: 'stock', abilities: ['pos'] });
       expect(tok.status).toBe(201);
       const dtOnly = tok.body.data.token as string;
 
       expectErrorEnvelope(await adjust({ type: 'receive', warehouse_id: ids.warehouse.AP, items: [{ item_id: item('BEV-004'), quantity: 5 }] }, dtOnly), 403);
-      expectErrorEnvelope(await adjust({ type: 'transfer', warehouse_id: ids.warehouse.DT, to_warehouse_id: ids.warehouse.AP, items: [{ item_id: item('BEV-004'), quantity: 5 }] }, dtOnly), 403);
+      expectErrorEnvelope(
+        await adjust(
+          { type: 'transfer', warehouse_id: ids.warehouse.DT, to_warehouse_id: ids.warehouse.AP, items: [{ item_id: item('BEV-004'), quantity: 5 }] },
+          dtOnly,
+        ),
+        403,
+      );
       await expectStock(item('BEV-004'), ids.warehouse.AP, 30);
       await expectStock(item('BEV-004'), ids.warehouse.DT, 50);
       // Its own store and the standalone warehouse serving it are fine.
-      const ok = await adjust({ type: 'transfer', warehouse_id: ids.warehouse.DT, to_warehouse_id: ids.warehouse.CENTRAL, items: [{ item_id: item('BEV-004'), quantity: 5 }] }, dtOnly);
+      const ok = await adjust(
+        { type: 'transfer', warehouse_id: ids.warehouse.DT, to_warehouse_id: ids.warehouse.CENTRAL, items: [{ item_id: item('BEV-004'), quantity: 5 }] },
+        dtOnly,
+      );
       expect(ok.status).toBe(201);
       await expectStock(item('BEV-004'), ids.warehouse.DT, 45);
       await expectStock(item('BEV-004'), ids.warehouse.CENTRAL, 205);
@@ -396,8 +535,21 @@ describe('Inventory', () => {
         { type: ['receive'], warehouse_id: [1], items: [[{ item_id: 1 }]] },
         { type: 'receive', warehouse_id: { $gt: 0 }, items: [{ item_id: { $ne: null }, quantity: 1 }] },
       ];
-      for (const body of bodies) expectNo5xx(await api().post('/api/v1/inventory/adjustments').set(bearer(manager)).send(body as object), [422]);
-      expectNo5xx(await api().post('/api/v1/inventory/adjustments').set(bearer(manager)).send([{ type: 'receive' }]), [400, 422]);
+      for (const body of bodies)
+        expectNo5xx(
+          await api()
+            .post('/api/v1/inventory/adjustments')
+            .set(bearer(manager))
+            .send(body as object),
+          [422],
+        );
+      expectNo5xx(
+        await api()
+          .post('/api/v1/inventory/adjustments')
+          .set(bearer(manager))
+          .send([{ type: 'receive' }]),
+        [400, 422],
+      );
       await expectStock(item('BEV-001'), ids.warehouse.DT, 50);
     });
   });
@@ -406,13 +558,19 @@ describe('Inventory', () => {
     const dtSerial = (sku: string, n: number) => `${sku}-${ids.warehouse.DT}-000${n}`;
 
     it('receive needs one new serial number per unit and adds them in stock', async () => {
-      const res = await adjust({ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('ELC-002'), quantity: 2, serial_numbers: [' SN-NEW-1 ', 'SN-NEW-2'] }] });
+      const res = await adjust({
+        type: 'receive',
+        warehouse_id: ids.warehouse.DT,
+        items: [{ item_id: item('ELC-002'), quantity: 2, serial_numbers: [' SN-NEW-1 ', 'SN-NEW-2'] }],
+      });
       expect(res.status).toBe(201);
       expect(res.body.data.movements[0]).toMatchObject({ quantity: 2, balance_after: 7 });
       await expectStock(item('ELC-002'), ids.warehouse.DT, 7);
       expect(await serial('SN-NEW-1')).toEqual({ status: 'in_stock', warehouse_id: ids.warehouse.DT });
       expect(await serial('SN-NEW-2')).toEqual({ status: 'in_stock', warehouse_id: ids.warehouse.DT });
-      const listed = await api().get(`/api/v1/items/${item('ELC-002')}/serial-numbers?warehouse_id=${ids.warehouse.DT}&status=in_stock`).set(bearer(cashier));
+      const listed = await api()
+        .get(`/api/v1/items/${item('ELC-002')}/serial-numbers?warehouse_id=${ids.warehouse.DT}&status=in_stock`)
+        .set(bearer(cashier));
       expect(listed.body.data.map((s: { serial: string }) => s.serial)).toEqual(expect.arrayContaining(['SN-NEW-1', 'SN-NEW-2']));
       expect(listed.body.data).toHaveLength(7);
     });
@@ -440,21 +598,35 @@ describe('Inventory', () => {
     });
 
     it('damage and spoilage write off the named serials', async () => {
-      const damage = await adjust({ type: 'damage', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('ELC-003'), quantity: 1, serial_numbers: [dtSerial('ELC-003', 1)] }] });
+      const damage = await adjust({
+        type: 'damage',
+        warehouse_id: ids.warehouse.DT,
+        items: [{ item_id: item('ELC-003'), quantity: 1, serial_numbers: [dtSerial('ELC-003', 1)] }],
+      });
       expect(damage.status).toBe(201);
       await expectStock(item('ELC-003'), ids.warehouse.DT, 4);
       expect(await serial(dtSerial('ELC-003', 1))).toMatchObject({ status: 'damaged' });
-      const spoil = await adjust({ type: 'spoilage', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('ELC-003'), quantity: 1, serial_numbers: [dtSerial('ELC-003', 2)] }] });
+      const spoil = await adjust({
+        type: 'spoilage',
+        warehouse_id: ids.warehouse.DT,
+        items: [{ item_id: item('ELC-003'), quantity: 1, serial_numbers: [dtSerial('ELC-003', 2)] }],
+      });
       expect(spoil.status).toBe(201);
       expect(await serial(dtSerial('ELC-003', 2))).toMatchObject({ status: 'spoiled' });
       await expectStock(item('ELC-003'), ids.warehouse.DT, 3);
-      const damaged = await api().get(`/api/v1/items/${item('ELC-003')}/serial-numbers?status=damaged`).set(bearer(cashier));
+      const damaged = await api()
+        .get(`/api/v1/items/${item('ELC-003')}/serial-numbers?status=damaged`)
+        .set(bearer(cashier));
       expect(damaged.body.data.map((s: { serial: string }) => s.serial)).toEqual([dtSerial('ELC-003', 1)]);
     });
 
     it('refuses unknown serials, serials in another warehouse or no longer in stock (422), changing nothing', async () => {
       for (const serialNo of ['NO-SUCH-SERIAL', `ELC-003-${ids.warehouse.CENTRAL}-0001`, dtSerial('ELC-003', 1), dtSerial('ELC-002', 1)]) {
-        const res = await adjust({ type: 'damage', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('ELC-003'), quantity: 1, serial_numbers: [serialNo] }] });
+        const res = await adjust({
+          type: 'damage',
+          warehouse_id: ids.warehouse.DT,
+          items: [{ item_id: item('ELC-003'), quantity: 1, serial_numbers: [serialNo] }],
+        });
         expectErrorEnvelope(res, 422);
         expect(res.body.errors['items.0.serial_numbers']).toBeDefined();
       }
@@ -464,19 +636,33 @@ describe('Inventory', () => {
     });
 
     it('transfer moves the named serials with the stock', async () => {
-      const res = await adjust({ type: 'transfer', warehouse_id: ids.warehouse.DT, to_warehouse_id: ids.warehouse.CENTRAL, items: [{ item_id: item('ELC-005'), quantity: 2, serial_numbers: [dtSerial('ELC-005', 1), dtSerial('ELC-005', 2)] }] });
+      const res = await adjust({
+        type: 'transfer',
+        warehouse_id: ids.warehouse.DT,
+        to_warehouse_id: ids.warehouse.CENTRAL,
+        items: [{ item_id: item('ELC-005'), quantity: 2, serial_numbers: [dtSerial('ELC-005', 1), dtSerial('ELC-005', 2)] }],
+      });
       expect(res.status).toBe(201);
       await expectStock(item('ELC-005'), ids.warehouse.DT, 3);
       await expectStock(item('ELC-005'), ids.warehouse.CENTRAL, 7);
       expect(await serial(dtSerial('ELC-005', 1))).toEqual({ status: 'in_stock', warehouse_id: ids.warehouse.CENTRAL });
-      const bad = await adjust({ type: 'transfer', warehouse_id: ids.warehouse.DT, to_warehouse_id: ids.warehouse.CENTRAL, items: [{ item_id: item('ELC-005'), quantity: 1, serial_numbers: [dtSerial('ELC-005', 1)] }] });
+      const bad = await adjust({
+        type: 'transfer',
+        warehouse_id: ids.warehouse.DT,
+        to_warehouse_id: ids.warehouse.CENTRAL,
+        items: [{ item_id: item('ELC-005'), quantity: 1, serial_numbers: [dtSerial('ELC-005', 1)] }],
+      });
       expect(bad.status).toBe(422);
       await expectStock(item('ELC-005'), ids.warehouse.DT, 3);
       await expectStock(item('ELC-005'), ids.warehouse.CENTRAL, 7);
     });
 
     it('a written-off serial can be received again and is back in stock', async () => {
-      const res = await adjust({ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: item('ELC-003'), quantity: 1, serial_numbers: [dtSerial('ELC-003', 1)] }] });
+      const res = await adjust({
+        type: 'receive',
+        warehouse_id: ids.warehouse.DT,
+        items: [{ item_id: item('ELC-003'), quantity: 1, serial_numbers: [dtSerial('ELC-003', 1)] }],
+      });
       expect(res.status).toBe(201);
       expect(await serial(dtSerial('ELC-003', 1))).toEqual({ status: 'in_stock', warehouse_id: ids.warehouse.DT });
       await expectStock(item('ELC-003'), ids.warehouse.DT, 4);
@@ -495,7 +681,11 @@ describe('Inventory', () => {
       await expectStock(id, ids.warehouse.DT, 10);
       const lowEvents = await outbox('inventory.low_stock', id);
       expect(lowEvents).toHaveLength(1);
-      expect(lowEvents[0]).toEqual({ type: 'inventory.low_stock', store_id: ids.store.DT, payload: { item_id: id, sku: 'SNK-004', name: 'Granola Bar', warehouse_id: ids.warehouse.DT, quantity: 10, reorder_level: 10 } });
+      expect(lowEvents[0]).toEqual({
+        type: 'inventory.low_stock',
+        store_id: ids.store.DT,
+        payload: { item_id: id, sku: 'SNK-004', name: 'Granola Bar', warehouse_id: ids.warehouse.DT, quantity: 10, reorder_level: 10 },
+      });
 
       // Still below the level: no second low_stock event.
       expect((await adjust({ type: 'damage', warehouse_id: ids.warehouse.DT, items: [{ item_id: id, quantity: 4 }] })).status).toBe(201);
@@ -517,12 +707,17 @@ describe('Inventory', () => {
       expect((await adjust({ type: 'receive', warehouse_id: ids.warehouse.DT, items: [{ item_id: id, quantity: 8 }] })).status).toBe(201);
       expect(Number((await t.db.query('SELECT COUNT(*) AS n FROM outbox_events'))[0].n)).toBe(eventsBefore);
       const lowNow = await inventory(`?stock_status=low&item_id=${id}`);
-      expect(lowNow.body.data).toEqual([expect.objectContaining({ quantity: 8, stock_status: 'low', warehouse: expect.objectContaining({ id: ids.warehouse.DT }) })]);
+      expect(lowNow.body.data).toEqual([
+        expect.objectContaining({ quantity: 8, stock_status: 'low', warehouse: expect.objectContaining({ id: ids.warehouse.DT }) }),
+      ]);
     });
 
-    it('uses a warehouse\'s own reorder level over the item\'s', async () => {
+    it("uses a warehouse's own reorder level over the item's", async () => {
       const id = item('COF-003');
-      const set = await api().put(`/api/v1/items/${id}`).set(bearer(manager)).send({ warehouse_reorder_levels: [{ warehouse_id: ids.warehouse.DT, reorder_level: 45 }] });
+      const set = await api()
+        .put(`/api/v1/items/${id}`)
+        .set(bearer(manager))
+        .send({ warehouse_reorder_levels: [{ warehouse_id: ids.warehouse.DT, reorder_level: 45 }] });
       expect(set.status).toBe(200);
       const before = await inventory(`?item_id=${id}&warehouse_id=${ids.warehouse.DT}`);
       expect(before.body.data[0]).toMatchObject({ quantity: 50, reorder_level: 45, stock_status: 'in_stock' });
@@ -540,7 +735,9 @@ describe('Inventory', () => {
 
   describe('GET /inventory/movements', () => {
     it('lists the ledger newest first, filtered by item, warehouse, type and dates', async () => {
-      const res = await api().get(`/api/v1/inventory/movements?item_id=${item('GRO-001')}&warehouse_id=${ids.warehouse.DT}`).set(bearer(cashier));
+      const res = await api()
+        .get(`/api/v1/inventory/movements?item_id=${item('GRO-001')}&warehouse_id=${ids.warehouse.DT}`)
+        .set(bearer(cashier));
       expect(res.status).toBe(200);
       const rows: Movement[] = res.body.data;
       expect(rows.map((m) => [m.type, m.quantity, m.balance_after])).toEqual([
@@ -558,19 +755,27 @@ describe('Inventory', () => {
       expect(byType.body.data.every((m: Movement) => m.type === 'transfer_in')).toBe(true);
       const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
       // GRO-001: DT seed + 3 counts, AP seed, CENTRAL seed + 1 count.
-      const dated = await api().get(`/api/v1/inventory/movements?item_id=${item('GRO-001')}&date_from=${day(-1)}&date_to=${day(1)}`).set(bearer(admin));
+      const dated = await api()
+        .get(`/api/v1/inventory/movements?item_id=${item('GRO-001')}&date_from=${day(-1)}&date_to=${day(1)}`)
+        .set(bearer(admin));
       expect(dated.body.meta.total).toBe(7);
-      const old = await api().get(`/api/v1/inventory/movements?item_id=${item('GRO-001')}&date_to=2000-01-01`).set(bearer(admin));
+      const old = await api()
+        .get(`/api/v1/inventory/movements?item_id=${item('GRO-001')}&date_to=2000-01-01`)
+        .set(bearer(admin));
       expect(old.body.data).toEqual([]);
       const future = await api().get(`/api/v1/inventory/movements?date_from=2999-01-01`).set(bearer(admin));
       expect(future.body.meta.total).toBe(0);
     });
 
     it('shows a store user only the movements of warehouses serving their stores', async () => {
-      const res = await api().get(`/api/v1/inventory/movements?item_id=${item('GRO-003')}`).set(bearer(cashier));
+      const res = await api()
+        .get(`/api/v1/inventory/movements?item_id=${item('GRO-003')}`)
+        .set(bearer(cashier));
       expect(res.status).toBe(200);
       expect(new Set(res.body.data.map((m: Movement) => m.warehouse_id))).toEqual(new Set([ids.warehouse.DT, ids.warehouse.CENTRAL]));
-      const asManager = await api().get(`/api/v1/inventory/movements?item_id=${item('GRO-003')}`).set(bearer(manager));
+      const asManager = await api()
+        .get(`/api/v1/inventory/movements?item_id=${item('GRO-003')}`)
+        .set(bearer(manager));
       expect(asManager.body.data.some((m: Movement) => m.warehouse_id === ids.warehouse.AP)).toBe(true);
     });
 
@@ -580,12 +785,22 @@ describe('Inventory', () => {
       const p2 = await api().get('/api/v1/inventory/movements?per_page=2&page=2').set(bearer(admin));
       expect(p2.body.meta).toMatchObject({ current_page: 2, per_page: 2 });
       expect(p2.body.data).toHaveLength(2);
-      for (const bad of ['date_from=yesterday', 'date_to=2024-13-45', 'item_id=abc', 'warehouse_id=0', `type=${LONG}`, 'per_page=0', `item_id=${encodeURIComponent("1' OR '1'='1")}`]) {
+      for (const bad of [
+        'date_from=yesterday',
+        'date_to=2024-13-45',
+        'item_id=abc',
+        'warehouse_id=0',
+        `type=${LONG}`,
+        'per_page=0',
+        `item_id=${encodeURIComponent("1' OR '1'='1")}`,
+      ]) {
         const res = await api().get(`/api/v1/inventory/movements?${bad}`).set(bearer(admin));
         expectErrorEnvelope(res, 422);
         expect(Object.keys(res.body.errors)).toEqual([bad.split('=')[0]]);
       }
-      const sqlType = await api().get(`/api/v1/inventory/movements?type=${encodeURIComponent("x' OR '1'='1")}`).set(bearer(admin));
+      const sqlType = await api()
+        .get(`/api/v1/inventory/movements?type=${encodeURIComponent("x' OR '1'='1")}`)
+        .set(bearer(admin));
       expect(sqlType.status).toBe(200);
       expect(sqlType.body.data).toEqual([]);
     });

@@ -101,7 +101,20 @@ describe('Catalog items', () => {
     });
 
     it('rejects a bad per_page, page or filter with 422 naming it', async () => {
-      for (const bad of ['per_page=0', 'per_page=abc', 'per_page=-1', 'per_page=1.5', 'page=0', 'page=x', 'is_active=maybe', 'category_id=abc', 'category_id=0', `category_id=${encodeURIComponent("1' OR '1'='1")}`, `q=${LONG}`, `search=${LONG}`]) {
+      for (const bad of [
+        'per_page=0',
+        'per_page=abc',
+        'per_page=-1',
+        'per_page=1.5',
+        'page=0',
+        'page=x',
+        'is_active=maybe',
+        'category_id=abc',
+        'category_id=0',
+        `category_id=${encodeURIComponent("1' OR '1'='1")}`,
+        `q=${LONG}`,
+        `search=${LONG}`,
+      ]) {
         const res = await list(`?${bad}`);
         expectErrorEnvelope(res, 422, 'The given data was invalid.');
         expect(Object.keys(res.body.errors)).toEqual([bad.split('=')[0]]);
@@ -151,11 +164,18 @@ describe('Catalog items', () => {
   });
 
   describe('GET /items/{item}', () => {
-    it('returns the item with barcodes, units, tax class and stock in the user\'s warehouses only', async () => {
+    it("returns the item with barcodes, units, tax class and stock in the user's warehouses only", async () => {
       const res = await api().get(`/api/v1/items/${ids.item['BEV-001']}`).set(bearer(cashier));
       expect(res.status).toBe(200);
       const d = res.body.data;
-      expect(d).toMatchObject({ id: ids.item['BEV-001'], sku: 'BEV-001', name: 'Still Water 500ml', base_price: 1.29, barcodes: [demoBarcode(0)], deleted_at: null });
+      expect(d).toMatchObject({
+        id: ids.item['BEV-001'],
+        sku: 'BEV-001',
+        name: 'Still Water 500ml',
+        base_price: 1.29,
+        barcodes: [demoBarcode(0)],
+        deleted_at: null,
+      });
       expect(d.units).toEqual([{ id: expect.any(Number), name: 'case', factor: 12, price: 13.99, barcode: CASE_BARCODE }]);
       expect(d.tax_class).toMatchObject({ code: 'reduced', name: 'Reduced rate (food)' });
       expect(d.stock).toEqual([
@@ -178,7 +198,13 @@ describe('Catalog items', () => {
 
     it('answers unknown and hostile ids with 404', async () => {
       expectErrorEnvelope(await api().get('/api/v1/items/999999').set(bearer(cashier)), 404);
-      for (const id of HOSTILE_IDS) expectErrorEnvelope(await api().get(`/api/v1/items/${encodeURIComponent(id)}`).set(bearer(cashier)), 404);
+      for (const id of HOSTILE_IDS)
+        expectErrorEnvelope(
+          await api()
+            .get(`/api/v1/items/${encodeURIComponent(id)}`)
+            .set(bearer(cashier)),
+          404,
+        );
     });
   });
 
@@ -188,7 +214,9 @@ describe('Catalog items', () => {
       expect(res.status).toBe(200);
       expect(res.body.data.map((s: { serial: string }) => s.serial)).toEqual([1, 2, 3, 4, 5].map((n) => `ELC-002-${ids.warehouse.DT}-000${n}`));
       expect(res.body.data[0]).toMatchObject({ id: expect.any(Number), status: 'in_stock', warehouse_id: ids.warehouse.DT, sale_id: null });
-      const inStock = await api().get(`/api/v1/items/${ids.item['ELC-002']}/serial-numbers?status=in_stock&warehouse_id=${ids.warehouse.CENTRAL}`).set(bearer(cashier));
+      const inStock = await api()
+        .get(`/api/v1/items/${ids.item['ELC-002']}/serial-numbers?status=in_stock&warehouse_id=${ids.warehouse.CENTRAL}`)
+        .set(bearer(cashier));
       expect(inStock.body.data).toHaveLength(5);
       const sold = await api().get(`/api/v1/items/${ids.item['ELC-002']}/serial-numbers?status=sold`).set(bearer(cashier));
       expect(sold.body.data).toEqual([]);
@@ -199,7 +227,7 @@ describe('Catalog items', () => {
       expect(plain.body.data).toEqual([]);
     });
 
-    it('shows a store user only the serials in their stores\' warehouses', async () => {
+    it("shows a store user only the serials in their stores' warehouses", async () => {
       // The cashier works in Downtown: DT-MAIN and CENTRAL serve it, AP-MAIN does not.
       const res = await api().get(`/api/v1/items/${ids.item['ELC-003']}/serial-numbers`).set(bearer(cashier));
       expect(res.status).toBe(200);
@@ -208,7 +236,7 @@ describe('Catalog items', () => {
       expect(res.body.data).toHaveLength(10);
     });
 
-    it('answers another store\'s warehouse with 403, bad filters with 422, unknown items with 404', async () => {
+    it("answers another store's warehouse with 403, bad filters with 422, unknown items with 404", async () => {
       expectErrorEnvelope(await api().get(`/api/v1/items/${ids.item['ELC-002']}/serial-numbers?warehouse_id=${ids.warehouse.AP}`).set(bearer(cashier)), 403);
       for (const bad of ['status=lost', 'warehouse_id=abc', `warehouse_id=${encodeURIComponent("1' OR '1'='1")}`, `status=${LONG}`]) {
         const res = await api().get(`/api/v1/items/${ids.item['ELC-002']}/serial-numbers?${bad}`).set(bearer(cashier));
@@ -219,7 +247,13 @@ describe('Catalog items', () => {
       expectErrorEnvelope(unknownWarehouse, 422);
       expect(unknownWarehouse.body.errors.warehouse_id).toBeDefined();
       expectErrorEnvelope(await api().get('/api/v1/items/999999/serial-numbers').set(bearer(cashier)), 404);
-      for (const id of ["1' OR '1'='1", 'abc', '-1']) expectErrorEnvelope(await api().get(`/api/v1/items/${encodeURIComponent(id)}/serial-numbers`).set(bearer(cashier)), 404);
+      for (const id of ["1' OR '1'='1", 'abc', '-1'])
+        expectErrorEnvelope(
+          await api()
+            .get(`/api/v1/items/${encodeURIComponent(id)}/serial-numbers`)
+            .set(bearer(cashier)),
+          404,
+        );
     });
   });
 
@@ -228,7 +262,9 @@ describe('Catalog items', () => {
       const taken = await api().get('/api/v1/items/check-name?name=Cola%20330ml').set(bearer(cashier));
       expect(taken.status).toBe(200);
       expect(taken.body.data).toEqual({ name: 'Cola 330ml', available: false, existing_id: ids.item['BEV-003'] });
-      const upper = await api().get(`/api/v1/items/check-name?name=${encodeURIComponent('  COLA 330ML ')}`).set(bearer(cashier));
+      const upper = await api()
+        .get(`/api/v1/items/check-name?name=${encodeURIComponent('  COLA 330ML ')}`)
+        .set(bearer(cashier));
       expect(upper.body.data).toMatchObject({ available: false, existing_id: ids.item['BEV-003'] });
       const self = await api().get(`/api/v1/items/check-name?name=Cola%20330ml&exclude_id=${ids.item['BEV-003']}`).set(bearer(cashier));
       expect(self.body.data).toEqual({ name: 'Cola 330ml', available: true, existing_id: null });
@@ -236,9 +272,13 @@ describe('Catalog items', () => {
       expect(other.body.data.available).toBe(false);
       const free = await api().get('/api/v1/items/check-name?name=Brand%20New%20Thing').set(bearer(cashier));
       expect(free.body.data).toEqual({ name: 'Brand New Thing', available: true, existing_id: null });
-      const wildcard = await api().get(`/api/v1/items/check-name?name=${encodeURIComponent('%')}`).set(bearer(cashier));
+      const wildcard = await api()
+        .get(`/api/v1/items/check-name?name=${encodeURIComponent('%')}`)
+        .set(bearer(cashier));
       expect(wildcard.body.data.available).toBe(true);
-      const sql = await api().get(`/api/v1/items/check-name?name=${encodeURIComponent("x' OR '1'='1")}`).set(bearer(cashier));
+      const sql = await api()
+        .get(`/api/v1/items/check-name?name=${encodeURIComponent("x' OR '1'='1")}`)
+        .set(bearer(cashier));
       expect(sql.body.data.available).toBe(true);
     });
 
@@ -269,7 +309,10 @@ describe('Catalog items', () => {
         reorder_level: 12,
         reorder_quantity: 48,
         barcodes: [' 5000000000011 ', '5000000000028'],
-        units: [{ name: ' six-pack ', factor: 6, price: 13.5, barcode: '5000000000035' }, { name: 'tray', factor: 24 }],
+        units: [
+          { name: ' six-pack ', factor: 6, price: 13.5, barcode: '5000000000035' },
+          { name: 'tray', factor: 24 },
+        ],
         warehouse_reorder_levels: [{ warehouse_id: ids.warehouse.DT, reorder_level: 3 }],
       });
       expect(res.status).toBe(201);
@@ -313,7 +356,19 @@ describe('Catalog items', () => {
     it('creates a minimal item with defaults', async () => {
       const res = await create({ sku: 'MIN-001', name: 'Minimal', base_price: 0 }, admin);
       expect(res.status).toBe(201);
-      expect(res.body.data).toMatchObject({ sku: 'MIN-001', base_price: 0, cost: 0, base_unit: 'each', category: null, tax_class: null, is_active: true, reorder_level: 0, barcodes: [], units: [], stock: [] });
+      expect(res.body.data).toMatchObject({
+        sku: 'MIN-001',
+        base_price: 0,
+        cost: 0,
+        base_unit: 'each',
+        category: null,
+        tax_class: null,
+        is_active: true,
+        reorder_level: 0,
+        barcodes: [],
+        units: [],
+        stock: [],
+      });
       const fromString = await create({ sku: 'MIN-002', name: 'Minimal string price', base_price: '12.5' });
       expect(fromString.status).toBe(201);
       expect(fromString.body.data.base_price).toBe(12.5);
@@ -340,10 +395,24 @@ describe('Catalog items', () => {
       const twice = await create({ sku: 'DUP-001', name: 'Dup 1', base_price: 1, barcodes: ['5999999999998', '5999999999998'] });
       expect(twice.status).toBe(422);
       expect(twice.body.errors['barcodes.1']).toBeDefined();
-      const unitTwice = await create({ sku: 'DUP-001', name: 'Dup 1', base_price: 1, barcodes: ['5999999999997'], units: [{ name: 'box', factor: 6, barcode: '5999999999997' }] });
+      const unitTwice = await create({
+        sku: 'DUP-001',
+        name: 'Dup 1',
+        base_price: 1,
+        barcodes: ['5999999999997'],
+        units: [{ name: 'box', factor: 6, barcode: '5999999999997' }],
+      });
       expect(unitTwice.status).toBe(422);
       expect(unitTwice.body.errors['units.0.barcode']).toBeDefined();
-      const unitNames = await create({ sku: 'DUP-001', name: 'Dup 1', base_price: 1, units: [{ name: 'Box', factor: 6 }, { name: 'box', factor: 12 }] });
+      const unitNames = await create({
+        sku: 'DUP-001',
+        name: 'Dup 1',
+        base_price: 1,
+        units: [
+          { name: 'Box', factor: 6 },
+          { name: 'box', factor: 12 },
+        ],
+      });
       expect(unitNames.status).toBe(422);
       expect(unitNames.body.errors['units.1.name']).toBeDefined();
       expect(await countSku('DUP-001')).toBe(0);
@@ -353,13 +422,38 @@ describe('Catalog items', () => {
     it('validates required fields, types, lengths and ranges (422 naming each field)', async () => {
       const missing = await create({});
       expectErrorEnvelope(missing, 422, 'The given data was invalid.');
-      expect(missing.body.errors).toMatchObject({ sku: ['The sku field is required.'], name: ['The name field is required.'], base_price: ['The base_price field is required.'] });
+      expect(missing.body.errors).toMatchObject({
+        sku: ['The sku field is required.'],
+        name: ['The name field is required.'],
+        base_price: ['The base_price field is required.'],
+      });
 
-      const wrong = await create({ sku: 12, name: ['x'], base_price: 'abc', cost: -1, is_active: 'yes', category_id: 'abc', reorder_level: -1, barcodes: 'x', units: {} });
+      const wrong = await create({
+        sku: 12,
+        name: ['x'],
+        base_price: 'abc',
+        cost: -1,
+        is_active: 'yes',
+        category_id: 'abc',
+        reorder_level: -1,
+        barcodes: 'x',
+        units: {},
+      });
       expectErrorEnvelope(wrong, 422);
-      expect(Object.keys(wrong.body.errors)).toEqual(expect.arrayContaining(['barcodes', 'base_price', 'category_id', 'cost', 'is_active', 'name', 'reorder_level', 'sku', 'units']));
+      expect(Object.keys(wrong.body.errors)).toEqual(
+        expect.arrayContaining(['barcodes', 'base_price', 'category_id', 'cost', 'is_active', 'name', 'reorder_level', 'sku', 'units']),
+      );
 
-      const ranges = await create({ sku: LONG, name: LONG, description: LONG, base_price: 1e12, cost: 1.234, base_unit: LONG, reorder_quantity: 10_000_001, barcodes: [LONG] });
+      const ranges = await create({
+        sku: LONG,
+        name: LONG,
+        description: LONG,
+        base_price: 1e12,
+        cost: 1.234,
+        base_unit: LONG,
+        reorder_quantity: 10_000_001,
+        barcodes: [LONG],
+      });
       expect(ranges.status).toBe(422);
       expect(Object.keys(ranges.body.errors).sort()).toEqual(['barcodes', 'base_price', 'base_unit', 'cost', 'description', 'name', 'reorder_quantity', 'sku']);
 
@@ -367,7 +461,12 @@ describe('Catalog items', () => {
       expect(negative.status).toBe(422);
       expect(Object.keys(negative.body.errors)).toEqual(['base_price']);
 
-      const units = await create({ sku: 'UNIT-1', name: 'Units', base_price: 1, units: [{ name: 'single', factor: 1 }, { factor: 6 }, { name: 'big', factor: 'x', price: -2 }, null] });
+      const units = await create({
+        sku: 'UNIT-1',
+        name: 'Units',
+        base_price: 1,
+        units: [{ name: 'single', factor: 1 }, { factor: 6 }, { name: 'big', factor: 'x', price: -2 }, null],
+      });
       expect(units.status).toBe(422);
       expect(units.body.errors['units.0.factor']).toBeDefined();
       expect(units.body.errors['units.1.name']).toBeDefined();
@@ -375,7 +474,14 @@ describe('Catalog items', () => {
       expect(units.body.errors['units.2.price']).toBeDefined();
       expect(units.body.errors['units.3']).toBeDefined();
 
-      const refs = await create({ sku: 'REF-1', name: 'Refs', base_price: 1, category_id: 999999, tax_class_id: 999999, warehouse_reorder_levels: [{ warehouse_id: 999999, reorder_level: 2 }] });
+      const refs = await create({
+        sku: 'REF-1',
+        name: 'Refs',
+        base_price: 1,
+        category_id: 999999,
+        tax_class_id: 999999,
+        warehouse_reorder_levels: [{ warehouse_id: 999999, reorder_level: 2 }],
+      });
       expect(refs.status).toBe(422);
       expect(refs.body.errors).toEqual({
         category_id: ['The selected category does not exist.'],
@@ -434,7 +540,14 @@ describe('Catalog items', () => {
     let item: ItemRow;
 
     beforeAll(async () => {
-      const res = await create({ sku: 'UPD-001', name: 'Update Me', base_price: 3, category_id: ids.category.snacks, barcodes: ['6000000000017'], units: [{ name: 'box', factor: 10, barcode: '6000000000024' }] });
+      const res = await create({
+        sku: 'UPD-001',
+        name: 'Update Me',
+        base_price: 3,
+        category_id: ids.category.snacks,
+        barcodes: ['6000000000017'],
+        units: [{ name: 'box', factor: 10, barcode: '6000000000024' }],
+      });
       expect(res.status).toBe(201);
       item = res.body.data;
     });
@@ -442,7 +555,15 @@ describe('Catalog items', () => {
     it('changes only the fields given; barcodes and units stay unless given', async () => {
       const res = await update(item.id, { name: 'Updated Name', base_price: 3.5, description: 'now with more' });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ id: item.id, sku: 'UPD-001', name: 'Updated Name', base_price: 3.5, description: 'now with more', category_id: ids.category.snacks, barcodes: ['6000000000017'] });
+      expect(res.body.data).toMatchObject({
+        id: item.id,
+        sku: 'UPD-001',
+        name: 'Updated Name',
+        base_price: 3.5,
+        description: 'now with more',
+        category_id: ids.category.snacks,
+        barcodes: ['6000000000017'],
+      });
       expect(res.body.data.units.map((u: { name: string; barcode: string }) => [u.name, u.barcode])).toEqual([['box', '6000000000024']]);
       const shown = await api().get(`/api/v1/items/${item.id}`).set(bearer(cashier));
       expect(shown.body.data).toMatchObject({ name: 'Updated Name', base_price: 3.5 });
@@ -464,7 +585,7 @@ describe('Catalog items', () => {
       expect(Number((await t.db.query('SELECT COUNT(*) AS n FROM item_units WHERE item_id = ?', [item.id]))[0].n)).toBe(0);
     });
 
-    it('keeps its own SKU and barcodes without a clash, but refuses another item\'s (422)', async () => {
+    it("keeps its own SKU and barcodes without a clash, but refuses another item's (422)", async () => {
       const own = await update(ids.item['BEV-002'], { sku: 'BEV-002', barcodes: [demoBarcode(1)] });
       expect(own.status).toBe(200);
       const sku = await update(item.id, { sku: 'BEV-001' });
@@ -505,7 +626,14 @@ describe('Catalog items', () => {
     let gone: ItemRow;
 
     beforeAll(async () => {
-      const res = await create({ sku: 'DEL-001', name: 'Doomed Widget', base_price: 4, category_id: ids.category.household, barcodes: ['7000000000016'], units: [{ name: 'pack', factor: 3, barcode: '7000000000023' }] });
+      const res = await create({
+        sku: 'DEL-001',
+        name: 'Doomed Widget',
+        base_price: 4,
+        category_id: ids.category.household,
+        barcodes: ['7000000000016'],
+        units: [{ name: 'pack', factor: 3, barcode: '7000000000023' }],
+      });
       expect(res.status).toBe(201);
       gone = res.body.data;
     });
@@ -541,7 +669,7 @@ describe('Catalog items', () => {
       expect(row.deleted_at).not.toBeNull();
     });
 
-    it('keeps the deleted item\'s SKU and barcodes reserved, but frees its name', async () => {
+    it("keeps the deleted item's SKU and barcodes reserved, but frees its name", async () => {
       const sku = await create({ sku: 'DEL-001', name: 'Reborn', base_price: 1 });
       expect(sku.status).toBe(422);
       expect(sku.body.errors.sku).toBeDefined();
@@ -557,7 +685,13 @@ describe('Catalog items', () => {
       expectErrorEnvelope(await update(gone.id, { name: 'Zombie' }), 404);
       expect(Number((await t.db.query("SELECT COUNT(*) AS n FROM tombstones WHERE entity = 'item' AND entity_id = ?", [gone.id]))[0].n)).toBe(1);
       expectErrorEnvelope(await api().delete('/api/v1/items/999999').set(bearer(manager)), 404);
-      for (const id of HOSTILE_IDS) expectErrorEnvelope(await api().delete(`/api/v1/items/${encodeURIComponent(id)}`).set(bearer(manager)), 404);
+      for (const id of HOSTILE_IDS)
+        expectErrorEnvelope(
+          await api()
+            .delete(`/api/v1/items/${encodeURIComponent(id)}`)
+            .set(bearer(manager)),
+          404,
+        );
       expect(Number((await t.db.query('SELECT COUNT(*) AS n FROM items WHERE deleted_at IS NOT NULL'))[0].n)).toBe(1);
     });
   });

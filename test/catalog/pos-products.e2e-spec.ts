@@ -40,7 +40,10 @@ describe('POS products', () => {
     [admin, manager, cashier] = await Promise.all([login(t, DEMO.admin), login(t, DEMO.manager), login(t, DEMO.cashier)]);
     ids = await demoIds(t);
     // Decoys whose names start with another item's barcode or SKU: the exact match must still come first.
-    const promo = await api().post('/api/v1/items').set(bearer(manager)).send({ sku: 'PROMO-1', name: `${demoBarcode(1)} Promo Pack`, base_price: 5 });
+    const promo = await api()
+      .post('/api/v1/items')
+      .set(bearer(manager))
+      .send({ sku: 'PROMO-1', name: `${demoBarcode(1)} Promo Pack`, base_price: 5 });
     const adapter = await api().post('/api/v1/items').set(bearer(manager)).send({ sku: 'ADP-1', name: 'ELC-001 Adapter', base_price: 7.5 });
     if (promo.status !== 201 || adapter.status !== 201) throw new Error(`decoys: ${promo.status} ${adapter.status}`);
     promoId = promo.body.data.id;
@@ -49,7 +52,7 @@ describe('POS products', () => {
   afterAll(() => t.close());
 
   describe('GET /pos/products', () => {
-    it('lists active items with price and stock of the token\'s store default warehouse', async () => {
+    it("lists active items with price and stock of the token's store default warehouse", async () => {
       const res = await products('');
       expect(res.status).toBe(200);
       expect(res.body.success).toBe(true);
@@ -73,7 +76,11 @@ describe('POS products', () => {
         stock: { warehouse_id: ids.warehouse.DT, quantity: 50, reorder_level: 10, stock_status: 'in_stock' },
       });
       const earbuds: PosRow = res.body.data.find((r: PosRow) => r.sku === 'ELC-002');
-      expect(earbuds).toMatchObject({ is_serial_tracked: true, base_price: 49.99, stock: { warehouse_id: ids.warehouse.DT, quantity: 5, stock_status: 'low' } });
+      expect(earbuds).toMatchObject({
+        is_serial_tracked: true,
+        base_price: 49.99,
+        stock: { warehouse_id: ids.warehouse.DT, quantity: 5, stock_status: 'low' },
+      });
       const promo: PosRow = res.body.data.find((r: PosRow) => r.id === promoId);
       expect(promo.stock).toEqual({ warehouse_id: ids.warehouse.DT, quantity: 0, reorder_level: 0, stock_status: 'out' });
     });
@@ -156,7 +163,14 @@ describe('POS products', () => {
       expect(res.status).toBe(200);
       expect(res.body.meta).toBeUndefined();
       expect(res.body.data.map((r: PosRow) => r.id)).toEqual([ids.item['BEV-002'], promoId]);
-      expect(res.body.data[0]).toMatchObject({ sku: 'BEV-002', name: 'Sparkling Water 500ml', barcodes: [demoBarcode(1)], price: 1.49, base_price: 1.49, stock: { warehouse_id: ids.warehouse.DT, quantity: 50 } });
+      expect(res.body.data[0]).toMatchObject({
+        sku: 'BEV-002',
+        name: 'Sparkling Water 500ml',
+        barcodes: [demoBarcode(1)],
+        price: 1.49,
+        base_price: 1.49,
+        stock: { warehouse_id: ids.warehouse.DT, quantity: 50 },
+      });
     });
 
     it('finds an item by exact SKU, ranked before names that start with it', async () => {
@@ -194,7 +208,7 @@ describe('POS products', () => {
       expect(none.body.data).toEqual([]);
     });
 
-    it('reports stock of the named warehouse and the store\'s live price', async () => {
+    it("reports stock of the named warehouse and the store's live price", async () => {
       const central = await search(`?q=BEV-003&store_id=${ids.store.DT}&warehouse_id=${ids.warehouse.CENTRAL}`);
       expect(central.body.data[0]).toMatchObject({ sku: 'BEV-003', stock: { warehouse_id: ids.warehouse.CENTRAL, quantity: 200 } });
       const airport = await search(`?q=BEV-003&store_id=${ids.store.AP}`, manager);
@@ -242,12 +256,21 @@ describe('POS products', () => {
     it('returns one item with price and stock for the store and warehouse', async () => {
       const res = await api().get(`/api/v1/pos/products/${ids.item['BEV-001']}`).set(bearer(cashier));
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ id: ids.item['BEV-001'], sku: 'BEV-001', price: 1.29, price_source: 'base', stock: { warehouse_id: ids.warehouse.DT, quantity: 50, stock_status: 'in_stock' } });
+      expect(res.body.data).toMatchObject({
+        id: ids.item['BEV-001'],
+        sku: 'BEV-001',
+        price: 1.29,
+        price_source: 'base',
+        stock: { warehouse_id: ids.warehouse.DT, quantity: 50, stock_status: 'in_stock' },
+      });
       expect(res.body.data.units[0]).toMatchObject({ name: 'case', barcode: CASE_BARCODE });
       const ap = await api().get(`/api/v1/pos/products/${ids.item['BEV-001']}?store_id=${ids.store.AP}`).set(bearer(admin));
       expect(ap.body.data.stock).toMatchObject({ warehouse_id: ids.warehouse.AP, quantity: 30 });
       const central = await api().get(`/api/v1/pos/products/${ids.item['ELC-005']}?warehouse_id=${ids.warehouse.CENTRAL}`).set(bearer(cashier));
-      expect(central.body.data).toMatchObject({ is_serial_tracked: true, stock: { warehouse_id: ids.warehouse.CENTRAL, quantity: 5, reorder_level: 10, stock_status: 'low' } });
+      expect(central.body.data).toMatchObject({
+        is_serial_tracked: true,
+        stock: { warehouse_id: ids.warehouse.CENTRAL, quantity: 5, reorder_level: 10, stock_status: 'low' },
+      });
     });
 
     it('answers another store with 403 and a warehouse not serving it with 422', async () => {
@@ -262,7 +285,13 @@ describe('POS products', () => {
 
     it('answers unknown and hostile ids with 404', async () => {
       expectErrorEnvelope(await api().get('/api/v1/pos/products/999999').set(bearer(cashier)), 404);
-      for (const id of HOSTILE_IDS) expectErrorEnvelope(await api().get(`/api/v1/pos/products/${encodeURIComponent(id)}`).set(bearer(cashier)), 404);
+      for (const id of HOSTILE_IDS)
+        expectErrorEnvelope(
+          await api()
+            .get(`/api/v1/pos/products/${encodeURIComponent(id)}`)
+            .set(bearer(cashier)),
+          404,
+        );
     });
   });
 
@@ -271,8 +300,14 @@ describe('POS products', () => {
       for (const path of ['/pos/products', `/pos/products/search?q=cola&store_id=${ids.store.DT}`, `/pos/products/${ids.item['BEV-001']}`]) {
         expectErrorEnvelope(await api().get(`/api/v1${path}`), 401, 'Unauthorized.');
       }
-      const app = await api().post('/api/v1/api-applications').set(bearer(admin)).send({ name: 'Catalog reader', permissions: ['items.view'] });
-      const tok = await api().post(`/api/v1/api-applications/${app.body.data.id}/tokens`).set(bearer(admin)).send({ name: 'pos', abilities: ['pos'] });
+      const app = await api()
+        .post('/api/v1/api-applications')
+        .set(bearer(admin))
+        .send({ name: 'Catalog reader', permissions: ['items.view'] });
+      const tok = await api()
+        .post(`/api/v1/api-applications/${app.body.data.id}/tokens`)
+        .set(bearer(admin))
+        .send({ name: 'pos', abilities: ['pos'] });
       expect(tok.status).toBe(201);
       const reader = tok.body.data.token as string;
       expect((await api().get('/api/v1/items?per_page=1').set(bearer(reader))).status).toBe(200);

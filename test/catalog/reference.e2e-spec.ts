@@ -80,7 +80,15 @@ describe('Catalog reference data (stores, warehouses, payment methods, currencie
       expect(beyond.body.meta.total).toBe(2);
       const clamped = await get('/stores?per_page=100000', admin);
       expect(clamped.body.meta.per_page).toBe(100);
-      for (const bad of ['per_page=0', 'per_page=abc', 'per_page=-1', 'page=0', 'page=abc', 'with_warehouses=maybe', `per_page=${encodeURIComponent("1' OR '1'='1")}`]) {
+      for (const bad of [
+        'per_page=0',
+        'per_page=abc',
+        'per_page=-1',
+        'page=0',
+        'page=abc',
+        'with_warehouses=maybe',
+        `per_page=${encodeURIComponent("1' OR '1'='1")}`,
+      ]) {
         const res = await get(`/stores?${bad}`, admin);
         expectErrorEnvelope(res, 422, 'The given data was invalid.');
         expect(Object.keys(res.body.errors)).toEqual([bad.split('=')[0]]);
@@ -110,7 +118,7 @@ describe('Catalog reference data (stores, warehouses, payment methods, currencie
   });
 
   describe('GET /stores/{store}/warehouses', () => {
-    it('returns the store\'s active warehouses, and the standalone ones with include_standalone', async () => {
+    it("returns the store's active warehouses, and the standalone ones with include_standalone", async () => {
       const own = await get(`/stores/${ids.store.DT}/warehouses`, cashier);
       expect(own.status).toBe(200);
       expect(own.body.data.map((w: { code: string }) => w.code)).toEqual(['DT-MAIN']);
@@ -132,7 +140,7 @@ describe('Catalog reference data (stores, warehouses, payment methods, currencie
   });
 
   describe('GET /warehouses and /warehouses/standalone', () => {
-    it('lists the warehouses of the user\'s stores (their own and the standalone ones serving them)', async () => {
+    it("lists the warehouses of the user's stores (their own and the standalone ones serving them)", async () => {
       const mine = await get('/warehouses', cashier);
       expect(mine.status).toBe(200);
       expect(mine.body.data.map((w: { code: string }) => w.code)).toEqual(['DT-MAIN', 'CENTRAL']);
@@ -140,7 +148,14 @@ describe('Catalog reference data (stores, warehouses, payment methods, currencie
       const all = await get('/warehouses', admin);
       expect(all.body.data.map((w: { code: string }) => w.code)).toEqual(['DT-MAIN', 'AP-MAIN', 'CENTRAL']);
       const central = all.body.data[2];
-      expect(central).toMatchObject({ id: ids.warehouse.CENTRAL, name: 'Central Warehouse', store_id: null, is_standalone: true, address: '99 Depot Road', is_active: true });
+      expect(central).toMatchObject({
+        id: ids.warehouse.CENTRAL,
+        name: 'Central Warehouse',
+        store_id: null,
+        is_standalone: true,
+        address: '99 Depot Road',
+        is_active: true,
+      });
       expect(typeof central.updated_at).toBe('string');
     });
 
@@ -160,14 +175,21 @@ describe('Catalog reference data (stores, warehouses, payment methods, currencie
     it('answers a filter naming another store with 403 and bad filters with 422', async () => {
       expectErrorEnvelope(await get(`/warehouses?store_id=${ids.store.AP}`, cashier), 403);
       expectErrorEnvelope(await get(`/warehouses?store_id=${ids.store.AP}&include_standalone=true`, cashier), 403);
-      for (const bad of ['store_id=abc', `store_id=${encodeURIComponent("1' OR '1'='1")}`, 'store_id=-3', 'store_id=99999999999', 'standalone_only=yes', 'per_page=0']) {
+      for (const bad of [
+        'store_id=abc',
+        `store_id=${encodeURIComponent("1' OR '1'='1")}`,
+        'store_id=-3',
+        'store_id=99999999999',
+        'standalone_only=yes',
+        'per_page=0',
+      ]) {
         const res = await get(`/warehouses?${bad}`, admin);
         expectErrorEnvelope(res, 422, 'The given data was invalid.');
         expect(res.body.errors[bad.split('=')[0]]).toBeDefined();
       }
     });
 
-    it('lists the standalone warehouses serving the user\'s stores', async () => {
+    it("lists the standalone warehouses serving the user's stores", async () => {
       for (const token of [cashier, admin]) {
         const res = await get('/warehouses/standalone', token);
         expect(res.status).toBe(200);
@@ -190,7 +212,7 @@ describe('Catalog reference data (stores, warehouses, payment methods, currencie
       expect([...central.body.data.store_ids].sort()).toEqual([ids.store.DT, ids.store.AP].sort());
     });
 
-    it('answers another store\'s warehouse, an unknown id and hostile ids with 404', async () => {
+    it("answers another store's warehouse, an unknown id and hostile ids with 404", async () => {
       expectErrorEnvelope(await get(`/warehouses/${ids.warehouse.AP}`, cashier), 404);
       expect((await get(`/warehouses/${ids.warehouse.AP}`, manager)).status).toBe(200);
       expectErrorEnvelope(await get('/warehouses/999999', admin), 404);
@@ -199,7 +221,7 @@ describe('Catalog reference data (stores, warehouses, payment methods, currencie
   });
 
   describe('payment methods', () => {
-    it('lists the active payment methods of the user\'s stores in sort order', async () => {
+    it("lists the active payment methods of the user's stores in sort order", async () => {
       const res = await get('/payment-methods', cashier);
       expect(res.status).toBe(200);
       expect(res.body.data.map((p: { code: string }) => p.code)).toEqual(['cash', 'card', 'on_account']);
@@ -256,12 +278,20 @@ describe('Catalog reference data (stores, warehouses, payment methods, currencie
   });
 
   describe('price books', () => {
-    it('lists only the price books that apply to the user\'s stores, by priority', async () => {
+    it("lists only the price books that apply to the user's stores, by priority", async () => {
       const cashierBooks = await get('/price-books', cashier);
       expect(cashierBooks.status).toBe(200);
       expect(cashierBooks.body.data.map((b: { code: string }) => b.code)).toEqual(['MEMBERS']);
       expect(cashierBooks.body.meta.total).toBe(1);
-      expect(cashierBooks.body.data[0]).toMatchObject({ name: 'Member prices', currency_code: 'USD', priority: 10, is_active: true, valid_from: null, valid_to: null, store_ids: [] });
+      expect(cashierBooks.body.data[0]).toMatchObject({
+        name: 'Member prices',
+        currency_code: 'USD',
+        priority: 10,
+        is_active: true,
+        valid_from: null,
+        valid_to: null,
+        store_ids: [],
+      });
       expect(cashierBooks.body.data[0].customer_group_ids).toHaveLength(1);
 
       const adminBooks = await get('/price-books', admin);
@@ -273,7 +303,7 @@ describe('Catalog reference data (stores, warehouses, payment methods, currencie
       expectErrorEnvelope(await get('/price-books?per_page=0', manager), 422);
     });
 
-    it('returns a price book with its entries; another store\'s book, unknown and hostile ids are 404', async () => {
+    it("returns a price book with its entries; another store's book, unknown and hostile ids are 404", async () => {
       const list = await get('/price-books', admin);
       const airport = list.body.data.find((b: { code: string }) => b.code === 'AIRPORT');
       const members = list.body.data.find((b: { code: string }) => b.code === 'MEMBERS');
@@ -297,18 +327,43 @@ describe('Catalog reference data (stores, warehouses, payment methods, currencie
   });
 
   describe('access', () => {
-    it('needs a token (401) and the route\'s permission (403)', async () => {
-      for (const path of ['/stores', `/stores/${ids.store.DT}`, '/warehouses', '/warehouses/standalone', '/payment-methods', '/currencies', '/currencies/USD', '/price-books']) {
+    it("needs a token (401) and the route's permission (403)", async () => {
+      for (const path of [
+        '/stores',
+        `/stores/${ids.store.DT}`,
+        '/warehouses',
+        '/warehouses/standalone',
+        '/payment-methods',
+        '/currencies',
+        '/currencies/USD',
+        '/price-books',
+      ]) {
         expectErrorEnvelope(await request(t.http).get(`/api/v1${path}`), 401, 'Unauthorized.');
       }
       // An API application holding only items.view, with a POS-ability token, lacks the other permissions.
-      const app = await request(t.http).post('/api/v1/api-applications').set(bearer(admin)).send({ name: 'Items only', permissions: ['items.view'] });
+      const app = await request(t.http)
+        .post('/api/v1/api-applications')
+        .set(bearer(admin))
+        .send({ name: 'Items only', permissions: ['items.view'] });
       expect(app.status).toBe(201);
-      const tok = await request(t.http).post(`/api/v1/api-applications/${app.body.data.id}/tokens`).set(bearer(admin)).send({ name: 'pos', abilities: ['pos'] });
+      const tok = await request(t.http)
+        .post(`/api/v1/api-applications/${app.body.data.id}/tokens`)
+        .set(bearer(admin))
+        .send({ name: 'pos', abilities: ['pos'] });
       expect(tok.status).toBe(201);
       const itemsOnly = tok.body.data.token as string;
       expect((await get('/price-books', itemsOnly)).status).toBe(200);
-      for (const path of ['/stores', `/stores/${ids.store.DT}`, `/stores/${ids.store.DT}/warehouses`, '/warehouses', '/warehouses/standalone', `/warehouses/${ids.warehouse.DT}`, '/payment-methods', '/currencies', '/currencies/USD']) {
+      for (const path of [
+        '/stores',
+        `/stores/${ids.store.DT}`,
+        `/stores/${ids.store.DT}/warehouses`,
+        '/warehouses',
+        '/warehouses/standalone',
+        `/warehouses/${ids.warehouse.DT}`,
+        '/payment-methods',
+        '/currencies',
+        '/currencies/USD',
+      ]) {
         expectErrorEnvelope(await get(path, itemsOnly), 403);
       }
     });

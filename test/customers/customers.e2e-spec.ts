@@ -16,12 +16,25 @@ describe('Customers', () => {
 
   it('creates a customer with 201 and writes customer.created to the outbox', async () => {
     const [members] = await t.db.query("SELECT id FROM customer_groups WHERE code = 'members'");
-    const res = await api()
-      .post('/api/v1/customers')
-      .set(bearer(cashier))
-      .send({ name: '  Bob Builder ', email: 'Bob@Example.com', phone: '+1 (555) 010-9999', address: '1 Site Road', customer_group_id: members.id, store_id: 1 });
+    const res = await api().post('/api/v1/customers').set(bearer(cashier)).send({
+      name: '  Bob Builder ',
+      email: 'Bob@Example.com',
+      phone: '+1 (555) 010-9999',
+      address: '1 Site Road',
+      customer_group_id: members.id,
+      store_id: 1,
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ name: 'Bob Builder', email: 'bob@example.com', phone: '+1 (555) 010-9999', customer_group: { id: members.id, code: 'members' }, store_id: 1, status: 'active', is_walk_in: false, payment_terms_days: 30 });
+    expect(res.body.data).toMatchObject({
+      name: 'Bob Builder',
+      email: 'bob@example.com',
+      phone: '+1 (555) 010-9999',
+      customer_group: { id: members.id, code: 'members' },
+      store_id: 1,
+      status: 'active',
+      is_walk_in: false,
+      payment_terms_days: 30,
+    });
     const events = await t.db.query("SELECT payload FROM outbox_events WHERE type = 'customer.created'");
     expect(events.some((e: { payload: string }) => JSON.parse(e.payload).customer.id === res.body.data.id)).toBe(true);
   });
@@ -31,7 +44,10 @@ describe('Customers', () => {
     expectErrorEnvelope(missing, 422, 'The given data was invalid.');
     expect(missing.body.errors.name).toEqual(['The name field is required.']);
 
-    const bad = await api().post('/api/v1/customers').set(bearer(cashier)).send({ name: 'X', email: 'not-an-email', phone: 'call me', customer_group_id: 99999 });
+    const bad = await api()
+      .post('/api/v1/customers')
+      .set(bearer(cashier))
+      .send({ name: 'X', email: 'not-an-email', phone: 'call me', customer_group_id: 99999 });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['email', 'phone']);
 
@@ -43,7 +59,10 @@ describe('Customers', () => {
     expect(dup.status).toBe(422);
     expect(dup.body.errors.email).toEqual(['The email has already been taken.']);
 
-    const huge = await api().post('/api/v1/customers').set(bearer(cashier)).send({ name: 'x'.repeat(10_000), payment_terms_days: -1, status: 'vip' });
+    const huge = await api()
+      .post('/api/v1/customers')
+      .set(bearer(cashier))
+      .send({ name: 'x'.repeat(10_000), payment_terms_days: -1, status: 'vip' });
     expect(huge.status).toBe(422);
     expect(Object.keys(huge.body.errors).sort()).toEqual(['name', 'payment_terms_days', 'status']);
   });
@@ -73,8 +92,16 @@ describe('Customers', () => {
   });
 
   it('searches name, phone, email and address; exact email first; LIKE wildcards are literal', async () => {
-    for (const [q, name] of [['Jane', 'Jane Doe'], ['0142', 'Jane Doe'], ['jane.doe@example.com', 'Jane Doe'], ['Elm', 'Jane Doe'], ['777-1234', 'Inactive Ivy']]) {
-      const res = await api().get(`/api/v1/customers/search?q=${encodeURIComponent(q)}`).set(bearer(cashier));
+    for (const [q, name] of [
+      ['Jane', 'Jane Doe'],
+      ['0142', 'Jane Doe'],
+      ['jane.doe@example.com', 'Jane Doe'],
+      ['Elm', 'Jane Doe'],
+      ['777-1234', 'Inactive Ivy'],
+    ]) {
+      const res = await api()
+        .get(`/api/v1/customers/search?q=${encodeURIComponent(q)}`)
+        .set(bearer(cashier));
       expect(res.status).toBe(200);
       expect(res.body.data[0].name).toBe(name);
     }
@@ -93,13 +120,22 @@ describe('Customers', () => {
     expect(updated.status).toBe(200);
     expect(updated.body.data).toMatchObject({ name: 'Jane Doe', phone: '+1 555 0199', notes: 'Prefers email receipts' });
     expect(Number((await t.db.query("SELECT COUNT(*) AS n FROM outbox_events WHERE type = 'customer.updated'"))[0].n)).toBeGreaterThan(0);
-    for (const id of ['999999', 'abc', "1' OR '1'='1"]) expectErrorEnvelope(await api().get(`/api/v1/customers/${encodeURIComponent(id)}`).set(bearer(cashier)), 404);
+    for (const id of ['999999', 'abc', "1' OR '1'='1"])
+      expectErrorEnvelope(
+        await api()
+          .get(`/api/v1/customers/${encodeURIComponent(id)}`)
+          .set(bearer(cashier)),
+        404,
+      );
     expectErrorEnvelope(await api().put('/api/v1/customers/999999').set(bearer(cashier)).send({ name: 'x' }), 404);
     expectErrorEnvelope(await api().put(`/api/v1/customers/${jane.id}`).set(bearer(cashier)).send({ email: 'bad' }), 422);
   });
 
   it('deletes by anonymising: the row stays for past sales, personal data is gone, a tombstone is left', async () => {
-    const created = await api().post('/api/v1/customers').set(bearer(cashier)).send({ name: 'Temp Tina', email: 'tina@example.com', phone: '555 123 4567', address: '9 Gone Lane' });
+    const created = await api()
+      .post('/api/v1/customers')
+      .set(bearer(cashier))
+      .send({ name: 'Temp Tina', email: 'tina@example.com', phone: '555 123 4567', address: '9 Gone Lane' });
     const id = created.body.data.id;
     const del = await api().delete(`/api/v1/customers/${id}`).set(bearer(cashier));
     expect(del.status).toBe(200);

@@ -19,7 +19,14 @@ describe('Authentication and access', () => {
     const d = res.body.data;
     expect(typeof d.token).toBe('string');
     expect(d.token.length).toBeGreaterThanOrEqual(40);
-    expect(d.user).toMatchObject({ name: 'Cass Cashier', email: DEMO.cashier, role: { name: 'Cashier', slug: 'cashier' }, store_name: 'Downtown Store', is_super_admin: false, has_two_factor: false });
+    expect(d.user).toMatchObject({
+      name: 'Cass Cashier',
+      email: DEMO.cashier,
+      role: { name: 'Cashier', slug: 'cashier' },
+      store_name: 'Downtown Store',
+      is_super_admin: false,
+      has_two_factor: false,
+    });
     expect(Number.isInteger(d.user.id)).toBe(true);
     expect(Number.isInteger(d.user.role.id)).toBe(true);
     expect(d.user.store_id).toBe(d.store_id);
@@ -32,7 +39,7 @@ describe('Authentication and access', () => {
   });
 
   it('keeps the device name and honours an assigned preferred store', async () => {
-    const stores = await t.db.query("SELECT id, code FROM stores ORDER BY id");
+    const stores = await t.db.query('SELECT id, code FROM stores ORDER BY id');
     const ap = stores.find((s: { code: string }) => s.code === 'AP').id;
     const res = await request(t.http).post('/api/v1/auth/login').send({ email: DEMO.manager, password: DEMO.password, device_name: 'Till 3', store_id: ap });
     expect(res.status).toBe(201);
@@ -53,7 +60,10 @@ describe('Authentication and access', () => {
   });
 
   it('answers wrong credentials with 422 errors.email, the same for unknown users', async () => {
-    for (const body of [{ email: DEMO.cashier, password: 'wrong' }, { email: 'nobody@example.com', password: 'password' }]) {
+    for (const body of [
+      { email: DEMO.cashier, password: 'wrong' },
+      { email: 'nobody@example.com', password: 'password' },
+    ]) {
       const res = await request(t.http).post('/api/v1/auth/login').send(body);
       expectErrorEnvelope(res, 422, 'The given data was invalid.');
       expect(res.body.errors.email).toEqual(['These credentials do not match our records.']);
@@ -72,7 +82,12 @@ describe('Authentication and access', () => {
     const token = await login(t, DEMO.cashier);
     const res = await request(t.http).get('/api/v1/auth/me').set(bearer(token));
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: 'Cass Cashier', email: DEMO.cashier, role: { name: 'Cashier' }, discount_limits: { max_discount_percent: 10, max_discount_amount: 20 } });
+    expect(res.body.data).toMatchObject({
+      name: 'Cass Cashier',
+      email: DEMO.cashier,
+      role: { name: 'Cashier' },
+      discount_limits: { max_discount_percent: 10, max_discount_amount: 20 },
+    });
     expect(Object.keys(res.body.data).sort()).toEqual(['discount_limits', 'email', 'id', 'name', 'permissions', 'role', 'store_id']);
   });
 
@@ -87,7 +102,9 @@ describe('Authentication and access', () => {
 
   it('rejects an expired token with 401', async () => {
     const token = await login(t, DEMO.manager);
-    await t.db.query('UPDATE access_tokens SET expires_at = ? WHERE id = (SELECT id FROM (SELECT MAX(id) AS id FROM access_tokens) x)', ['2020-01-01 00:00:00']);
+    await t.db.query('UPDATE access_tokens SET expires_at = ? WHERE id = (SELECT id FROM (SELECT MAX(id) AS id FROM access_tokens) x)', [
+      '2020-01-01 00:00:00',
+    ]);
     expectErrorEnvelope(await request(t.http).get('/api/v1/auth/me').set(bearer(token)), 401, 'Unauthorized.');
   });
 
@@ -124,7 +141,13 @@ describe('Authentication and access', () => {
     expect(del.body).toEqual({ success: true, message: 'Token revoked.' });
     expectErrorEnvelope(await request(t.http).get('/api/v1/integration/data/stores').set(bearer(token)), 401);
     expectErrorEnvelope(await request(t.http).delete(`/api/v1/api-applications/${appId}/tokens/999999`).set(bearer(admin)), 404);
-    expectErrorEnvelope(await request(t.http).post('/api/v1/api-applications/999999/tokens').set(bearer(admin)).send({ name: 'x', abilities: ['integration:read'] }), 404);
+    expectErrorEnvelope(
+      await request(t.http)
+        .post('/api/v1/api-applications/999999/tokens')
+        .set(bearer(admin))
+        .send({ name: 'x', abilities: ['integration:read'] }),
+      404,
+    );
   });
 
   it('does not let an API application log in with a password', async () => {
@@ -145,7 +168,10 @@ describe('Authentication and access', () => {
     // not active until confirmed
     expect((await request(t.http).post('/api/v1/auth/login').send({ email: DEMO.manager, password: DEMO.password })).status).toBe(201);
     expect((await request(t.http).post('/api/v1/auth/two-factor/confirm').set(bearer(token)).send({ code: '000000' })).status).toBe(422);
-    const confirmed = await request(t.http).post('/api/v1/auth/two-factor/confirm').set(bearer(token)).send({ code: totp(secret).generate() });
+    const confirmed = await request(t.http)
+      .post('/api/v1/auth/two-factor/confirm')
+      .set(bearer(token))
+      .send({ code: totp(secret).generate() });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.data.has_two_factor).toBe(true);
 
@@ -155,15 +181,27 @@ describe('Authentication and access', () => {
     const wrong = await request(t.http).post('/api/v1/auth/login').send({ email: DEMO.manager, password: DEMO.password, two_factor_code: '000000' });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors.two_factor_code).toHaveLength(1);
-    const right = await request(t.http).post('/api/v1/auth/login').send({ email: DEMO.manager, password: DEMO.password, two_factor_code: totp(secret).generate() });
+    const right = await request(t.http)
+      .post('/api/v1/auth/login')
+      .send({ email: DEMO.manager, password: DEMO.password, two_factor_code: totp(secret).generate() });
     expect(right.status).toBe(201);
     expect(right.body.data.user.has_two_factor).toBe(true);
 
     const [stored] = await t.db.query('SELECT two_factor_secret FROM users WHERE email = ?', [DEMO.manager]);
     expect(stored.two_factor_secret).not.toContain(secret);
 
-    expect((await request(t.http).post('/api/v1/auth/two-factor/disable').set(bearer(token)).send({ password: 'nope', code: totp(secret).generate() })).status).toBe(422);
-    const off = await request(t.http).post('/api/v1/auth/two-factor/disable').set(bearer(token)).send({ password: DEMO.password, code: totp(secret).generate() });
+    expect(
+      (
+        await request(t.http)
+          .post('/api/v1/auth/two-factor/disable')
+          .set(bearer(token))
+          .send({ password: 'nope', code: totp(secret).generate() })
+      ).status,
+    ).toBe(422);
+    const off = await request(t.http)
+      .post('/api/v1/auth/two-factor/disable')
+      .set(bearer(token))
+      .send({ password: DEMO.password, code: totp(secret).generate() });
     expect(off.status).toBe(200);
     expect((await request(t.http).post('/api/v1/auth/login').send({ email: DEMO.manager, password: DEMO.password })).status).toBe(201);
   });

@@ -37,7 +37,13 @@ describe('CLI commands and background jobs', () => {
 
   it('creates a user that can log in, and resets the password', async () => {
     const [dt] = await t.db.query("SELECT id FROM stores WHERE code = 'DT'");
-    const created = (await runCommand(cli, 'user:create', { email: 'New.Cashier@Example.com', name: 'New Cashier', password: 'secret-pass-1', role: 'cashier', stores: String(dt.id) })) as { id: number; email: string };
+    const created = (await runCommand(cli, 'user:create', {
+      email: 'New.Cashier@Example.com',
+      name: 'New Cashier',
+      password: 'secret-pass-1',
+      role: 'cashier',
+      stores: String(dt.id),
+    })) as { id: number; email: string };
     expect(created.email).toBe('new.cashier@example.com');
     const ok = await request(t.http).post('/api/v1/auth/login').send({ email: 'new.cashier@example.com', password: 'secret-pass-1' });
     expect(ok.status).toBe(201);
@@ -45,29 +51,47 @@ describe('CLI commands and background jobs', () => {
     await runCommand(cli, 'user:reset-password', { email: 'new.cashier@example.com', password: 'another-pass-2' });
     expect((await request(t.http).post('/api/v1/auth/login').send({ email: 'new.cashier@example.com', password: 'secret-pass-1' })).status).toBe(422);
     expect((await request(t.http).post('/api/v1/auth/login').send({ email: 'new.cashier@example.com', password: 'another-pass-2' })).status).toBe(201);
-    await expect(runCommand(cli, 'user:create', { email: 'new.cashier@example.com', name: 'Dup', password: 'secret-pass-1', role: 'cashier' })).rejects.toThrow();
+    await expect(
+      runCommand(cli, 'user:create', { email: 'new.cashier@example.com', name: 'Dup', password: 'secret-pass-1', role: 'cashier' }),
+    ).rejects.toThrow();
     await expect(runCommand(cli, 'user:create', { email: 'x@example.com', name: 'X', password: 'secret-pass-1', role: 'emperor' })).rejects.toThrow();
   });
 
   it('creates an API application, issues a token the API accepts, and revokes it', async () => {
-    const app = (await runCommand(cli, 'app:create', { name: 'Warehouse sync', permissions: 'stores.view,warehouses.view' })) as { id: number; permissions: string[] };
+    const app = (await runCommand(cli, 'app:create', { name: 'Warehouse sync', permissions: 'stores.view,warehouses.view' })) as {
+      id: number;
+      permissions: string[];
+    };
     expect(app.permissions).toEqual(['stores.view', 'warehouses.view']);
-    const issued = (await runCommand(cli, 'token:issue', { app: String(app.id), name: 'cli', abilities: 'integration:read', 'expires-in': '60' })) as { id: number; token: string; expires_at: string };
+    const issued = (await runCommand(cli, 'token:issue', { app: String(app.id), name: 'cli', abilities: 'integration:read', 'expires-in': '60' })) as {
+      id: number;
+      token: string;
+      expires_at: string;
+    };
     expect(new Date(issued.expires_at).getTime()).toBeGreaterThan(Date.now() + 59 * 60_000);
     expect((await request(t.http).get('/api/v1/integration/data/warehouses').set(bearer(issued.token))).status).toBe(200);
     await runCommand(cli, 'token:revoke', { app: String(app.id), token: String(issued.id) });
     expect((await request(t.http).get('/api/v1/integration/data/warehouses').set(bearer(issued.token))).status).toBe(401);
   });
 
-  it('sets per-user discount limits over the role\'s, and back', async () => {
+  it("sets per-user discount limits over the role's, and back", async () => {
     const token = await login(t, DEMO.cashier);
-    expect((await request(t.http).get('/api/v1/auth/me').set(bearer(token))).body.data.discount_limits).toEqual({ max_discount_percent: 10, max_discount_amount: 20 });
+    expect((await request(t.http).get('/api/v1/auth/me').set(bearer(token))).body.data.discount_limits).toEqual({
+      max_discount_percent: 10,
+      max_discount_amount: 20,
+    });
     await runCommand(cli, 'user:discount-limits', { email: DEMO.cashier, 'max-percent': '15', 'max-amount': '35.50' });
     const after = await login(t, DEMO.cashier);
-    expect((await request(t.http).get('/api/v1/auth/me').set(bearer(after))).body.data.discount_limits).toEqual({ max_discount_percent: 15, max_discount_amount: 35.5 });
+    expect((await request(t.http).get('/api/v1/auth/me').set(bearer(after))).body.data.discount_limits).toEqual({
+      max_discount_percent: 15,
+      max_discount_amount: 35.5,
+    });
     await runCommand(cli, 'user:discount-limits', { email: DEMO.cashier, 'max-percent': 'role', 'max-amount': 'role' });
     const back = await login(t, DEMO.cashier);
-    expect((await request(t.http).get('/api/v1/auth/me').set(bearer(back))).body.data.discount_limits).toEqual({ max_discount_percent: 10, max_discount_amount: 20 });
+    expect((await request(t.http).get('/api/v1/auth/me').set(bearer(back))).body.data.discount_limits).toEqual({
+      max_discount_percent: 10,
+      max_discount_amount: 20,
+    });
     await expect(runCommand(cli, 'user:discount-limits', { email: DEMO.cashier, 'max-percent': 'lots' })).rejects.toBeInstanceOf(UsageError);
     await expect(runCommand(cli, 'user:discount-limits', { email: DEMO.cashier, 'max-percent': '150' })).rejects.toThrow();
   });
@@ -79,7 +103,11 @@ describe('CLI commands and background jobs', () => {
 
   it('seeds the demo data idempotently', async () => {
     const count = async () => {
-      const rows = await Promise.all(['users', 'items', 'stock_levels', 'stock_movements', 'serial_numbers', 'price_book_entries', 'role_permissions'].map((table) => t.db.query(`SELECT COUNT(*) AS n FROM ${table}`)));
+      const rows = await Promise.all(
+        ['users', 'items', 'stock_levels', 'stock_movements', 'serial_numbers', 'price_book_entries', 'role_permissions'].map((table) =>
+          t.db.query(`SELECT COUNT(*) AS n FROM ${table}`),
+        ),
+      );
       return rows.map((r) => Number(r[0].n));
     };
     const before = await count();
@@ -102,9 +130,11 @@ describe('CLI commands and background jobs', () => {
     expect(await one('SELECT COUNT(DISTINCT item_id) AS n FROM item_barcodes')).toBeGreaterThanOrEqual(30);
     expect(await one('SELECT COUNT(*) AS n FROM price_books')).toBeGreaterThanOrEqual(1);
     expect(await one('SELECT COUNT(*) AS n FROM tax_classes')).toBeGreaterThanOrEqual(1);
-    expect(await one("SELECT COUNT(*) AS n FROM customers WHERE is_walk_in = 0")).toBeGreaterThanOrEqual(1);
+    expect(await one('SELECT COUNT(*) AS n FROM customers WHERE is_walk_in = 0')).toBeGreaterThanOrEqual(1);
     // every stock level equals its ledger
-    const drift = await t.db.query('SELECT s.item_id FROM stock_levels s WHERE s.quantity <> (SELECT COALESCE(SUM(m.quantity), 0) FROM stock_movements m WHERE m.item_id = s.item_id AND m.warehouse_id = s.warehouse_id)');
+    const drift = await t.db.query(
+      'SELECT s.item_id FROM stock_levels s WHERE s.quantity <> (SELECT COALESCE(SUM(m.quantity), 0) FROM stock_movements m WHERE m.item_id = s.item_id AND m.warehouse_id = s.warehouse_id)',
+    );
     expect(drift).toEqual([]);
     for (const email of [DEMO.admin, DEMO.manager, DEMO.cashier]) expect(typeof (await login(t, email))).toBe('string');
   });

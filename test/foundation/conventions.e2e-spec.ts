@@ -22,7 +22,9 @@ describe('Contract conventions (envelope, errors, pagination, request id)', () =
 
   it('answers an unknown record id, and a non-numeric or SQL-looking id, with 404', async () => {
     for (const id of ['999999', 'abc', "1' OR '1'='1", '-1', '0', '1.5', '99999999999999999999']) {
-      const res = await request(t.http).get(`/api/v1/stores/${encodeURIComponent(id)}`).set(bearer(admin));
+      const res = await request(t.http)
+        .get(`/api/v1/stores/${encodeURIComponent(id)}`)
+        .set(bearer(admin));
       expectErrorEnvelope(res, 404);
     }
   });
@@ -111,7 +113,7 @@ describe('Contract conventions (envelope, errors, pagination, request id)', () =
     if (t.isMysql) expect(res.body.data.checks.redis.status).toBe('up');
   });
 
-  it('serves the OpenAPI document with each route\'s permission', async () => {
+  it("serves the OpenAPI document with each route's permission", async () => {
     const res = await request(t.http).get('/api/docs-json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);

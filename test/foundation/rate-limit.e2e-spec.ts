@@ -23,7 +23,9 @@ describe('Rate limiting (part 8)', () => {
     expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(sixth.headers['retry-after'])).toBeLessThanOrEqual(60);
     // another email from the same IP still gets its own allowance
-    const other = await request(t.http).post('/api/v1/auth/login').send({ email: `x-${email}`, password: 'wrong' });
+    const other = await request(t.http)
+      .post('/api/v1/auth/login')
+      .send({ email: `x-${email}`, password: 'wrong' });
     expect(other.status).toBe(422);
   });
 

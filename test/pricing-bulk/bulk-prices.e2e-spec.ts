@@ -36,13 +36,29 @@ describe('Bulk prices (POST /prices/bulk)', () => {
   });
 
   it('validates every row first and names each bad one (422), changing nothing', async () => {
-    const shape = await request(t.http).post('/api/v1/prices/bulk').set(bearer(manager)).send({ changes: [{ item_id: 1, price: 1.5 }, { item_id: 2, price: -1 }, { item_id: 'x', price: 1.234 }] });
+    const shape = await request(t.http)
+      .post('/api/v1/prices/bulk')
+      .set(bearer(manager))
+      .send({
+        changes: [
+          { item_id: 1, price: 1.5 },
+          { item_id: 2, price: -1 },
+          { item_id: 'x', price: 1.234 },
+        ],
+      });
     expectErrorEnvelope(shape, 422);
     expect(Object.keys(shape.body.errors).sort()).toEqual(['changes.1.price', 'changes.2.item_id', 'changes.2.price']);
     const res = await request(t.http)
       .post('/api/v1/prices/bulk')
       .set(bearer(manager))
-      .send({ changes: [{ item_id: 1, price: 1.5 }, { item_id: 999999, price: 1 }, { item_id: 3, price_book_id: 99, price: 2 }, { item_id: 1, price: 1.6 }] });
+      .send({
+        changes: [
+          { item_id: 1, price: 1.5 },
+          { item_id: 999999, price: 1 },
+          { item_id: 3, price_book_id: 99, price: 2 },
+          { item_id: 1, price: 1.6 },
+        ],
+      });
     expectErrorEnvelope(res, 422);
     expect(Object.keys(res.body.errors).sort()).toEqual(['changes.1.item_id', 'changes.2.price_book_id', 'changes.3']);
     const [item] = await t.db.query('SELECT base_price FROM items WHERE id = 1');
@@ -51,7 +67,13 @@ describe('Bulk prices (POST /prices/bulk)', () => {
     const tooMany = Array.from({ length: 10_001 }, (_, i) => ({ item_id: 1 + (i % 30), price: 1 }));
     expectErrorEnvelope(await request(t.http).post('/api/v1/prices/bulk').set(bearer(manager)).send({ changes: tooMany }), 422);
     const cashier = await login(t, DEMO.cashier);
-    expectErrorEnvelope(await request(t.http).post('/api/v1/prices/bulk').set(bearer(cashier)).send({ changes: [{ item_id: 1, price: 1 }] }), 403);
+    expectErrorEnvelope(
+      await request(t.http)
+        .post('/api/v1/prices/bulk')
+        .set(bearer(cashier))
+        .send({ changes: [{ item_id: 1, price: 1 }] }),
+      403,
+    );
   });
 
   it('applies item and price-book prices through a queued job, reports progress, emits prices.bulk_updated', async () => {
@@ -69,7 +91,12 @@ describe('Bulk prices (POST /prices/bulk)', () => {
       () => request(t.http).get(`/api/v1/prices/bulk/${jobId}`).set(bearer(manager)),
       (r) => r.body.data.status === 'completed',
     );
-    expect(done.body.data).toMatchObject({ status: 'completed', processed: changes.length, progress: 100, result: { items_updated: 1, price_book_entries_updated: changes.length - 1 } });
+    expect(done.body.data).toMatchObject({
+      status: 'completed',
+      processed: changes.length,
+      progress: 100,
+      result: { items_updated: 1, price_book_entries_updated: changes.length - 1 },
+    });
     expect(Number((await t.db.query('SELECT base_price FROM items WHERE id = 1'))[0].base_price)).toBe(139);
     expect(Number((await t.db.query('SELECT price FROM price_book_entries WHERE price_book_id = 1 AND item_id = 6 AND min_quantity = 1'))[0].price)).toBe(749);
     expect(Number((await t.db.query('SELECT price FROM price_book_entries WHERE price_book_id = 2 AND item_id = 9'))[0].price)).toBe(299);

@@ -25,12 +25,29 @@ describe('Pricing: carts, single items and tax', () => {
   const item = (sku: string) => ids.item[sku];
   const cart = (body: Record<string, unknown>, token = cashier) => api().post('/api/v1/pricing/cart').set(bearer(token)).send(body);
   const lines = (res: request.Response) => res.body.data.items as PricedLine[];
-  const rules = ruleKit(() => t, () => manager);
-  const priceOf = (sku: string, query = '', token = cashier) => api().get(`/api/v1/items/${item(sku)}/price${query}`).set(bearer(token));
+  const rules = ruleKit(
+    () => t,
+    () => manager,
+  );
+  const priceOf = (sku: string, query = '', token = cashier) =>
+    api()
+      .get(`/api/v1/items/${item(sku)}/price${query}`)
+      .set(bearer(token));
 
   /** Asserts every money figure of a priced cart line. */
-  const expectLine = (l: PricedLine, e: { sku: string; qty: number; unit: number; source: string; gross: number; tax: number; total: number; rate?: number; discount?: number; net?: number }) => {
-    expect({ sku: l.sku, qty: l.quantity, unit: l.unit_price, source: l.price_source, gross: l.gross, tax: l.tax, total: l.total }).toEqual({ sku: e.sku, qty: e.qty, unit: e.unit, source: e.source, gross: e.gross, tax: e.tax, total: e.total });
+  const expectLine = (
+    l: PricedLine,
+    e: { sku: string; qty: number; unit: number; source: string; gross: number; tax: number; total: number; rate?: number; discount?: number; net?: number },
+  ) => {
+    expect({ sku: l.sku, qty: l.quantity, unit: l.unit_price, source: l.price_source, gross: l.gross, tax: l.tax, total: l.total }).toEqual({
+      sku: e.sku,
+      qty: e.qty,
+      unit: e.unit,
+      source: e.source,
+      gross: e.gross,
+      tax: e.tax,
+      total: e.total,
+    });
     if (e.rate !== undefined) expect(l.tax_rate).toBe(e.rate);
     if (e.discount !== undefined) expect(l.discounts.total).toBe(e.discount);
     if (e.net !== undefined) expect(l.net).toBe(e.net);
@@ -58,25 +75,59 @@ describe('Pricing: carts, single items and tax', () => {
     membersGroup = Number((await t.db.query("SELECT id FROM customer_groups WHERE code = 'members'"))[0].id);
     // Iced Tea (2.29) in both books: members 2.79 (from 1) and 2.39 (from 6), airport 2.59.
     const stamp = '2026-01-01 00:00:00';
-    for (const [book, price, minQty] of [[membersBook, 279, 1], [membersBook, 239, 6], [airportBook, 259, 1]]) {
-      await t.db.query('INSERT INTO price_book_entries (price_book_id, item_id, price, min_quantity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [book, item('BEV-005'), price, minQty, stamp, stamp]);
+    for (const [book, price, minQty] of [
+      [membersBook, 279, 1],
+      [membersBook, 239, 6],
+      [airportBook, 259, 1],
+    ]) {
+      await t.db.query('INSERT INTO price_book_entries (price_book_id, item_id, price, min_quantity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
+        book,
+        item('BEV-005'),
+        price,
+        minQty,
+        stamp,
+        stamp,
+      ]);
     }
   });
   afterAll(() => t.close());
 
   describe('POST /pricing/cart: base prices, units and tax', () => {
-    it('prices base lines in the token\'s store, tax-exclusive, tax per line by class', async () => {
-      const res = await cart({ items: [{ id: item('SNK-001'), qty: 2 }, { id: item('COF-003'), qty: 1 }, { id: item('GRO-007'), qty: 1 }, { id: String(item('BEV-003')), qty: 3 }] });
+    it("prices base lines in the token's store, tax-exclusive, tax per line by class", async () => {
+      const res = await cart({
+        items: [
+          { id: item('SNK-001'), qty: 2 },
+          { id: item('COF-003'), qty: 1 },
+          { id: item('GRO-007'), qty: 1 },
+          { id: String(item('BEV-003')), qty: 3 },
+        ],
+      });
       expect(res.status).toBe(200);
       expect(res.body.success).toBe(true);
       const d = res.body.data;
-      expect(d).toMatchObject({ store_id: ids.store.DT, currency: 'USD', prices_include_tax: false, tax_exempt: false, customer_id: null, applied_rules: [], applied_bundles: [] });
+      expect(d).toMatchObject({
+        store_id: ids.store.DT,
+        currency: 'USD',
+        prices_include_tax: false,
+        tax_exempt: false,
+        customer_id: null,
+        applied_rules: [],
+        applied_bundles: [],
+      });
       const [crisps, tea, salt, cola] = lines(res);
       expectLine(crisps, { sku: 'SNK-001', qty: 2, unit: 2.49, source: 'base', gross: 4.98, tax: 0.41, total: 5.39, rate: 8.25, discount: 0, net: 4.98 });
       expectLine(tea, { sku: 'COF-003', qty: 1, unit: 4.59, source: 'base', gross: 4.59, tax: 0.09, total: 4.68, rate: 2 });
       expectLine(salt, { sku: 'GRO-007', qty: 1, unit: 1.49, source: 'base', gross: 1.49, tax: 0, total: 1.49, rate: 0 });
       expectLine(cola, { sku: 'BEV-003', qty: 3, unit: 1.79, source: 'base', gross: 5.37, tax: 0.44, total: 5.81, rate: 8.25 });
-      expect(crisps).toMatchObject({ line: 0, item_id: item('SNK-001'), name: 'Salted Crisps 150g', unit: null, base_quantity: 2, base_price: 2.49, server_unit_price: 2.49 });
+      expect(crisps).toMatchObject({
+        line: 0,
+        item_id: item('SNK-001'),
+        name: 'Salted Crisps 150g',
+        unit: null,
+        base_quantity: 2,
+        base_price: 2.49,
+        server_unit_price: 2.49,
+      });
       expect(crisps.steps).toEqual([
         { step: 'base', id: null, name: null, unit_price: 2.49, amount: null },
         { step: 'tax', id: null, name: null, unit_price: null, amount: 0.41 },
@@ -87,7 +138,13 @@ describe('Pricing: carts, single items and tax', () => {
     });
 
     it('prices the case unit by its own price (quantity 1 of unit_id 1 is 13.99)', async () => {
-      const res = await cart({ items: [{ id: item('BEV-001'), qty: 1, unit_id: caseUnit }, { id: item('BEV-001'), qty: 2 }, { id: item('BEV-001'), qty: 2, unit_id: String(caseUnit) }] });
+      const res = await cart({
+        items: [
+          { id: item('BEV-001'), qty: 1, unit_id: caseUnit },
+          { id: item('BEV-001'), qty: 2 },
+          { id: item('BEV-001'), qty: 2, unit_id: String(caseUnit) },
+        ],
+      });
       expect(res.status).toBe(200);
       const [oneCase, singles, twoCases] = lines(res);
       expectLine(oneCase, { sku: 'BEV-001', qty: 1, unit: 13.99, source: 'base', gross: 13.99, tax: 0.28, total: 14.27, rate: 2 });
@@ -101,7 +158,18 @@ describe('Pricing: carts, single items and tax', () => {
     });
 
     it('in the tax-inclusive airport store charges the gross and extracts tax = gross x r / (1 + r) per line', async () => {
-      const res = await cart({ store_id: ids.store.AP, items: [{ id: item('BEV-001'), qty: 3 }, { id: item('SNK-001'), qty: 1 }, { id: item('BEV-003'), qty: 2 }, { id: item('COF-001'), qty: 1 }] }, manager);
+      const res = await cart(
+        {
+          store_id: ids.store.AP,
+          items: [
+            { id: item('BEV-001'), qty: 3 },
+            { id: item('SNK-001'), qty: 1 },
+            { id: item('BEV-003'), qty: 2 },
+            { id: item('COF-001'), qty: 1 },
+          ],
+        },
+        manager,
+      );
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ store_id: ids.store.AP, prices_include_tax: true });
       const [water, crisps, cola, beans] = lines(res);
@@ -123,7 +191,15 @@ describe('Pricing: carts, single items and tax', () => {
     });
 
     it('applies member prices for a customer of the members group only', async () => {
-      const res = await cart({ customer_id: jane, items: [{ id: item('COF-001'), qty: 1 }, { id: item('COF-002'), qty: 2 }, { id: item('SNK-003'), qty: 1 }, { id: item('SNK-001'), qty: 1 }] });
+      const res = await cart({
+        customer_id: jane,
+        items: [
+          { id: item('COF-001'), qty: 1 },
+          { id: item('COF-002'), qty: 2 },
+          { id: item('SNK-003'), qty: 1 },
+          { id: item('SNK-001'), qty: 1 },
+        ],
+      });
       expect(res.status).toBe(200);
       expect(res.body.data.customer_id).toBe(jane);
       const [beans, ground, nuts, crisps] = lines(res);
@@ -163,13 +239,26 @@ describe('Pricing: carts, single items and tax', () => {
 
   describe('POST /pricing/cart: which price books apply', () => {
     const stamp = '2026-01-01 00:00:00';
-    const addBook = async (code: string, o: { priority?: number; active?: number; from?: string; to?: string; deleted?: string; currency?: string; group?: number }, sku: string, price: number) => {
-      await t.db.query('INSERT INTO price_books (name, code, currency_code, priority, is_active, valid_from, valid_to, created_at, updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-        `Book ${code}`, code, o.currency ?? 'USD', o.priority ?? 50, o.active ?? 1, o.from ?? null, o.to ?? null, stamp, stamp, o.deleted ?? null,
-      ]);
+    const addBook = async (
+      code: string,
+      o: { priority?: number; active?: number; from?: string; to?: string; deleted?: string; currency?: string; group?: number },
+      sku: string,
+      price: number,
+    ) => {
+      await t.db.query(
+        'INSERT INTO price_books (name, code, currency_code, priority, is_active, valid_from, valid_to, created_at, updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [`Book ${code}`, code, o.currency ?? 'USD', o.priority ?? 50, o.active ?? 1, o.from ?? null, o.to ?? null, stamp, stamp, o.deleted ?? null],
+      );
       const book = Number((await t.db.query('SELECT id FROM price_books WHERE code = ?', [code]))[0].id);
       if (o.group !== undefined) await t.db.query('INSERT INTO price_book_customer_groups (price_book_id, customer_group_id) VALUES (?, ?)', [book, o.group]);
-      await t.db.query('INSERT INTO price_book_entries (price_book_id, item_id, price, min_quantity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [book, item(sku), price, 1, stamp, stamp]);
+      await t.db.query('INSERT INTO price_book_entries (price_book_id, item_id, price, min_quantity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
+        book,
+        item(sku),
+        price,
+        1,
+        stamp,
+        stamp,
+      ]);
       return book;
     };
 
@@ -187,7 +276,7 @@ describe('Pricing: carts, single items and tax', () => {
       expect(walkInLine.steps[1]).toMatchObject({ step: 'price_book', id: retail });
     });
 
-    it('ignores a book in another currency than the store\'s', async () => {
+    it("ignores a book in another currency than the store's", async () => {
       await addBook('T-EURO', { currency: 'EUR' }, 'BEV-002', 95);
       expect(lines(await cart({ items: [{ id: item('BEV-002'), qty: 1 }] }))[0]).toMatchObject({ unit_price: 1.49, price_source: 'base' });
     });
@@ -196,7 +285,13 @@ describe('Pricing: carts, single items and tax', () => {
   describe('POST /pricing/cart: pricing rules', () => {
     it('takes 10% off a category: 2 x SNK-001 = 2 x 2.24 = 4.48, tax 0.37, total 4.85', async () => {
       await rules.withRules([{ name: 'Snacks 10%', kind: 'percent_off', percent_off: 10, category_ids: [ids.category.snacks] }], async ([rule]) => {
-        const res = await cart({ items: [{ id: item('SNK-001'), qty: 2 }, { id: item('SNK-003'), qty: 1 }, { id: item('BEV-003'), qty: 1 }] });
+        const res = await cart({
+          items: [
+            { id: item('SNK-001'), qty: 2 },
+            { id: item('SNK-003'), qty: 1 },
+            { id: item('BEV-003'), qty: 1 },
+          ],
+        });
         expect(res.status).toBe(200);
         const [crisps, nuts, cola] = lines(res);
         expectLine(crisps, { sku: 'SNK-001', qty: 2, unit: 2.24, source: 'pricing_rule', gross: 4.48, tax: 0.37, total: 4.85 });
@@ -213,7 +308,12 @@ describe('Pricing: carts, single items and tax', () => {
         // A client price equal to the server's keeps the rule; a different one is a manual price and takes no rule.
         const same = await cart({ items: [{ id: item('SNK-001'), qty: 2, price: 2.24 }] });
         expectLine(lines(same)[0], { sku: 'SNK-001', qty: 2, unit: 2.24, source: 'pricing_rule', gross: 4.48, tax: 0.37, total: 4.85 });
-        const manual = await cart({ items: [{ id: item('SNK-001'), qty: 2, price: 2.49 }, { id: item('SNK-003'), qty: 1 }] });
+        const manual = await cart({
+          items: [
+            { id: item('SNK-001'), qty: 2, price: 2.49 },
+            { id: item('SNK-003'), qty: 1 },
+          ],
+        });
         const [m, n] = lines(manual);
         expectLine(m, { sku: 'SNK-001', qty: 2, unit: 2.49, source: 'manual', gross: 4.98, tax: 0.41, total: 5.39 });
         expect(m.server_unit_price).toBe(2.24);
@@ -234,13 +334,24 @@ describe('Pricing: carts, single items and tax', () => {
           // 2.49 - 10% = 2.24, then - 0.20 = 2.04
           let res = await cart({ items: crisps });
           expect(lines(res)[0]).toMatchObject({ unit_price: 2.04, price_source: 'pricing_rule', total: 2.21 });
-          expect(lines(res)[0].steps.filter((s) => s.step === 'pricing_rule').map((s) => [s.id, s.unit_price])).toEqual([[pct, 2.24], [amt, 2.04]]);
+          expect(
+            lines(res)[0]
+              .steps.filter((s) => s.step === 'pricing_rule')
+              .map((s) => [s.id, s.unit_price]),
+          ).toEqual([
+            [pct, 2.24],
+            [amt, 2.04],
+          ]);
           expect(res.body.data.applied_rules).toEqual([pct, amt].sort((a, b) => a - b));
           // Priority decides the order: 2.49 - 0.20 = 2.29, then - 10% (0.23) = 2.06
           expect((await put(amt, { priority: 10 })).status).toBe(200);
           res = await cart({ items: crisps });
           expect(lines(res)[0].unit_price).toBe(2.06);
-          expect(lines(res)[0].steps.filter((s) => s.step === 'pricing_rule').map((s) => s.id)).toEqual([amt, pct]);
+          expect(
+            lines(res)[0]
+              .steps.filter((s) => s.step === 'pricing_rule')
+              .map((s) => s.id),
+          ).toEqual([amt, pct]);
           // Exclusive: only that rule
           expect((await put(amt, { priority: 1 })).status).toBe(200);
           expect((await put(pct, { is_exclusive: true })).status).toBe(200);
@@ -258,26 +369,62 @@ describe('Pricing: carts, single items and tax', () => {
     });
 
     it('never raises a price with a fixed price rule', async () => {
-      await rules.withRules([{ name: 'Crisps at 2.99', kind: 'fixed_price', fixed_price: 2.99, item_ids: [item('SNK-001')] }, { name: 'Nuts at 3.99', kind: 'fixed_price', fixed_price: 3.99, item_ids: [item('SNK-003')] }], async ([, nutsRule]) => {
-        const res = await cart({ items: [{ id: item('SNK-001'), qty: 1 }, { id: item('SNK-003'), qty: 2 }] });
-        expect(lines(res)[0]).toMatchObject({ unit_price: 2.49, price_source: 'base' });
-        expectLine(lines(res)[1], { sku: 'SNK-003', qty: 2, unit: 3.99, source: 'pricing_rule', gross: 7.98, tax: 0.66, total: 8.64 });
-        expect(res.body.data.applied_rules).toEqual([nutsRule]);
-      });
+      await rules.withRules(
+        [
+          { name: 'Crisps at 2.99', kind: 'fixed_price', fixed_price: 2.99, item_ids: [item('SNK-001')] },
+          { name: 'Nuts at 3.99', kind: 'fixed_price', fixed_price: 3.99, item_ids: [item('SNK-003')] },
+        ],
+        async ([, nutsRule]) => {
+          const res = await cart({
+            items: [
+              { id: item('SNK-001'), qty: 1 },
+              { id: item('SNK-003'), qty: 2 },
+            ],
+          });
+          expect(lines(res)[0]).toMatchObject({ unit_price: 2.49, price_source: 'base' });
+          expectLine(lines(res)[1], { sku: 'SNK-003', qty: 2, unit: 3.99, source: 'pricing_rule', gross: 7.98, tax: 0.66, total: 8.64 });
+          expect(res.body.data.applied_rules).toEqual([nutsRule]);
+        },
+      );
     });
 
     it('applies the highest quantity tier the line reaches (percent or unit price), also over a book price', async () => {
-      await rules.withRules([{ name: 'Nuts tiers', kind: 'quantity_tiers', item_ids: [item('SNK-003')], tiers: [{ min_quantity: 5, percent_off: 10 }, { min_quantity: 10, unit_price: 4 }] }], async () => {
-        const res = await cart({ items: [{ id: item('SNK-003'), qty: 4 }, { id: item('SNK-003'), qty: 5 }, { id: item('SNK-003'), qty: 12 }] });
-        expect(res.status).toBe(200);
-        const [four, five, twelve] = lines(res);
-        expectLine(four, { sku: 'SNK-003', qty: 4, unit: 5.49, source: 'base', gross: 21.96, tax: 1.81, total: 23.77 });
-        expectLine(five, { sku: 'SNK-003', qty: 5, unit: 4.94, source: 'pricing_rule', gross: 24.7, tax: 2.04, total: 26.74 });
-        expectLine(twelve, { sku: 'SNK-003', qty: 12, unit: 4, source: 'pricing_rule', gross: 48, tax: 3.96, total: 51.96 });
-        expect(res.body.data.total).toBe(102.47);
-        const member = await cart({ customer_id: jane, items: [{ id: item('SNK-003'), qty: 5 }, { id: item('SNK-003'), qty: 10 }] });
-        expect(lines(member).map((l) => l.unit_price)).toEqual([4.49, 4]); // 4.99 - 10%; min(4.99, 4.00)
-      });
+      await rules.withRules(
+        [
+          {
+            name: 'Nuts tiers',
+            kind: 'quantity_tiers',
+            item_ids: [item('SNK-003')],
+            tiers: [
+              { min_quantity: 5, percent_off: 10 },
+              { min_quantity: 10, unit_price: 4 },
+            ],
+          },
+        ],
+        async () => {
+          const res = await cart({
+            items: [
+              { id: item('SNK-003'), qty: 4 },
+              { id: item('SNK-003'), qty: 5 },
+              { id: item('SNK-003'), qty: 12 },
+            ],
+          });
+          expect(res.status).toBe(200);
+          const [four, five, twelve] = lines(res);
+          expectLine(four, { sku: 'SNK-003', qty: 4, unit: 5.49, source: 'base', gross: 21.96, tax: 1.81, total: 23.77 });
+          expectLine(five, { sku: 'SNK-003', qty: 5, unit: 4.94, source: 'pricing_rule', gross: 24.7, tax: 2.04, total: 26.74 });
+          expectLine(twelve, { sku: 'SNK-003', qty: 12, unit: 4, source: 'pricing_rule', gross: 48, tax: 3.96, total: 51.96 });
+          expect(res.body.data.total).toBe(102.47);
+          const member = await cart({
+            customer_id: jane,
+            items: [
+              { id: item('SNK-003'), qty: 5 },
+              { id: item('SNK-003'), qty: 10 },
+            ],
+          });
+          expect(lines(member).map((l) => l.unit_price)).toEqual([4.49, 4]); // 4.99 - 10%; min(4.99, 4.00)
+        },
+      );
     });
 
     it('gives buy-X-get-Y free units as a discount on the line, last, at the final unit price', async () => {
@@ -287,38 +434,93 @@ describe('Pricing: carts, single items and tax', () => {
           { name: 'Bread 2+1 half price', kind: 'buy_x_get_y', buy_quantity: 2, get_quantity: 1, get_percent_off: 50, item_ids: [item('GRO-001')] },
         ],
         async ([milkRule, breadRule]) => {
-          const res = await cart({ items: [{ id: item('GRO-002'), qty: 2 }, { id: item('GRO-002'), qty: 3 }, { id: item('GRO-002'), qty: 7 }, { id: item('GRO-001'), qty: 3 }] });
+          const res = await cart({
+            items: [
+              { id: item('GRO-002'), qty: 2 },
+              { id: item('GRO-002'), qty: 3 },
+              { id: item('GRO-002'), qty: 7 },
+              { id: item('GRO-001'), qty: 3 },
+            ],
+          });
           expect(res.status).toBe(200);
           const [two, three, seven, bread] = lines(res);
           expectLine(two, { sku: 'GRO-002', qty: 2, unit: 1.19, source: 'base', gross: 2.38, tax: 0.05, total: 2.43, discount: 0 });
           expectLine(three, { sku: 'GRO-002', qty: 3, unit: 1.19, source: 'pricing_rule', gross: 3.57, tax: 0.05, total: 2.43, discount: 1.19, net: 2.38 });
           expect(three.discounts.rule).toBe(1.19);
-          expect(three.steps.find((s) => s.step === 'pricing_rule')).toEqual({ step: 'pricing_rule', id: milkRule, name: 'Milk 2+1', unit_price: 1.19, amount: 1.19 });
+          expect(three.steps.find((s) => s.step === 'pricing_rule')).toEqual({
+            step: 'pricing_rule',
+            id: milkRule,
+            name: 'Milk 2+1',
+            unit_price: 1.19,
+            amount: 1.19,
+          });
           expectLine(seven, { sku: 'GRO-002', qty: 7, unit: 1.19, source: 'pricing_rule', gross: 8.33, tax: 0.12, total: 6.07, discount: 2.38, net: 5.95 });
           expectLine(bread, { sku: 'GRO-001', qty: 3, unit: 2.79, source: 'pricing_rule', gross: 8.37, tax: 0.14, total: 7.11, discount: 1.4, net: 6.97 });
-          expect(res.body.data).toMatchObject({ subtotal: 22.65, discount_total: 4.97, tax_total: 0.36, total: 18.04, applied_rules: [milkRule, breadRule].sort((a, b) => a - b) });
+          expect(res.body.data).toMatchObject({
+            subtotal: 22.65,
+            discount_total: 4.97,
+            tax_total: 0.36,
+            total: 18.04,
+            applied_rules: [milkRule, breadRule].sort((a, b) => a - b),
+          });
           expectConsistent(res);
 
           // A lower-priority 10% rule still goes first: the free unit is worth 1.07, not 1.19.
           await rules.withRules([{ name: 'Milk 10%', kind: 'percent_off', percent_off: 10, item_ids: [item('GRO-002')], priority: 1 }], async ([pct]) => {
             const stacked = await cart({ items: [{ id: item('GRO-002'), qty: 3 }] });
-            expectLine(lines(stacked)[0], { sku: 'GRO-002', qty: 3, unit: 1.07, source: 'pricing_rule', gross: 3.21, tax: 0.04, total: 2.18, discount: 1.07, net: 2.14 });
-            expect(lines(stacked)[0].steps.filter((s) => s.step === 'pricing_rule').map((s) => s.id)).toEqual([pct, milkRule]);
+            expectLine(lines(stacked)[0], {
+              sku: 'GRO-002',
+              qty: 3,
+              unit: 1.07,
+              source: 'pricing_rule',
+              gross: 3.21,
+              tax: 0.04,
+              total: 2.18,
+              discount: 1.07,
+              net: 2.14,
+            });
+            expect(
+              lines(stacked)[0]
+                .steps.filter((s) => s.step === 'pricing_rule')
+                .map((s) => s.id),
+            ).toEqual([pct, milkRule]);
           });
         },
       );
     });
 
-    it('honours days_of_week and start/end time in the store\'s time zone (America/New_York)', async () => {
+    it("honours days_of_week and start/end time in the store's time zone (America/New_York)", async () => {
       const now = newYorkNow();
       const near = [(now.day + 6) % 7, now.day, (now.day + 1) % 7]; // robust to midnight between test and server
       const otherDays = [0, 1, 2, 3, 4, 5, 6].filter((d) => !near.includes(d));
       await rules.withRules(
         [
-          { name: 'Now, today', kind: 'percent_off', percent_off: 10, item_ids: [item('SNK-001')], days_of_week: near, start_time: hhmm(now.minutes - 90), end_time: hhmm(now.minutes + 90) },
+          {
+            name: 'Now, today',
+            kind: 'percent_off',
+            percent_off: 10,
+            item_ids: [item('SNK-001')],
+            days_of_week: near,
+            start_time: hhmm(now.minutes - 90),
+            end_time: hhmm(now.minutes + 90),
+          },
           { name: 'Other days', kind: 'percent_off', percent_off: 50, item_ids: [item('SNK-002')], days_of_week: otherDays },
-          { name: 'Later today', kind: 'percent_off', percent_off: 50, item_ids: [item('SNK-004')], start_time: hhmm(now.minutes + 120), end_time: hhmm(now.minutes + 240) },
-          { name: 'Across midnight', kind: 'percent_off', percent_off: 20, item_ids: [item('SNK-005')], start_time: hhmm(now.minutes + 600), end_time: hhmm(now.minutes + 60) },
+          {
+            name: 'Later today',
+            kind: 'percent_off',
+            percent_off: 50,
+            item_ids: [item('SNK-004')],
+            start_time: hhmm(now.minutes + 120),
+            end_time: hhmm(now.minutes + 240),
+          },
+          {
+            name: 'Across midnight',
+            kind: 'percent_off',
+            percent_off: 20,
+            item_ids: [item('SNK-005')],
+            start_time: hhmm(now.minutes + 600),
+            end_time: hhmm(now.minutes + 60),
+          },
         ],
         async ([nowRule, , , midnightRule]) => {
           const res = await cart({ items: ['SNK-001', 'SNK-002', 'SNK-004', 'SNK-005'].map((sku) => ({ id: item(sku), qty: 1 })) });
@@ -341,7 +543,14 @@ describe('Pricing: carts, single items and tax', () => {
           { name: 'Current', kind: 'percent_off', percent_off: 10, item_ids: [item('SNK-001')], valid_from: '2020-01-01', valid_to: '2099-12-31' },
           { name: 'Expired', kind: 'percent_off', percent_off: 50, item_ids: [item('SNK-002')], valid_from: '2020-01-01', valid_to: '2020-12-31' },
           { name: 'Upcoming', kind: 'percent_off', percent_off: 50, item_ids: [item('SNK-004')], valid_from: '2099-01-01' },
-          { name: 'Started 5 min ago', kind: 'percent_off', percent_off: 10, item_ids: [item('SNK-005')], valid_from: iso(-5 * 60_000), valid_to: iso(3600_000) },
+          {
+            name: 'Started 5 min ago',
+            kind: 'percent_off',
+            percent_off: 10,
+            item_ids: [item('SNK-005')],
+            valid_from: iso(-5 * 60_000),
+            valid_to: iso(3600_000),
+          },
           { name: 'Starts in 10 min', kind: 'percent_off', percent_off: 50, item_ids: [item('GRO-006')], valid_from: iso(10 * 60_000) },
         ],
         async () => {
@@ -372,13 +581,28 @@ describe('Pricing: carts, single items and tax', () => {
           expect(await tea({ customer_id: jane })).toBe(3.67);
 
           expect(lines(await cart({ items: [{ id: item('SNK-001'), qty: 1 }] }))[0]).toMatchObject({ unit_price: 2.49, price_source: 'base' });
-          expect(lines(await cart({ store_id: ids.store.AP, items: [{ id: item('SNK-001'), qty: 1 }] }, manager))[0]).toMatchObject({ unit_price: 1.99, price_source: 'pricing_rule', tax: 0.14 });
+          expect(lines(await cart({ store_id: ids.store.AP, items: [{ id: item('SNK-001'), qty: 1 }] }, manager))[0]).toMatchObject({
+            unit_price: 1.99,
+            price_source: 'pricing_rule',
+            tax: 0.14,
+          });
 
-          const pretzels = await cart({ items: [{ id: item('SNK-005'), qty: 2 }, { id: item('SNK-005'), qty: 3 }] });
+          const pretzels = await cart({
+            items: [
+              { id: item('SNK-005'), qty: 2 },
+              { id: item('SNK-005'), qty: 3 },
+            ],
+          });
           expect(lines(pretzels).map((l) => l.unit_price)).toEqual([2.99, 2.84]);
 
           expect(lines(await cart({ items: [{ id: item('HSE-001'), qty: 1 }] }))[0].unit_price).toBe(3.49);
-          const big = await cart({ items: [{ id: item('HSE-001'), qty: 1 }, { id: item('ELC-001'), qty: 1 }, { id: item('HSE-003'), qty: 1 }] });
+          const big = await cart({
+            items: [
+              { id: item('HSE-001'), qty: 1 },
+              { id: item('ELC-001'), qty: 1 },
+              { id: item('HSE-003'), qty: 1 },
+            ],
+          });
           expect(lines(big).map((l) => l.unit_price)).toEqual([3.14, 12.99, 11.99]);
         },
       );
@@ -425,7 +649,11 @@ describe('Pricing: carts, single items and tax', () => {
     });
 
     it('splits a cart discount over the lines in proportion to their net, so the lines sum to the total', async () => {
-      const three = [{ id: item('SNK-001'), qty: 1 }, { id: item('BEV-003'), qty: 1 }, { id: item('SNK-003'), qty: 1 }];
+      const three = [
+        { id: item('SNK-001'), qty: 1 },
+        { id: item('BEV-003'), qty: 1 },
+        { id: item('SNK-003'), qty: 1 },
+      ];
       const amount = await cart({ items: three, cart_discount_type: 'amount', cart_discount_value: 1 });
       expect(amount.status).toBe(200);
       expect(lines(amount).map((l) => [l.sku, l.discounts.cart, l.tax, l.total])).toEqual([
@@ -439,16 +667,28 @@ describe('Pricing: carts, single items and tax', () => {
 
       // The split does not depend on line order.
       const reversed = await cart({ items: [...three].reverse(), cart_discount_type: 'fixed', cart_discount_value: 1 });
-      expect(lines(reversed).map((l) => [l.sku, l.discounts.cart])).toEqual([['SNK-003', 0.56], ['BEV-003', 0.18], ['SNK-001', 0.26]]);
+      expect(lines(reversed).map((l) => [l.sku, l.discounts.cart])).toEqual([
+        ['SNK-003', 0.56],
+        ['BEV-003', 0.18],
+        ['SNK-001', 0.26],
+      ]);
       expect(reversed.body.data.total).toBe(9.49);
 
       const percent = await cart({ items: three, cart_discount_type: 'percent', cart_discount_value: 10 });
-      expect(lines(percent).map((l) => [l.discounts.cart, l.total])).toEqual([[0.25, 2.42], [0.18, 1.74], [0.55, 5.35]]);
+      expect(lines(percent).map((l) => [l.discounts.cart, l.total])).toEqual([
+        [0.25, 2.42],
+        [0.18, 1.74],
+        [0.55, 5.35],
+      ]);
       expect(percent.body.data).toMatchObject({ discount_total: 0.98, tax_total: 0.72, total: 9.51 });
       expectConsistent(percent);
 
       // After a manual line discount: nets 2.24 / 1.79 / 5.49 share the 1.00.
-      const both = await cart({ items: [{ ...three[0], discount_type: 'percent', discount_value: 10 }, three[1], three[2]], cart_discount_type: 'amount', cart_discount_value: 1 });
+      const both = await cart({
+        items: [{ ...three[0], discount_type: 'percent', discount_value: 10 }, three[1], three[2]],
+        cart_discount_type: 'amount',
+        cart_discount_value: 1,
+      });
       expect(lines(both).map((l) => [l.price_source, l.discounts.manual, l.discounts.cart, l.net, l.tax, l.total])).toEqual([
         ['manual', 0.25, 0.23, 2.01, 0.17, 2.18],
         ['base', 0, 0.19, 1.6, 0.13, 1.73],
@@ -462,8 +702,17 @@ describe('Pricing: carts, single items and tax', () => {
       expect(lines(all).map((l) => l.total)).toEqual([0, 0, 0]);
     });
 
-    it('makes a client price different from the server\'s a manual price', async () => {
-      const res = await cart({ customer_id: jane, items: [{ id: item('SNK-001'), qty: 2, price: 2 }, { id: item('SNK-001'), qty: 1, price: 2.49 }, { id: item('COF-001'), qty: 1, price: 7.99 }, { id: item('COF-001'), qty: 1, price: 8.99 }, { id: item('SNK-004'), qty: 1, price: 0 }] });
+    it("makes a client price different from the server's a manual price", async () => {
+      const res = await cart({
+        customer_id: jane,
+        items: [
+          { id: item('SNK-001'), qty: 2, price: 2 },
+          { id: item('SNK-001'), qty: 1, price: 2.49 },
+          { id: item('COF-001'), qty: 1, price: 7.99 },
+          { id: item('COF-001'), qty: 1, price: 8.99 },
+          { id: item('SNK-004'), qty: 1, price: 0 },
+        ],
+      });
       expect(res.status).toBe(200);
       const [cheaper, same, book, dearer, free] = lines(res);
       expectLine(cheaper, { sku: 'SNK-001', qty: 2, unit: 2, source: 'manual', gross: 4, tax: 0.33, total: 4.33 });
@@ -477,7 +726,10 @@ describe('Pricing: carts, single items and tax', () => {
     });
 
     it('zeroes tax for an exempt cart, which needs a customer_id or a tax_exempt_reason', async () => {
-      const items = [{ id: item('SNK-001'), qty: 2 }, { id: item('COF-003'), qty: 1 }];
+      const items = [
+        { id: item('SNK-001'), qty: 2 },
+        { id: item('COF-003'), qty: 1 },
+      ];
       const missing = await cart({ tax_exempt: true, items });
       expectErrorEnvelope(missing, 422, 'The given data was invalid.');
       expect(Object.keys(missing.body.errors)).toEqual(['tax_exempt_reason']);
@@ -487,7 +739,10 @@ describe('Pricing: carts, single items and tax', () => {
         const res = await cart({ tax_exempt: true, tax_exempt_reason: 'Diplomatic mission', ...extra, items });
         expect(res.status).toBe(200);
         expect(res.body.data).toMatchObject({ tax_exempt: true, subtotal: 9.57, tax_total: 0, total: 9.57 });
-        expect(lines(res).map((l) => [l.tax, l.total])).toEqual([[0, 4.98], [0, 4.59]]);
+        expect(lines(res).map((l) => [l.tax, l.total])).toEqual([
+          [0, 4.98],
+          [0, 4.59],
+        ]);
       }
       const normal = await cart({ tax_exempt: false, items });
       expect(normal.body.data).toMatchObject({ tax_exempt: false, tax_total: 0.5, total: 10.07 });
@@ -495,9 +750,23 @@ describe('Pricing: carts, single items and tax', () => {
 
     it('in a tax-inclusive store, an exempt cart pays the price without its included tax', async () => {
       // 2.49 holds 0.17 of tax at 7.5% and 8.99 holds 0.18 at 2%: exempt, the customer pays 2.32 + 8.81.
-      const res = await cart({ store_id: ids.store.AP, tax_exempt: true, tax_exempt_reason: 'Export', items: [{ id: item('SNK-001'), qty: 1 }, { id: item('COF-001'), qty: 1 }] }, manager);
+      const res = await cart(
+        {
+          store_id: ids.store.AP,
+          tax_exempt: true,
+          tax_exempt_reason: 'Export',
+          items: [
+            { id: item('SNK-001'), qty: 1 },
+            { id: item('COF-001'), qty: 1 },
+          ],
+        },
+        manager,
+      );
       expect(res.status).toBe(200);
-      expect(lines(res).map((l) => [l.tax, l.total])).toEqual([[0, 2.32], [0, 8.81]]);
+      expect(lines(res).map((l) => [l.tax, l.total])).toEqual([
+        [0, 2.32],
+        [0, 8.81],
+      ]);
       expect(res.body.data).toMatchObject({ tax_exempt: true, tax_total: 0, total: 11.13 });
     });
   });
@@ -516,7 +785,15 @@ describe('Pricing: carts, single items and tax', () => {
         [{ items: [{ id: item('SNK-001'), qty: 100_001 }] }, ['items.0.qty']],
         [{ items: [{ id: item('SNK-001'), qty: 'two' }] }, ['items.0.qty']],
         [{ items: [{ id: 'abc', qty: 1 }] }, ['items.0.id']],
-        [{ items: [{ id: item('SNK-001'), qty: 1 }, { id: 999999, qty: 1 }] }, ['items.1.id']],
+        [
+          {
+            items: [
+              { id: item('SNK-001'), qty: 1 },
+              { id: 999999, qty: 1 },
+            ],
+          },
+          ['items.1.id'],
+        ],
         [{ items: [{ id: item('SNK-006'), qty: 1 }] }, ['items.0.id']],
         [{ items: [{ id: item('SNK-001'), qty: 1, unit_id: caseUnit }] }, ['items.0.unit_id']],
         [{ items: [{ id: item('SNK-001'), qty: 1, price: -1 }] }, ['items.0.price']],
@@ -550,7 +827,13 @@ describe('Pricing: carts, single items and tax', () => {
       expectErrorEnvelope(await cart({ ...body, store_id: ids.store.AP }), 403);
       const itemsOnly = await appToken(t, ['items.view']);
       for (const path of ['/pricing/cart', '/pricing/calculate-result', '/pricing/calculate', '/pricing/validate', '/pos/tax/calculate']) {
-        expectErrorEnvelope(await api().post(`/api/v1${path}`).set(bearer(itemsOnly)).send({ ...body, item_id: item('SNK-001'), total_amount: 2.7 }), 403);
+        expectErrorEnvelope(
+          await api()
+            .post(`/api/v1${path}`)
+            .set(bearer(itemsOnly))
+            .send({ ...body, item_id: item('SNK-001'), total_amount: 2.7 }),
+          403,
+        );
       }
       expectErrorEnvelope(await api().get('/api/v1/pos/tax/info').set(bearer(itemsOnly)), 403);
       const { token: integration } = await integrationToken(t, ['pos.access', 'items.view']);
@@ -593,7 +876,12 @@ describe('Pricing: carts, single items and tax', () => {
         const res = await api().post('/api/v1/pricing/cart').set(bearer(cashier)).set('Content-Type', 'application/json').send(JSON.stringify(body));
         if (![200, 400, 422].includes(res.status)) failures.push(`${res.status} for ${JSON.stringify(body).slice(0, 100)}`);
       }
-      for (const raw of ['{"items": [', '{"items":[{"id":99999999999999999999,"qty":1}]}', '{"items":[{"id":1,"qty":1e400}]}', '{"items":[{"id":1,"qty":1,"price":0.1e-400}]}']) {
+      for (const raw of [
+        '{"items": [',
+        '{"items":[{"id":99999999999999999999,"qty":1}]}',
+        '{"items":[{"id":1,"qty":1e400}]}',
+        '{"items":[{"id":1,"qty":1,"price":0.1e-400}]}',
+      ]) {
         const res = await api().post('/api/v1/pricing/cart').set(bearer(cashier)).set('Content-Type', 'application/json').send(raw);
         if (![200, 400, 422].includes(res.status)) failures.push(`${res.status} for ${raw}`);
       }
@@ -606,22 +894,69 @@ describe('Pricing: carts, single items and tax', () => {
       const calc = (body: Record<string, unknown>, token = cashier) => api().post('/api/v1/pricing/calculate').set(bearer(token)).send(body);
       const member = await calc({ item_id: item('COF-001'), quantity: 2, customer_id: jane });
       expect(member.status).toBe(200);
-      expect(member.body.data).toMatchObject({ line: 0, item_id: item('COF-001'), sku: 'COF-001', quantity: 2, base_price: 8.99, unit_price: 7.99, price_source: 'price_book', gross: 15.98, tax_rate: 2, tax: 0.32, total: 16.3, currency: 'USD', prices_include_tax: false });
-      expect((await calc({ item_id: item('SNK-001') })).body.data).toMatchObject({ quantity: 1, unit_price: 2.49, price_source: 'base', tax: 0.21, total: 2.7 });
-      expect((await calc({ item_id: String(item('BEV-001')), unit_id: caseUnit })).body.data).toMatchObject({ quantity: 1, unit_price: 13.99, base_quantity: 12, unit: { id: caseUnit, name: 'case', factor: 12 }, total: 14.27 });
-      expect((await calc({ item_id: item('BEV-001'), store_id: ids.store.AP }, manager)).body.data).toMatchObject({ unit_price: 2.49, price_source: 'price_book', tax: 0.05, total: 2.49, prices_include_tax: true });
+      expect(member.body.data).toMatchObject({
+        line: 0,
+        item_id: item('COF-001'),
+        sku: 'COF-001',
+        quantity: 2,
+        base_price: 8.99,
+        unit_price: 7.99,
+        price_source: 'price_book',
+        gross: 15.98,
+        tax_rate: 2,
+        tax: 0.32,
+        total: 16.3,
+        currency: 'USD',
+        prices_include_tax: false,
+      });
+      expect((await calc({ item_id: item('SNK-001') })).body.data).toMatchObject({
+        quantity: 1,
+        unit_price: 2.49,
+        price_source: 'base',
+        tax: 0.21,
+        total: 2.7,
+      });
+      expect((await calc({ item_id: String(item('BEV-001')), unit_id: caseUnit })).body.data).toMatchObject({
+        quantity: 1,
+        unit_price: 13.99,
+        base_quantity: 12,
+        unit: { id: caseUnit, name: 'case', factor: 12 },
+        total: 14.27,
+      });
+      expect((await calc({ item_id: item('BEV-001'), store_id: ids.store.AP }, manager)).body.data).toMatchObject({
+        unit_price: 2.49,
+        price_source: 'price_book',
+        tax: 0.05,
+        total: 2.49,
+        prices_include_tax: true,
+      });
       expectErrorEnvelope(await calc({ item_id: item('BEV-001'), store_id: ids.store.AP }), 403);
-      for (const [body, field] of [[{}, 'item_id'], [{ item_id: 'abc' }, 'item_id'], [{ item_id: 0 }, 'item_id'], [{ item_id: item('SNK-001'), quantity: 0 }, 'quantity'], [{ item_id: item('SNK-001'), quantity: 100_001 }, 'quantity'], [{ item_id: item('SNK-001'), quantity: 1.5 }, 'quantity'], [{ item_id: item('SNK-001'), customer_id: 999999 }, 'customer_id'], [{ item_id: item('SNK-001'), unit_id: -1 }, 'unit_id']] as [Record<string, unknown>, string][]) {
+      for (const [body, field] of [
+        [{}, 'item_id'],
+        [{ item_id: 'abc' }, 'item_id'],
+        [{ item_id: 0 }, 'item_id'],
+        [{ item_id: item('SNK-001'), quantity: 0 }, 'quantity'],
+        [{ item_id: item('SNK-001'), quantity: 100_001 }, 'quantity'],
+        [{ item_id: item('SNK-001'), quantity: 1.5 }, 'quantity'],
+        [{ item_id: item('SNK-001'), customer_id: 999999 }, 'customer_id'],
+        [{ item_id: item('SNK-001'), unit_id: -1 }, 'unit_id'],
+      ] as [Record<string, unknown>, string][]) {
         const res = await calc(body);
         expectErrorEnvelope(res, 422);
         expect([body, Object.keys(res.body.errors)]).toEqual([body, [field]]);
       }
-      for (const body of [{ item_id: LONG }, { item_id: "1' OR '1'='1" }, { item_id: 1e20, quantity: 1e20 }, { item_id: item('SNK-001'), store_id: -1 }, { item_id: [1] }]) {
+      for (const body of [
+        { item_id: LONG },
+        { item_id: "1' OR '1'='1" },
+        { item_id: 1e20, quantity: 1e20 },
+        { item_id: item('SNK-001'), store_id: -1 },
+        { item_id: [1] },
+      ]) {
         expectNo5xx(await calc(body), [422]);
       }
     });
 
-    it('names item_id and unit_id (the request\'s own fields) for an unknown item or a unit of another item', async () => {
+    it("names item_id and unit_id (the request's own fields) for an unknown item or a unit of another item", async () => {
       const calc = (body: Record<string, unknown>) => api().post('/api/v1/pricing/calculate').set(bearer(cashier)).send(body);
       const unknown = await calc({ item_id: 999999 });
       expectErrorEnvelope(unknown, 422);
@@ -632,7 +967,15 @@ describe('Pricing: carts, single items and tax', () => {
     });
 
     it('returns only the figures of a cart', async () => {
-      const res = await api().post('/api/v1/pricing/calculate-result').set(bearer(cashier)).send({ items: [{ id: item('SNK-001'), qty: 2, discount_type: 'percent', discount_value: 10 }, { id: item('BEV-003'), qty: 1 }] });
+      const res = await api()
+        .post('/api/v1/pricing/calculate-result')
+        .set(bearer(cashier))
+        .send({
+          items: [
+            { id: item('SNK-001'), qty: 2, discount_type: 'percent', discount_value: 10 },
+            { id: item('BEV-003'), qty: 1 },
+          ],
+        });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({
         subtotal: 6.77,
@@ -644,11 +987,26 @@ describe('Pricing: carts, single items and tax', () => {
           { line: 1, item_id: item('BEV-003'), quantity: 1, unit_price: 1.79, price_source: 'base', discount: 0, tax: 0.15, total: 1.94 },
         ],
       });
-      const bad = await api().post('/api/v1/pricing/calculate-result').set(bearer(cashier)).send({ items: [{ id: item('SNK-001'), qty: 0 }] });
+      const bad = await api()
+        .post('/api/v1/pricing/calculate-result')
+        .set(bearer(cashier))
+        .send({ items: [{ id: item('SNK-001'), qty: 0 }] });
       expectErrorEnvelope(bad, 422);
       expect(Object.keys(bad.body.errors)).toEqual(['items.0.qty']);
-      expectErrorEnvelope(await api().post('/api/v1/pricing/calculate-result').set(bearer(cashier)).send({ store_id: ids.store.AP, items: [{ id: item('SNK-001'), qty: 1 }] }), 403);
-      expectNo5xx(await api().post('/api/v1/pricing/calculate-result').set(bearer(cashier)).send({ items: [{ id: LONG, qty: LONG }] }), [422]);
+      expectErrorEnvelope(
+        await api()
+          .post('/api/v1/pricing/calculate-result')
+          .set(bearer(cashier))
+          .send({ store_id: ids.store.AP, items: [{ id: item('SNK-001'), qty: 1 }] }),
+        403,
+      );
+      expectNo5xx(
+        await api()
+          .post('/api/v1/pricing/calculate-result')
+          .set(bearer(cashier))
+          .send({ items: [{ id: LONG, qty: LONG }] }),
+        [422],
+      );
     });
   });
 
@@ -656,14 +1014,30 @@ describe('Pricing: carts, single items and tax', () => {
     const validate = (body: Record<string, unknown>, token = cashier) => api().post('/api/v1/pricing/validate').set(bearer(token)).send(body);
 
     it('confirms a cart the client priced like the server', async () => {
-      const res = await validate({ items: [{ id: item('SNK-001'), qty: 2, price: 2.49, total: 5.39 }, { id: item('BEV-003'), qty: 1 }], subtotal: 6.77, tax_total: 0.56, total_amount: 7.33 });
+      const res = await validate({
+        items: [
+          { id: item('SNK-001'), qty: 2, price: 2.49, total: 5.39 },
+          { id: item('BEV-003'), qty: 1 },
+        ],
+        subtotal: 6.77,
+        tax_total: 0.56,
+        total_amount: 7.33,
+      });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ valid: true, discrepancies: [] });
       expect(res.body.data.server).toMatchObject({ subtotal: 6.77, tax_total: 0.56, total: 7.33 });
     });
 
-    it('lists every discrepancy with the client\'s and the server\'s figure', async () => {
-      const res = await validate({ items: [{ id: item('SNK-001'), qty: 2, price: 2, total: 4.33 }, { id: item('BEV-003'), qty: 1, total: 1.94 }], subtotal: 5.79, tax_total: 0.48, total_amount: 6.27 });
+    it("lists every discrepancy with the client's and the server's figure", async () => {
+      const res = await validate({
+        items: [
+          { id: item('SNK-001'), qty: 2, price: 2, total: 4.33 },
+          { id: item('BEV-003'), qty: 1, total: 1.94 },
+        ],
+        subtotal: 5.79,
+        tax_total: 0.48,
+        total_amount: 6.27,
+      });
       expect(res.status).toBe(200);
       expect(res.body.data.valid).toBe(false);
       expect(res.body.data.discrepancies).toEqual([
@@ -702,7 +1076,14 @@ describe('Pricing: carts, single items and tax', () => {
     const taxCalc = (body: Record<string, unknown>, token = cashier) => api().post('/api/v1/pos/tax/calculate').set(bearer(token)).send(body);
 
     it('gives tax per line and per rate (tax-exclusive)', async () => {
-      const res = await taxCalc({ items: [{ id: item('SNK-001'), qty: 2 }, { id: item('BEV-003'), qty: 1 }, { id: item('COF-003'), qty: 1 }, { id: item('GRO-007'), qty: 1 }] });
+      const res = await taxCalc({
+        items: [
+          { id: item('SNK-001'), qty: 2 },
+          { id: item('BEV-003'), qty: 1 },
+          { id: item('COF-003'), qty: 1 },
+          { id: item('GRO-007'), qty: 1 },
+        ],
+      });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({
         store_id: ids.store.DT,
@@ -727,7 +1108,11 @@ describe('Pricing: carts, single items and tax', () => {
     });
 
     it('extracts the tax of a tax-inclusive store and zeroes it for an exempt cart', async () => {
-      const items = [{ id: item('SNK-001'), qty: 1 }, { id: item('BEV-003'), qty: 1 }, { id: item('COF-001'), qty: 1 }];
+      const items = [
+        { id: item('SNK-001'), qty: 1 },
+        { id: item('BEV-003'), qty: 1 },
+        { id: item('COF-001'), qty: 1 },
+      ];
       const res = await taxCalc({ store_id: ids.store.AP, items }, manager);
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({
@@ -741,9 +1126,29 @@ describe('Pricing: carts, single items and tax', () => {
         tax_total: 0.56,
         total: 14.47,
       });
-      expect(res.body.data.items.map((l: { net: number; tax: number; total: number }) => [l.net, l.tax, l.total])).toEqual([[2.49, 0.17, 2.49], [2.99, 0.21, 2.99], [8.99, 0.18, 8.99]]);
-      const exempt = await taxCalc({ tax_exempt: true, customer_id: jane, items: [{ id: item('SNK-001'), qty: 2 }, { id: item('COF-003'), qty: 1 }] });
-      expect(exempt.body.data).toMatchObject({ tax_exempt: true, tax_lines: [{ rate: 2, taxable: 4.59, tax: 0 }, { rate: 8.25, taxable: 4.98, tax: 0 }], tax_total: 0, subtotal: 9.57, total: 9.57 });
+      expect(res.body.data.items.map((l: { net: number; tax: number; total: number }) => [l.net, l.tax, l.total])).toEqual([
+        [2.49, 0.17, 2.49],
+        [2.99, 0.21, 2.99],
+        [8.99, 0.18, 8.99],
+      ]);
+      const exempt = await taxCalc({
+        tax_exempt: true,
+        customer_id: jane,
+        items: [
+          { id: item('SNK-001'), qty: 2 },
+          { id: item('COF-003'), qty: 1 },
+        ],
+      });
+      expect(exempt.body.data).toMatchObject({
+        tax_exempt: true,
+        tax_lines: [
+          { rate: 2, taxable: 4.59, tax: 0 },
+          { rate: 8.25, taxable: 4.98, tax: 0 },
+        ],
+        tax_total: 0,
+        subtotal: 9.57,
+        total: 9.57,
+      });
       const missing = await taxCalc({ tax_exempt: true, items });
       expectErrorEnvelope(missing, 422);
       expect(Object.keys(missing.body.errors)).toEqual(['tax_exempt_reason']);
@@ -753,12 +1158,18 @@ describe('Pricing: carts, single items and tax', () => {
       expectNo5xx(await taxCalc({ store_id: LONG, items: [{ id: "'; DROP TABLE tax_rates; --", qty: 1 }] }), [422]);
     });
 
-    it('describes a store\'s tax mode, classes and rates', async () => {
+    it("describes a store's tax mode, classes and rates", async () => {
       const dt = await api().get('/api/v1/pos/tax/info').set(bearer(cashier));
       expect(dt.status).toBe(200);
       expect(dt.body.data).toMatchObject({ store_id: ids.store.DT, currency: 'USD', prices_include_tax: false });
       expect(typeof dt.body.data.rounding).toBe('string');
-      const byCode = (res: request.Response) => Object.fromEntries(res.body.data.tax_classes.map((c: { code: string; rate: number; rates: { rate: number; store_id: number | null }[] }) => [c.code, [c.rate, c.rates.map((r) => [r.rate, r.store_id])]]));
+      const byCode = (res: request.Response) =>
+        Object.fromEntries(
+          res.body.data.tax_classes.map((c: { code: string; rate: number; rates: { rate: number; store_id: number | null }[] }) => [
+            c.code,
+            [c.rate, c.rates.map((r) => [r.rate, r.store_id])],
+          ]),
+        );
       expect(byCode(dt)).toEqual({ standard: [8.25, [[8.25, ids.store.DT]]], reduced: [2, [[2, null]]], zero: [0, [[0, null]]] });
       const ap = await api().get(`/api/v1/pos/tax/info?store_id=${ids.store.AP}`).set(bearer(manager));
       expect(ap.body.data).toMatchObject({ store_id: ids.store.AP, prices_include_tax: true });
@@ -768,7 +1179,9 @@ describe('Pricing: carts, single items and tax', () => {
       expectErrorEnvelope(unknown, 422);
       expect(Object.keys(unknown.body.errors)).toEqual(['store_id']);
       for (const v of ['abc', '0', '-1', '1.5', "1' OR '1'='1", LONG, '99999999999999999999']) {
-        const res = await api().get(`/api/v1/pos/tax/info?store_id=${encodeURIComponent(v)}`).set(bearer(admin));
+        const res = await api()
+          .get(`/api/v1/pos/tax/info?store_id=${encodeURIComponent(v)}`)
+          .set(bearer(admin));
         expectErrorEnvelope(res, 422);
         expect(Object.keys(res.body.errors)).toEqual(['store_id']);
       }
@@ -780,18 +1193,42 @@ describe('Pricing: carts, single items and tax', () => {
     it('gives the live unit price for a store, customer, quantity and unit', async () => {
       const member = await priceOf('COF-001', `?customer_id=${jane}`);
       expect(member.status).toBe(200);
-      expect(member.body.data).toEqual({ item_id: item('COF-001'), store_id: ids.store.DT, currency: 'USD', quantity: 1, base_price: 8.99, unit_price: 7.99, price_source: 'price_book', prices_include_tax: false });
-      expect((await priceOf('COF-001')).body.data).toMatchObject({ unit_price: 8.99, price_source: 'base' });
-      expect((await priceOf('BEV-001', `?unit_id=${caseUnit}&quantity=2`)).body.data).toMatchObject({ quantity: 2, base_price: 13.99, unit_price: 13.99, price_source: 'base' });
-      expect((await priceOf('BEV-001', `?store_id=${ids.store.AP}`, manager)).body.data).toMatchObject({ store_id: ids.store.AP, unit_price: 2.49, price_source: 'price_book', prices_include_tax: true });
-      await rules.withRules([{ name: 'Tiers', kind: 'quantity_tiers', item_ids: [item('SNK-003')], tiers: [{ min_quantity: 10, unit_price: 4 }] }], async () => {
-        expect((await priceOf('SNK-003', '?quantity=9')).body.data).toMatchObject({ unit_price: 5.49, price_source: 'base' });
-        expect((await priceOf('SNK-003', '?quantity=10')).body.data).toMatchObject({ unit_price: 4, price_source: 'pricing_rule' });
+      expect(member.body.data).toEqual({
+        item_id: item('COF-001'),
+        store_id: ids.store.DT,
+        currency: 'USD',
+        quantity: 1,
+        base_price: 8.99,
+        unit_price: 7.99,
+        price_source: 'price_book',
+        prices_include_tax: false,
       });
+      expect((await priceOf('COF-001')).body.data).toMatchObject({ unit_price: 8.99, price_source: 'base' });
+      expect((await priceOf('BEV-001', `?unit_id=${caseUnit}&quantity=2`)).body.data).toMatchObject({
+        quantity: 2,
+        base_price: 13.99,
+        unit_price: 13.99,
+        price_source: 'base',
+      });
+      expect((await priceOf('BEV-001', `?store_id=${ids.store.AP}`, manager)).body.data).toMatchObject({
+        store_id: ids.store.AP,
+        unit_price: 2.49,
+        price_source: 'price_book',
+        prices_include_tax: true,
+      });
+      await rules.withRules(
+        [{ name: 'Tiers', kind: 'quantity_tiers', item_ids: [item('SNK-003')], tiers: [{ min_quantity: 10, unit_price: 4 }] }],
+        async () => {
+          expect((await priceOf('SNK-003', '?quantity=9')).body.data).toMatchObject({ unit_price: 5.49, price_source: 'base' });
+          expect((await priceOf('SNK-003', '?quantity=10')).body.data).toMatchObject({ unit_price: 4, price_source: 'pricing_rule' });
+        },
+      );
     });
 
     it('breaks a price down step by step', async () => {
-      const res = await api().get(`/api/v1/items/${item('COF-001')}/price-breakdown?customer_id=${jane}&quantity=2`).set(bearer(cashier));
+      const res = await api()
+        .get(`/api/v1/items/${item('COF-001')}/price-breakdown?customer_id=${jane}&quantity=2`)
+        .set(bearer(cashier));
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({
         item_id: item('COF-001'),
@@ -810,17 +1247,34 @@ describe('Pricing: carts, single items and tax', () => {
           { step: 'tax', id: null, name: null, unit_price: null, amount: 0.32 },
         ],
       });
-      const ap = await api().get(`/api/v1/items/${item('SNK-001')}/price-breakdown?store_id=${ids.store.AP}`).set(bearer(manager));
+      const ap = await api()
+        .get(`/api/v1/items/${item('SNK-001')}/price-breakdown?store_id=${ids.store.AP}`)
+        .set(bearer(manager));
       expect(ap.body.data).toMatchObject({ final_unit_price: 2.49, price_source: 'base', tax_rate: 7.5, tax: 0.17, total: 2.49 });
     });
 
     it('lists the price books that apply and the one chosen', async () => {
-      const get = (sku: string, query: string, token = cashier) => api().get(`/api/v1/items/${item(sku)}/applicable-price-books${query}`).set(bearer(token));
+      const get = (sku: string, query: string, token = cashier) =>
+        api()
+          .get(`/api/v1/items/${item(sku)}/applicable-price-books${query}`)
+          .set(bearer(token));
       const none = await get('COF-001', '');
       expect(none.status).toBe(200);
-      expect(none.body.data).toEqual({ item_id: item('COF-001'), store_id: ids.store.DT, customer_group_id: null, price_books: [], chosen_price_book_id: null });
+      expect(none.body.data).toEqual({
+        item_id: item('COF-001'),
+        store_id: ids.store.DT,
+        customer_group_id: null,
+        price_books: [],
+        chosen_price_book_id: null,
+      });
       const member = await get('COF-001', `?customer_id=${jane}`);
-      expect(member.body.data).toEqual({ item_id: item('COF-001'), store_id: ids.store.DT, customer_group_id: membersGroup, price_books: [{ id: membersBook, name: 'Member prices', priority: 10, price: 7.99, min_quantity: 1 }], chosen_price_book_id: membersBook });
+      expect(member.body.data).toEqual({
+        item_id: item('COF-001'),
+        store_id: ids.store.DT,
+        customer_group_id: membersGroup,
+        price_books: [{ id: membersBook, name: 'Member prices', priority: 10, price: 7.99, min_quantity: 1 }],
+        chosen_price_book_id: membersBook,
+      });
       const both = await get('BEV-005', `?store_id=${ids.store.AP}&customer_id=${jane}`, manager);
       const sorted = [...both.body.data.price_books].sort((a, b) => a.id - b.id || a.min_quantity - b.min_quantity);
       expect(sorted).toEqual([
@@ -839,16 +1293,37 @@ describe('Pricing: carts, single items and tax', () => {
         const url = `/api/v1/items/${item('SNK-001')}/${path}`;
         expectErrorEnvelope(await api().get(`${url}?store_id=${ids.store.AP}`).set(bearer(cashier)), 403);
         expectErrorEnvelope(await api().get(url), 401);
-        for (const [query, field] of [['store_id=abc', 'store_id'], ['customer_id=999999', 'customer_id'], ['customer_id=x', 'customer_id'], ['quantity=0', 'quantity'], ['quantity=100001', 'quantity'], ['quantity=1.5', 'quantity'], [`store_id=${encodeURIComponent("1' OR '1'='1")}`, 'store_id'], [`customer_id=${LONG}`, 'customer_id']]) {
+        for (const [query, field] of [
+          ['store_id=abc', 'store_id'],
+          ['customer_id=999999', 'customer_id'],
+          ['customer_id=x', 'customer_id'],
+          ['quantity=0', 'quantity'],
+          ['quantity=100001', 'quantity'],
+          ['quantity=1.5', 'quantity'],
+          [`store_id=${encodeURIComponent("1' OR '1'='1")}`, 'store_id'],
+          [`customer_id=${LONG}`, 'customer_id'],
+        ]) {
           const res = await api().get(`${url}?${query}`).set(bearer(cashier));
           expectErrorEnvelope(res, 422);
           expect([path, query.slice(0, 40), Object.keys(res.body.errors)]).toEqual([path, query.slice(0, 40), [field]]);
         }
         // '1e3' is read as item 1000 (see the non-canonical id test below); the rest never name an item.
-        for (const id of HOSTILE_IDS.filter((h) => h !== '1e3')) expectErrorEnvelope(await api().get(`/api/v1/items/${encodeURIComponent(id)}/${path}`).set(bearer(cashier)), 404);
+        for (const id of HOSTILE_IDS.filter((h) => h !== '1e3'))
+          expectErrorEnvelope(
+            await api()
+              .get(`/api/v1/items/${encodeURIComponent(id)}/${path}`)
+              .set(bearer(cashier)),
+            404,
+          );
       }
       const posOnly = await appToken(t, ['pos.access']);
-      for (const path of ['price', 'price-breakdown', 'applicable-price-books']) expectErrorEnvelope(await api().get(`/api/v1/items/${item('SNK-001')}/${path}`).set(bearer(posOnly)), 403);
+      for (const path of ['price', 'price-breakdown', 'applicable-price-books'])
+        expectErrorEnvelope(
+          await api()
+            .get(`/api/v1/items/${item('SNK-001')}/${path}`)
+            .set(bearer(posOnly)),
+          403,
+        );
     });
 
     it('answers an unknown item with 404', async () => {
@@ -859,7 +1334,9 @@ describe('Pricing: carts, single items and tax', () => {
 
     it('does not read non-canonical ids (1e0, 0x1, 1.0, +1) as another item', async () => {
       for (const id of ['1e0', '0x1', '0b1', '1.0', '+1', ' 1']) {
-        const res = await api().get(`/api/v1/items/${encodeURIComponent(id)}/price`).set(bearer(cashier));
+        const res = await api()
+          .get(`/api/v1/items/${encodeURIComponent(id)}/price`)
+          .set(bearer(cashier));
         expect([id, res.status]).toEqual([id, 404]);
       }
     });

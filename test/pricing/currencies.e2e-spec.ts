@@ -20,7 +20,8 @@ describe('Currencies and conversion', () => {
     expect(res.status).toBe(200);
     return res.body.data as { amount: number; from: string; to: string; rate: number; converted: number; decimals: number; rate_effective_at: string | null };
   };
-  const setRate = (code: string, body: Record<string, unknown>, token = manager) => api().post(`/api/v1/currencies/${code}/rates`).set(bearer(token)).send(body);
+  const setRate = (code: string, body: Record<string, unknown>, token = manager) =>
+    api().post(`/api/v1/currencies/${code}/rates`).set(bearer(token)).send(body);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -33,7 +34,9 @@ describe('Currencies and conversion', () => {
     it('lists the active currencies, base first, with their minor-unit decimals', async () => {
       const res = await api().get('/api/v1/currencies').set(bearer(cashier));
       expect(res.status).toBe(200);
-      expect(res.body.data.map((c: { code: string; decimals: number; is_base: boolean; is_active: boolean }) => [c.code, c.decimals, c.is_base, c.is_active])).toEqual([
+      expect(
+        res.body.data.map((c: { code: string; decimals: number; is_base: boolean; is_active: boolean }) => [c.code, c.decimals, c.is_base, c.is_active]),
+      ).toEqual([
         ['USD', 2, true, true],
         ['EUR', 2, false, true],
         ['JPY', 0, false, true],
@@ -48,14 +51,25 @@ describe('Currencies and conversion', () => {
         expect(res.body.data).toMatchObject({ id: id.EUR, code: 'EUR', name: 'Euro', symbol: '€', decimals: 2, is_base: false });
       }
       expect((await api().get(`/api/v1/currencies/${id.JPY}`).set(bearer(cashier))).body.data).toMatchObject({ code: 'JPY', decimals: 0 });
-      for (const key of ['XXX', '999999', 'EURO', 'EU', ...HOSTILE_IDS]) expectErrorEnvelope(await api().get(`/api/v1/currencies/${encodeURIComponent(key)}`).set(bearer(cashier)), 404);
+      for (const key of ['XXX', '999999', 'EURO', 'EU', ...HOSTILE_IDS])
+        expectErrorEnvelope(
+          await api()
+            .get(`/api/v1/currencies/${encodeURIComponent(key)}`)
+            .set(bearer(cashier)),
+          404,
+        );
       expectErrorEnvelope(await api().get('/api/v1/currencies/USD'), 401);
-      expectErrorEnvelope(await api().get('/api/v1/currencies').set(bearer(await appToken(t, ['items.view']))), 403);
+      expectErrorEnvelope(
+        await api()
+          .get('/api/v1/currencies')
+          .set(bearer(await appToken(t, ['items.view']))),
+        403,
+      );
     });
   });
 
   describe('GET /currencies/convert', () => {
-    it('converts with the seeded rates to the target\'s minor unit, rounding half away from zero', async () => {
+    it("converts with the seeded rates to the target's minor unit, rounding half away from zero", async () => {
       expect(await converted(10, 'USD', 'JPY')).toMatchObject({ amount: 10, from: 'USD', to: 'JPY', rate: 149.5, converted: 1495, decimals: 0 });
       expect((await converted(0.5, 'USD', 'JPY')).converted).toBe(75); // 74.75
       expect((await converted(0.03, 'USD', 'JPY')).converted).toBe(4); // 4.485
@@ -92,8 +106,21 @@ describe('Currencies and conversion', () => {
         expect([query.slice(0, 50), Object.keys(res.body.errors)]).toEqual([query.slice(0, 50), [field]]);
       }
       expectErrorEnvelope(await api().get('/api/v1/currencies/convert?amount=1&from=USD&to=EUR'), 401);
-      expectErrorEnvelope(await api().get('/api/v1/currencies/convert?amount=1&from=USD&to=EUR').set(bearer(await appToken(t, ['items.view']))), 403);
-      for (const q of ['amount=1e308&from=USD&to=JPY', 'amount=999999999999&from=USD&to=JPY', 'amount=999999999999&from=JPY&to=EUR', 'amount=1&amount=2&from=USD&to=JPY', 'amount[]=1&from=USD&to=JPY', `amount=${LONG}&from=USD&to=JPY`, 'amount=1&from[$ne]=x&to=JPY']) {
+      expectErrorEnvelope(
+        await api()
+          .get('/api/v1/currencies/convert?amount=1&from=USD&to=EUR')
+          .set(bearer(await appToken(t, ['items.view']))),
+        403,
+      );
+      for (const q of [
+        'amount=1e308&from=USD&to=JPY',
+        'amount=999999999999&from=USD&to=JPY',
+        'amount=999999999999&from=JPY&to=EUR',
+        'amount=1&amount=2&from=USD&to=JPY',
+        'amount[]=1&from=USD&to=JPY',
+        `amount=${LONG}&from=USD&to=JPY`,
+        'amount=1&from[$ne]=x&to=JPY',
+      ]) {
         expectNo5xx(await convert(q), [200, 422]);
       }
     });
@@ -150,7 +177,10 @@ describe('Currencies and conversion', () => {
       expectErrorEnvelope(await api().post('/api/v1/currencies/EUR/rates').send({ rate: 5 }), 401);
       expect((await converted(100, 'USD', 'EUR')).converted).not.toBe(500);
       for (const body of [{ rate: 1e308 }, { rate: '1; DROP TABLE exchange_rates' }, { rate: [1] }, { rate: 1, effective_at: LONG }, [{ rate: 1 }]]) {
-        expectNo5xx(await api().post('/api/v1/currencies/EUR/rates').set(bearer(manager)).set('Content-Type', 'application/json').send(JSON.stringify(body)), [400, 422]);
+        expectNo5xx(
+          await api().post('/api/v1/currencies/EUR/rates').set(bearer(manager)).set('Content-Type', 'application/json').send(JSON.stringify(body)),
+          [400, 422],
+        );
       }
     });
 

@@ -22,19 +22,28 @@ describe('Discount limits and approvals', () => {
   const approve = (body: Record<string, unknown>, token = cashier) => api().post('/api/v1/pos/discount/approve').set(bearer(token)).send(body);
   const base = () => ({ approver_email: DEMO.manager, pin: '1234', discount_type: 'percent', discount_value: 25, cart_reference: 'cart-001' });
   /** The approver's id when the token matches every fact of its use, else null (what checkout will ask). */
-  const verify = (token: string, cashierId: number, scope: { storeId: number; target: 'cart' | { itemId: number }; discount: { type: 'percent'; valueBp: number } | { type: 'amount'; value: number }; cartReference: string }) =>
-    t.app.get(DiscountApprovalService).verify(token, { userId: cashierId } as Principal, scope);
+  const verify = (
+    token: string,
+    cashierId: number,
+    scope: {
+      storeId: number;
+      target: 'cart' | { itemId: number };
+      discount: { type: 'percent'; valueBp: number } | { type: 'amount'; value: number };
+      cartReference: string;
+    },
+  ) => t.app.get(DiscountApprovalService).verify(token, { userId: cashierId } as Principal, scope);
 
   beforeAll(async () => {
     t = await startTestApp();
     [admin, manager, cashier] = await Promise.all([login(t, DEMO.admin), login(t, DEMO.manager), login(t, DEMO.cashier)]);
     ids = await demoIds(t);
-    for (const email of [DEMO.admin, DEMO.manager, DEMO.cashier]) user[email] = Number((await t.db.query('SELECT id FROM users WHERE email = ?', [email]))[0].id);
+    for (const email of [DEMO.admin, DEMO.manager, DEMO.cashier])
+      user[email] = Number((await t.db.query('SELECT id FROM users WHERE email = ?', [email]))[0].id);
   });
   afterAll(() => t.close());
 
   describe('GET /pos/discount-limits', () => {
-    it('gives the user\'s own limits and whether they may approve', async () => {
+    it("gives the user's own limits and whether they may approve", async () => {
       const expected: [string, Record<string, unknown>][] = [
         [cashier, { user_id: user[DEMO.cashier], role: 'cashier', max_discount_percent: 10, max_discount_amount: 20, can_approve_discounts: false }],
         [manager, { user_id: user[DEMO.manager], role: 'manager', max_discount_percent: 50, max_discount_amount: 500, can_approve_discounts: true }],
@@ -49,7 +58,12 @@ describe('Discount limits and approvals', () => {
 
     it('needs a token (401) and pos.access (403), and ignores hostile query values', async () => {
       expectErrorEnvelope(await api().get('/api/v1/pos/discount-limits'), 401, 'Unauthorized.');
-      expectErrorEnvelope(await api().get('/api/v1/pos/discount-limits').set(bearer(await appToken(t, ['items.view']))), 403);
+      expectErrorEnvelope(
+        await api()
+          .get('/api/v1/pos/discount-limits')
+          .set(bearer(await appToken(t, ['items.view']))),
+        403,
+      );
       for (const q of [`user_id=${user[DEMO.admin]}`, `store_id=${encodeURIComponent("1' OR '1'='1")}`, `x=${LONG}`]) {
         const res = await api().get(`/api/v1/pos/discount-limits?${q}`).set(bearer(cashier));
         expectNo5xx(res, [200, 422]);
@@ -59,7 +73,7 @@ describe('Discount limits and approvals', () => {
   });
 
   describe('POST /pos/discount/approve', () => {
-    it('returns a short-lived token for a manager\'s email and PIN, bound to that cart discount', async () => {
+    it("returns a short-lived token for a manager's email and PIN, bound to that cart discount", async () => {
       const before = Date.now();
       const res = await approve(base());
       expect(res.status).toBe(200);
@@ -93,21 +107,46 @@ describe('Discount limits and approvals', () => {
       expect(again.body.data.approval_token).not.toBe(d.approval_token);
     });
 
-    it('approves a line discount with the manager\'s password, and accepts the type aliases', async () => {
-      const line = await approve({ approver_email: '  Manager@Example.COM ', password: DEMO.password, item_id: ids.item['SNK-001'], discount_type: 'fixed', discount_value: 15.5, cart_reference: 'cart-002' });
+    it("approves a line discount with the manager's password, and accepts the type aliases", async () => {
+      const line = await approve({
+        approver_email: '  Manager@Example.COM ',
+        password: DEMO.password,
+        item_id: ids.item['SNK-001'],
+        discount_type: 'fixed',
+        discount_value: 15.5,
+        cart_reference: 'cart-002',
+      });
       expect(line.status).toBe(200);
-      expect(line.body.data).toMatchObject({ scope: 'line', item_id: ids.item['SNK-001'], discount: { type: 'amount', value: 15.5 }, cart_reference: 'cart-002', approved_by: { id: user[DEMO.manager] } });
-      expect(verify(line.body.data.approval_token, user[DEMO.cashier], { storeId: ids.store.DT, target: { itemId: ids.item['SNK-001'] }, discount: { type: 'amount', value: 1550 }, cartReference: 'cart-002' })).toBe(user[DEMO.manager]);
+      expect(line.body.data).toMatchObject({
+        scope: 'line',
+        item_id: ids.item['SNK-001'],
+        discount: { type: 'amount', value: 15.5 },
+        cart_reference: 'cart-002',
+        approved_by: { id: user[DEMO.manager] },
+      });
+      expect(
+        verify(line.body.data.approval_token, user[DEMO.cashier], {
+          storeId: ids.store.DT,
+          target: { itemId: ids.item['SNK-001'] },
+          discount: { type: 'amount', value: 1550 },
+          cartReference: 'cart-002',
+        }),
+      ).toBe(user[DEMO.manager]);
       const alias = await approve({ ...base(), discount_type: 'percentage', discount_value: 12.5 });
       expect(alias.body.data.discount).toEqual({ type: 'percent', value: 12.5 });
       const amount = await approve({ ...base(), discount_type: 'amount', discount_value: 30 });
       expect(amount.body.data.discount).toEqual({ type: 'amount', value: 30 });
     });
 
-    it('allows up to the approver\'s own limit and refuses beyond it with 403', async () => {
+    it("allows up to the approver's own limit and refuses beyond it with 403", async () => {
       expect((await approve({ ...base(), discount_value: 50 })).status).toBe(200);
       expect((await approve({ ...base(), discount_type: 'amount', discount_value: 500 })).status).toBe(200);
-      for (const over of [{ discount_value: 50.01 }, { discount_value: 100 }, { discount_type: 'amount', discount_value: 500.01 }, { discount_type: 'fixed', discount_value: 9999 }]) {
+      for (const over of [
+        { discount_value: 50.01 },
+        { discount_value: 100 },
+        { discount_type: 'amount', discount_value: 500.01 },
+        { discount_type: 'fixed', discount_value: 9999 },
+      ]) {
         const res = await approve({ ...base(), ...over });
         expectErrorEnvelope(res, 403);
         expect(res.body.message).toMatch(/limit/i);
@@ -147,7 +186,14 @@ describe('Discount limits and approvals', () => {
       const mgr = await approve({ ...base(), store_id: ids.store.AP }, manager);
       expect(mgr.status).toBe(200);
       expect(mgr.body.data.store_id).toBe(ids.store.AP);
-      expect(verify(mgr.body.data.approval_token, user[DEMO.manager], { storeId: ids.store.AP, target: 'cart', discount: { type: 'percent', valueBp: 2500 }, cartReference: 'cart-001' })).toBe(user[DEMO.manager]);
+      expect(
+        verify(mgr.body.data.approval_token, user[DEMO.manager], {
+          storeId: ids.store.AP,
+          target: 'cart',
+          discount: { type: 'percent', valueBp: 2500 },
+          cartReference: 'cart-001',
+        }),
+      ).toBe(user[DEMO.manager]);
     });
 
     it('answers bad bodies with 422 naming the field', async () => {
@@ -187,7 +233,7 @@ describe('Discount limits and approvals', () => {
         { ...base(), approver_email: "manager@example.com' OR '1'='1" },
         { ...base(), approver_email: { $ne: null } },
         { ...base(), pin: { $gt: '' } },
-        { ...base(), pin: ["1234"] },
+        { ...base(), pin: ['1234'] },
         { ...base(), discount_value: 1e308 },
         { ...base(), discount_type: 'amount', discount_value: 99_999_999.99 },
         { ...base(), store_id: 2_147_483_648 },
@@ -199,7 +245,10 @@ describe('Discount limits and approvals', () => {
         'approve',
       ];
       for (const body of bodies) {
-        expectNo5xx(await api().post('/api/v1/pos/discount/approve').set(bearer(cashier)).set('Content-Type', 'application/json').send(JSON.stringify(body)), [200, 400, 403, 422]);
+        expectNo5xx(
+          await api().post('/api/v1/pos/discount/approve').set(bearer(cashier)).set('Content-Type', 'application/json').send(JSON.stringify(body)),
+          [200, 400, 403, 422],
+        );
       }
       const [{ n }] = await t.db.query('SELECT COUNT(*) AS n FROM users');
       expect(Number(n)).toBeGreaterThanOrEqual(3);

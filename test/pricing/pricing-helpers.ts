@@ -36,9 +36,15 @@ export function hhmm(minutes: number): string {
 /** A token of an API application holding exactly `permissions`, with the POS ability. */
 export async function appToken(t: TestApp, permissions: string[]): Promise<string> {
   const admin = await login(t, DEMO.admin);
-  const app = await request(t.http).post('/api/v1/api-applications').set(bearer(admin)).send({ name: `App ${permissions.join(' ')}`, permissions });
+  const app = await request(t.http)
+    .post('/api/v1/api-applications')
+    .set(bearer(admin))
+    .send({ name: `App ${permissions.join(' ')}`, permissions });
   if (app.status !== 201) throw new Error(`create app failed: ${app.status} ${JSON.stringify(app.body)}`);
-  const tok = await request(t.http).post(`/api/v1/api-applications/${app.body.data.id}/tokens`).set(bearer(admin)).send({ name: 'pos', abilities: ['pos'] });
+  const tok = await request(t.http)
+    .post(`/api/v1/api-applications/${app.body.data.id}/tokens`)
+    .set(bearer(admin))
+    .send({ name: 'pos', abilities: ['pos'] });
   if (tok.status !== 201) throw new Error(`issue token failed: ${tok.status} ${JSON.stringify(tok.body)}`);
   return tok.body.data.token as string;
 }

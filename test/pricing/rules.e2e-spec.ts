@@ -30,7 +30,8 @@ describe('Pricing rules', () => {
   const item = (sku: string) => ids.item[sku];
   const create = (body: Record<string, unknown>, token = manager) => api().post('/api/v1/pricing-rules').set(bearer(token)).send(body);
   const show = (id: number | string, token = cashier) => api().get(`/api/v1/pricing-rules/${id}`).set(bearer(token));
-  const update = (id: number | string, body: Record<string, unknown>, token = manager) => api().put(`/api/v1/pricing-rules/${id}`).set(bearer(token)).send(body);
+  const update = (id: number | string, body: Record<string, unknown>, token = manager) =>
+    api().put(`/api/v1/pricing-rules/${id}`).set(bearer(token)).send(body);
   const remove = (id: number | string, token = manager) => api().delete(`/api/v1/pricing-rules/${id}`).set(bearer(token));
   const toggle = (id: number | string, token = manager) => api().post(`/api/v1/pricing-rules/${id}/toggle`).set(bearer(token));
   const list = (query: string, token = cashier) => api().get(`/api/v1/pricing-rules${query}`).set(bearer(token));
@@ -130,22 +131,59 @@ describe('Pricing rules', () => {
         percent_off: null,
         amount_off: 0.25,
         fixed_price: null,
-        conditions: { item_ids: [item('BEV-003')], category_ids: [], customer_group_ids: [], store_ids: [], min_quantity: null, min_subtotal: null, days_of_week: [], start_time: null, end_time: null },
+        conditions: {
+          item_ids: [item('BEV-003')],
+          category_ids: [],
+          customer_group_ids: [],
+          store_ids: [],
+          min_quantity: null,
+          min_subtotal: null,
+          days_of_week: [],
+          start_time: null,
+          end_time: null,
+        },
         valid_from: null,
         valid_to: null,
       });
-      expect(await created({ name: 'Free sleeve', kind: 'fixed_price', fixed_price: 0, item_ids: [item('SNK-004')], is_active: false })).toMatchObject({ fixed_price: 0, is_active: false, amount_off: null });
-      expect(await created({ name: 'Tiers', kind: 'quantity_tiers', tiers: [{ min_quantity: 5, percent_off: 10 }, { min_quantity: 10, unit_price: 4 }], item_ids: [item('SNK-003')] })).toMatchObject({
+      expect(await created({ name: 'Free sleeve', kind: 'fixed_price', fixed_price: 0, item_ids: [item('SNK-004')], is_active: false })).toMatchObject({
+        fixed_price: 0,
+        is_active: false,
+        amount_off: null,
+      });
+      expect(
+        await created({
+          name: 'Tiers',
+          kind: 'quantity_tiers',
+          tiers: [
+            { min_quantity: 5, percent_off: 10 },
+            { min_quantity: 10, unit_price: 4 },
+          ],
+          item_ids: [item('SNK-003')],
+        }),
+      ).toMatchObject({
         tiers: [
           { min_quantity: 5, percent_off: 10, unit_price: null },
           { min_quantity: 10, percent_off: null, unit_price: 4 },
         ],
         percent_off: null,
       });
-      expect(await created({ name: 'Milk 2+1', kind: 'buy_x_get_y', buy_quantity: 2, get_quantity: 1, item_ids: [item('GRO-002')] })).toMatchObject({ buy_quantity: 2, get_quantity: 1, get_percent_off: null, tiers: null });
-      expect(await created({ name: 'Bread 3+1 half', kind: 'buy_x_get_y', buy_quantity: 3, get_quantity: 1, get_percent_off: 50, item_ids: [item('GRO-001')] })).toMatchObject({ buy_quantity: 3, get_quantity: 1, get_percent_off: 50 });
+      expect(await created({ name: 'Milk 2+1', kind: 'buy_x_get_y', buy_quantity: 2, get_quantity: 1, item_ids: [item('GRO-002')] })).toMatchObject({
+        buy_quantity: 2,
+        get_quantity: 1,
+        get_percent_off: null,
+        tiers: null,
+      });
+      expect(
+        await created({ name: 'Bread 3+1 half', kind: 'buy_x_get_y', buy_quantity: 3, get_quantity: 1, get_percent_off: 50, item_ids: [item('GRO-001')] }),
+      ).toMatchObject({ buy_quantity: 3, get_quantity: 1, get_percent_off: 50 });
       // "SQL" in a name is just text
-      const sql = await created({ name: "'; DROP TABLE pricing_rules; --", kind: 'percent_off', percent_off: 1, item_ids: [item('HSE-005')], is_active: false });
+      const sql = await created({
+        name: "'; DROP TABLE pricing_rules; --",
+        kind: 'percent_off',
+        percent_off: 1,
+        item_ids: [item('HSE-005')],
+        is_active: false,
+      });
       expect((await show(sql.id)).body.data.name).toBe("'; DROP TABLE pricing_rules; --");
     });
 
@@ -171,7 +209,17 @@ describe('Pricing rules', () => {
         [{ name: 'Bad', kind: 'quantity_tiers' }, ['tiers']],
         [{ name: 'Bad', kind: 'quantity_tiers', tiers: [] }, ['tiers']],
         [{ name: 'Bad', kind: 'quantity_tiers', tiers: [{ min_quantity: 5 }] }, ['tiers.0']],
-        [{ name: 'Bad', kind: 'quantity_tiers', tiers: [{ min_quantity: 2, percent_off: 5 }, { min_quantity: 5, percent_off: 10, unit_price: 1 }] }, ['tiers.1']],
+        [
+          {
+            name: 'Bad',
+            kind: 'quantity_tiers',
+            tiers: [
+              { min_quantity: 2, percent_off: 5 },
+              { min_quantity: 5, percent_off: 10, unit_price: 1 },
+            ],
+          },
+          ['tiers.1'],
+        ],
         [{ name: 'Bad', kind: 'quantity_tiers', tiers: [{ min_quantity: 0, percent_off: 10 }] }, ['tiers.0.min_quantity']],
         [{ name: 'Bad', kind: 'quantity_tiers', tiers: [{ min_quantity: 2, percent_off: 150 }] }, ['tiers.0.percent_off']],
         [{ name: 'Bad', kind: 'buy_x_get_y' }, ['buy_quantity', 'get_quantity']],
@@ -208,7 +256,9 @@ describe('Pricing rules', () => {
       expectErrorEnvelope(await create({ name: 'Cashier rule', kind: 'percent_off', percent_off: 10 }, cashier), 403);
       expectErrorEnvelope(await api().post('/api/v1/pricing-rules').send({ name: 'Anon', kind: 'percent_off', percent_off: 10 }), 401, 'Unauthorized.');
       expect(await countRules()).toBe(before);
-      expect((await create({ name: 'Admin rule', kind: 'percent_off', percent_off: 1, item_ids: [item('HSE-005')], is_active: false }, admin)).status).toBe(201);
+      expect((await create({ name: 'Admin rule', kind: 'percent_off', percent_off: 1, item_ids: [item('HSE-005')], is_active: false }, admin)).status).toBe(
+        201,
+      );
     });
 
     it('never answers hostile bodies with a server error', async () => {
@@ -233,7 +283,11 @@ describe('Pricing rules', () => {
         { ...p, item_ids: Array.from({ length: 201 }, (_, i) => i + 1) },
         [p],
       ];
-      for (const body of bodies) expectNo5xx(await api().post('/api/v1/pricing-rules').set(bearer(manager)).set('Content-Type', 'application/json').send(JSON.stringify(body)), [400, 422]);
+      for (const body of bodies)
+        expectNo5xx(
+          await api().post('/api/v1/pricing-rules').set(bearer(manager)).set('Content-Type', 'application/json').send(JSON.stringify(body)),
+          [400, 422],
+        );
     });
   });
 
@@ -242,7 +296,14 @@ describe('Pricing rules', () => {
 
     beforeAll(async () => {
       await removeAllRules();
-      rule = await created({ name: 'Crisps 10%', kind: 'percent_off', percent_off: 10, item_ids: [item('SNK-001')], category_ids: [ids.category.coffee], valid_from: '2020-01-01' });
+      rule = await created({
+        name: 'Crisps 10%',
+        kind: 'percent_off',
+        percent_off: 10,
+        item_ids: [item('SNK-001')],
+        category_ids: [ids.category.coffee],
+        valid_from: '2020-01-01',
+      });
     });
 
     it('shows a rule; unknown and hostile ids are 404', async () => {
@@ -261,7 +322,13 @@ describe('Pricing rules', () => {
 
     it('updates the given fields only (200) and the price follows', async () => {
       expect(await crispsPrice()).toBe(2.24);
-      const res = await update(rule.id, { name: 'Crisps and nuts', priority: 4, is_exclusive: true, item_ids: [item('SNK-001'), item('SNK-003')], description: 'Two items' });
+      const res = await update(rule.id, {
+        name: 'Crisps and nuts',
+        priority: 4,
+        is_exclusive: true,
+        item_ids: [item('SNK-001'), item('SNK-003')],
+        description: 'Two items',
+      });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({
         id: rule.id,
@@ -329,12 +396,16 @@ describe('Pricing rules', () => {
       for (const id of HOSTILE_IDS) expectErrorEnvelope(await update(encodeURIComponent(id), { name: 'Ghost' }), 404);
       expectErrorEnvelope(await update(rule.id, { name: 'Cashier was here' }, cashier), 403);
       expect((await show(rule.id)).body.data.name).toBe('Crisps and nuts');
-      for (const body of [{ priority: 1e20 }, { item_ids: [LONG] }, { tiers: [{ min_quantity: LONG }] }, { valid_from: "2020-01-01' OR 1=1" }]) expectNo5xx(await update(rule.id, body), [422]);
+      for (const body of [{ priority: 1e20 }, { item_ids: [LONG] }, { tiers: [{ min_quantity: LONG }] }, { valid_from: "2020-01-01' OR 1=1" }])
+        expectNo5xx(await update(rule.id, body), [422]);
     });
 
-    it('refuses a kind change without the new kind\'s parameter (422)', async () => {
+    it("refuses a kind change without the new kind's parameter (422)", async () => {
       const seen: unknown[] = [];
-      for (const [body, field] of [[{ kind: 'fixed_price' }, 'fixed_price'], [{ kind: 'amount_off' }, 'amount_off']] as [Record<string, unknown>, string][]) {
+      for (const [body, field] of [
+        [{ kind: 'fixed_price' }, 'fixed_price'],
+        [{ kind: 'amount_off' }, 'amount_off'],
+      ] as [Record<string, unknown>, string][]) {
         const res = await update(rule.id, body);
         seen.push([body, res.status, Object.keys(res.body.errors ?? {}), field]);
         await restore();
@@ -384,9 +455,24 @@ describe('Pricing rules', () => {
       const snacks = await created({ name: 'Snacks 10%', kind: 'percent_off', percent_off: 10, category_ids: [ids.category.snacks] });
       const beans = await created({ name: 'Beans -1.00', kind: 'amount_off', amount_off: 1, item_ids: [item('COF-001')] });
       const milk = await created({ name: 'Milk 2+1', kind: 'buy_x_get_y', buy_quantity: 2, get_quantity: 1, item_ids: [item('GRO-002')] });
-      const expired = await created({ name: 'Old chocolate deal', kind: 'percent_off', percent_off: 50, item_ids: [item('SNK-002')], valid_from: '2020-01-01', valid_to: '2020-12-31' });
+      const expired = await created({
+        name: 'Old chocolate deal',
+        kind: 'percent_off',
+        percent_off: 50,
+        item_ids: [item('SNK-002')],
+        valid_from: '2020-01-01',
+        valid_to: '2020-12-31',
+      });
       try {
-        const res = await evaluate({ items: [{ id: item('SNK-001'), qty: 2 }, { id: item('COF-001'), qty: 1 }, { id: item('GRO-002'), qty: 3 }, { id: item('SNK-002'), qty: 1 }, { id: item('BEV-003'), qty: 1 }] });
+        const res = await evaluate({
+          items: [
+            { id: item('SNK-001'), qty: 2 },
+            { id: item('COF-001'), qty: 1 },
+            { id: item('GRO-002'), qty: 3 },
+            { id: item('SNK-002'), qty: 1 },
+            { id: item('BEV-003'), qty: 1 },
+          ],
+        });
         expect(res.status).toBe(200);
         const applicable = [...res.body.data.applicable_rules].sort((a, b) => a.id - b.id);
         expect(applicable).toEqual([
@@ -420,7 +506,15 @@ describe('Pricing rules', () => {
         { name: 'All stores, snacks', kind: 'percent_off', percent_off: 10, category_ids: [ids.category.snacks], priority: 5 },
         { name: 'Airport cola', kind: 'amount_off', amount_off: 0.1, item_ids: [item('BEV-003')], store_ids: [ids.store.AP], priority: 3 },
         { name: 'Downtown nuts', kind: 'fixed_price', fixed_price: 4.5, item_ids: [item('SNK-003')], store_ids: [ids.store.DT], priority: 3 },
-        { name: 'Expired tea', kind: 'percent_off', percent_off: 20, item_ids: [item('COF-003')], valid_from: '2020-01-01', valid_to: '2020-12-31', priority: 1 },
+        {
+          name: 'Expired tea',
+          kind: 'percent_off',
+          percent_off: 20,
+          item_ids: [item('COF-003')],
+          valid_from: '2020-01-01',
+          valid_to: '2020-12-31',
+          priority: 1,
+        },
         { name: 'Upcoming coffee', kind: 'percent_off', percent_off: 15, category_ids: [ids.category.coffee], valid_from: '2099-01-01', priority: 1 },
         { name: 'Switched off', kind: 'percent_off', percent_off: 5, item_ids: [item('SNK-001')], is_active: false, priority: 9 },
         { name: 'Everything 1%', kind: 'percent_off', percent_off: 1, min_subtotal: 1000, priority: 0 },
@@ -471,7 +565,20 @@ describe('Pricing rules', () => {
     });
 
     it('answers bad filters with 422 naming them, and needs items.view', async () => {
-      for (const bad of ['validity=forever', 'store_id=abc', 'item_id=0', 'category_id=-1', 'is_active=maybe', 'per_page=0', 'page=0', 'page=x', `store_id=${LONG}`, `item_id=${encodeURIComponent("1' OR '1'='1")}`, 'store_id=99999999999999999999', `validity=${LONG}`]) {
+      for (const bad of [
+        'validity=forever',
+        'store_id=abc',
+        'item_id=0',
+        'category_id=-1',
+        'is_active=maybe',
+        'per_page=0',
+        'page=0',
+        'page=x',
+        `store_id=${LONG}`,
+        `item_id=${encodeURIComponent("1' OR '1'='1")}`,
+        'store_id=99999999999999999999',
+        `validity=${LONG}`,
+      ]) {
         const res = await list(`?${bad}`);
         expectErrorEnvelope(res, 422, 'The given data was invalid.');
         expect([bad.slice(0, 40), Object.keys(res.body.errors)]).toEqual([bad.slice(0, 40), [bad.split('=')[0]]]);
@@ -491,12 +598,19 @@ describe('Pricing rules', () => {
       expect(res.body.data[0]).toMatchObject({ id: fixture['All stores, snacks'].id, kind: 'percent_off', percent_off: 10 });
       expect(res.body.meta).toBeUndefined();
       expectErrorEnvelope(await api().get('/api/v1/pricing/rules'), 401);
-      expectErrorEnvelope(await api().get('/api/v1/pricing/rules').set(bearer(await appToken(t, ['items.view']))), 403);
+      expectErrorEnvelope(
+        await api()
+          .get('/api/v1/pricing/rules')
+          .set(bearer(await appToken(t, ['items.view']))),
+        403,
+      );
     });
 
     it('GET /pricing/rules-for-item/{item}: rules by item, category or all items, and those applying now', async () => {
       const forItem = async (sku: string, token = cashier) => {
-        const res = await api().get(`/api/v1/pricing/rules-for-item/${item(sku)}`).set(bearer(token));
+        const res = await api()
+          .get(`/api/v1/pricing/rules-for-item/${item(sku)}`)
+          .set(bearer(token));
         expect(res.status).toBe(200);
         expect(res.body.data.item_id).toBe(item(sku));
         return { names: (res.body.data.rules as RuleView[]).map((r) => r.name), applied: res.body.data.applied_now as number[] };
@@ -508,9 +622,20 @@ describe('Pricing rules', () => {
       expect(await forItem('BEV-003')).toEqual({ names: ['Airport cola', 'Everything 1%'], applied: [] });
       expect(await forItem('COF-003')).toEqual({ names: ['Everything 1%'], applied: [] });
       expectErrorEnvelope(await api().get(`/api/v1/pricing/rules-for-item/${item('SNK-001')}`), 401);
-      expectErrorEnvelope(await api().get(`/api/v1/pricing/rules-for-item/${item('SNK-001')}`).set(bearer(await appToken(t, ['items.view']))), 403);
+      expectErrorEnvelope(
+        await api()
+          .get(`/api/v1/pricing/rules-for-item/${item('SNK-001')}`)
+          .set(bearer(await appToken(t, ['items.view']))),
+        403,
+      );
       // '1e3' is read as item 1000 (see the non-canonical id tests); the rest never name an item.
-      for (const id of HOSTILE_IDS.filter((h) => h !== '1e3')) expectErrorEnvelope(await api().get(`/api/v1/pricing/rules-for-item/${encodeURIComponent(id)}`).set(bearer(cashier)), 404);
+      for (const id of HOSTILE_IDS.filter((h) => h !== '1e3'))
+        expectErrorEnvelope(
+          await api()
+            .get(`/api/v1/pricing/rules-for-item/${encodeURIComponent(id)}`)
+            .set(bearer(cashier)),
+          404,
+        );
     });
 
     it('GET /pricing/rules-for-item/{item}: an unknown item is 404', async () => {

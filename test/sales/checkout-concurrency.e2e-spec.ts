@@ -14,33 +14,62 @@ describe('Checkout under concurrency', () => {
     const admin = await login(t, DEMO.admin);
     itemId = Number((await t.db.query("SELECT id FROM items WHERE sku = 'GRO-003'"))[0].id); // eggs 4.29, food tax 2%
     // leave exactly 5 units in the Downtown warehouse
-    await api().post('/api/v1/inventory/adjustments').set(bearer(admin)).send({ type: 'count', warehouse_id: 1, items: [{ item_id: itemId, quantity: 5 }] }).expect(201);
+    await api()
+      .post('/api/v1/inventory/adjustments')
+      .set(bearer(admin))
+      .send({ type: 'count', warehouse_id: 1, items: [{ item_id: itemId, quantity: 5 }] })
+      .expect(201);
     await api().post('/api/v1/sessions/open').set(bearer(cashier)).send({ store_id: 1, opening_balance: 0 }).expect(200);
   });
   afterAll(() => t.close());
 
-  const body = (key: string) => ({ store_id: 1, idempotency_key: key, items: [{ id: itemId, qty: 1 }], payments: [{ payment_method_code: 'card', amount: 4.38 }], total_amount: 4.38 });
+  const body = (key: string) => ({
+    store_id: 1,
+    idempotency_key: key,
+    items: [{ id: itemId, qty: 1 }],
+    payments: [{ payment_method_code: 'card', amount: 4.38 }],
+    total_amount: 4.38,
+  });
 
   it('sells exactly the last 5 units to 20 parallel checkouts', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body(`last-units-${i}`))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        api()
+          .post('/api/v1/pos/checkout')
+          .set(bearer(cashier))
+          .send(body(`last-units-${i}`)),
+      ),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
     expect(statuses.filter((s) => s === 409)).toHaveLength(15);
     for (const r of results.filter((x) => x.status === 409)) expect(r.body.code).toBe('insufficient_stock');
     const [{ q }] = await t.db.query('SELECT quantity AS q FROM stock_levels WHERE item_id = ? AND warehouse_id = 1', [itemId]);
     expect(Number(q)).toBe(0);
-    const [{ n }] = await t.db.query("SELECT COUNT(*) AS n FROM sale_items si JOIN sales s ON s.id = si.sale_id WHERE si.item_id = ? AND s.status = 'completed'", [itemId]);
+    const [{ n }] = await t.db.query(
+      "SELECT COUNT(*) AS n FROM sale_items si JOIN sales s ON s.id = si.sale_id WHERE si.item_id = ? AND s.status = 'completed'",
+      [itemId],
+    );
     expect(Number(n)).toBe(5);
-    const [{ sum }] = await t.db.query("SELECT COALESCE(SUM(quantity), 0) AS sum FROM stock_movements WHERE item_id = ? AND warehouse_id = 1 AND type = 'sale'", [itemId]);
+    const [{ sum }] = await t.db.query(
+      "SELECT COALESCE(SUM(quantity), 0) AS sum FROM stock_movements WHERE item_id = ? AND warehouse_id = 1 AND type = 'sale'",
+      [itemId],
+    );
     expect(Number(sum)).toBe(-5);
     // receipt numbers stay unique and gapless per store
-    const receipts = (await t.db.query('SELECT receipt_number FROM sales WHERE store_id = 1 ORDER BY id')).map((r: { receipt_number: string }) => r.receipt_number);
+    const receipts = (await t.db.query('SELECT receipt_number FROM sales WHERE store_id = 1 ORDER BY id')).map(
+      (r: { receipt_number: string }) => r.receipt_number,
+    );
     expect(new Set(receipts).size).toBe(receipts.length);
   });
 
   it('makes exactly one sale from 10 parallel requests with one idempotency key', async () => {
     const admin = await login(t, DEMO.admin);
-    await api().post('/api/v1/inventory/adjustments').set(bearer(admin)).send({ type: 'receive', warehouse_id: 1, items: [{ item_id: itemId, quantity: 10 }] }).expect(201);
+    await api()
+      .post('/api/v1/inventory/adjustments')
+      .set(bearer(admin))
+      .send({ type: 'receive', warehouse_id: 1, items: [{ item_id: itemId, quantity: 10 }] })
+      .expect(201);
     const results = await Promise.all(Array.from({ length: 10 }, () => api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body('one-key'))));
     const created = results.filter((r) => r.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
@@ -60,11 +89,20 @@ describe('Checkout under concurrency', () => {
   });
 
   it('refuses the same key with another body (422) and frees a key whose request failed', async () => {
-    const other = await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send({ ...body('one-key'), reference: 'changed' });
+    const other = await api()
+      .post('/api/v1/pos/checkout')
+      .set(bearer(cashier))
+      .send({ ...body('one-key'), reference: 'changed' });
     expectErrorEnvelope(other, 422);
     expect(other.body.errors.idempotency_key).toHaveLength(1);
     // a failed attempt (wrong total) leaves the key free for the corrected request
-    expectErrorEnvelope(await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send({ ...body('fix-me'), total_amount: 4.37 }), 400);
+    expectErrorEnvelope(
+      await api()
+        .post('/api/v1/pos/checkout')
+        .set(bearer(cashier))
+        .send({ ...body('fix-me'), total_amount: 4.37 }),
+      400,
+    );
     expect((await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body('fix-me'))).status).toBe(201);
   });
 });

@@ -5,8 +5,18 @@ describe('Checkout input (contract 4.3.1): every field validated, never a 5xx', 
   let t: TestApp;
   let cashier: string;
   const api = () => request(t.http);
-  const valid = () => ({ store_id: 1, idempotency_key: `v-${Math.random()}`, items: [{ id: 1, qty: 1 }], payments: [{ payment_method_code: 'cash', amount: 2 }], total_amount: 1.32 });
-  const post = (body: unknown) => api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body as object);
+  const valid = () => ({
+    store_id: 1,
+    idempotency_key: `v-${Math.random()}`,
+    items: [{ id: 1, qty: 1 }],
+    payments: [{ payment_method_code: 'cash', amount: 2 }],
+    total_amount: 1.32,
+  });
+  const post = (body: unknown) =>
+    api()
+      .post('/api/v1/pos/checkout')
+      .set(bearer(cashier))
+      .send(body as object);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -99,7 +109,13 @@ describe('Checkout input (contract 4.3.1): every field validated, never a 5xx', 
     // tax exemption needs a customer or a reason
     const exempt = await post({ ...valid(), tax_exempt: true, total_amount: 1.29 });
     expect(exempt.body.errors.tax_exempt_reason).toBeDefined();
-    const exemptOk = await post({ ...valid(), tax_exempt: true, tax_exempt_reason: 'Diplomatic', total_amount: 1.29, payments: [{ payment_method_code: 'cash', amount: 1.29 }] });
+    const exemptOk = await post({
+      ...valid(),
+      tax_exempt: true,
+      tax_exempt_reason: 'Diplomatic',
+      total_amount: 1.29,
+      payments: [{ payment_method_code: 'cash', amount: 1.29 }],
+    });
     expect(exemptOk.status).toBe(201);
     expect(exemptOk.body.data).toMatchObject({ tax_total: 0, tax_exempt: true, tax_exempt_reason: 'Diplomatic' });
     // legacy single payment method still works
@@ -107,11 +123,27 @@ describe('Checkout input (contract 4.3.1): every field validated, never a 5xx', 
     expect(legacy.status).toBe(201);
     expect(legacy.body.data.payments).toEqual([expect.objectContaining({ payment_method_code: 'card', amount: 1.32 })]);
     // serial-tracked sale marks the serial sold
-    const serial = (await t.db.query("SELECT serial FROM serial_numbers WHERE item_id = ? AND warehouse_id = 1 AND status = 'in_stock' ORDER BY serial LIMIT 1", [elc.id]))[0].serial;
-    const sold = await post({ ...valid(), items: [{ id: elc.id, qty: 1, serial_number: serial }], payments: [{ payment_method_code: 'card', amount: 54.11 }], total_amount: 54.11 });
+    const serial = (
+      await t.db.query("SELECT serial FROM serial_numbers WHERE item_id = ? AND warehouse_id = 1 AND status = 'in_stock' ORDER BY serial LIMIT 1", [elc.id])
+    )[0].serial;
+    const sold = await post({
+      ...valid(),
+      items: [{ id: elc.id, qty: 1, serial_number: serial }],
+      payments: [{ payment_method_code: 'card', amount: 54.11 }],
+      total_amount: 54.11,
+    });
     expect(sold.status).toBe(201);
     expect((await t.db.query('SELECT status FROM serial_numbers WHERE serial = ?', [serial]))[0].status).toBe('sold');
-    expect((await post({ ...valid(), items: [{ id: elc.id, qty: 1, serial_number: serial }], payments: [{ payment_method_code: 'card', amount: 54.11 }], total_amount: 54.11 })).body.errors['items.0.serial_number']).toBeDefined();
+    expect(
+      (
+        await post({
+          ...valid(),
+          items: [{ id: elc.id, qty: 1, serial_number: serial }],
+          payments: [{ payment_method_code: 'card', amount: 54.11 }],
+          total_amount: 54.11,
+        })
+      ).body.errors['items.0.serial_number'],
+    ).toBeDefined();
   });
 
   it('keeps integration tokens and users without sales.create out', async () => {
@@ -126,6 +158,12 @@ describe('Checkout input (contract 4.3.1): every field validated, never a 5xx', 
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ valid: true, can_sell: true, total: 1.32, change: 0.68 });
     expect(Number((await t.db.query('SELECT COUNT(*) AS n FROM sales'))[0].n)).toBe(before);
-    expectErrorEnvelope(await api().post('/api/v1/pos/checkout/validate').set(bearer(cashier)).send({ ...valid(), total_amount: 9 }), 400);
+    expectErrorEnvelope(
+      await api()
+        .post('/api/v1/pos/checkout/validate')
+        .set(bearer(cashier))
+        .send({ ...valid(), total_amount: 9 }),
+      400,
+    );
   });
 });

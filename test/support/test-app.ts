@@ -57,7 +57,14 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     const conn = await createConnection(server);
     await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     await conn.end();
-    Object.assign(env, { DB_TYPE: 'mysql', DB_HOST: server.host, DB_PORT: String(server.port), DB_USERNAME: server.user, DB_PASSWORD: server.password, DB_DATABASE: name });
+    Object.assign(env, {
+      DB_TYPE: 'mysql',
+      DB_HOST: server.host,
+      DB_PORT: String(server.port),
+      DB_USERNAME: server.user,
+      DB_PASSWORD: server.password,
+      DB_DATABASE: name,
+    });
     env.REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
     dropDatabase = async () => {
       const c = await createConnection(server);
@@ -92,7 +99,9 @@ export const DEMO = {
 } as const;
 
 export async function login(t: TestApp, email: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await request(t.http).post('/api/v1/auth/login').send({ email, password: DEMO.password, ...extra });
+  const res = await request(t.http)
+    .post('/api/v1/auth/login')
+    .send({ email, password: DEMO.password, ...extra });
   if (res.status !== 201) throw new Error(`login ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body as { data: { token: string } }).data.token;
 }
@@ -102,7 +111,11 @@ export function bearer(token: string): Record<string, string> {
 }
 
 /** An API application with permissions and a token carrying the given abilities. */
-export async function integrationToken(t: TestApp, permissions: string[], abilities = ['integration:read']): Promise<{ appId: number; token: string; tokenId: number }> {
+export async function integrationToken(
+  t: TestApp,
+  permissions: string[],
+  abilities = ['integration:read'],
+): Promise<{ appId: number; token: string; tokenId: number }> {
   const admin = await login(t, DEMO.admin);
   const app = await request(t.http).post('/api/v1/api-applications').set(bearer(admin)).send({ name: 'Test integration', permissions });
   if (app.status !== 201) throw new Error(`create app failed: ${app.status} ${JSON.stringify(app.body)}`);

@@ -7,6 +7,17 @@ import { AppConfig, ConfigModule, DatabaseModule, QueueModule, RedisModule } fro
 @Module({})
 export class CliModule {
   static register(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config), RedisModule, QueueModule.forRoot('producer'), IdentityModule, PricingModule, DemoModule] };
+    return {
+      module: CliModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config),
+        RedisModule,
+        QueueModule.forRoot('producer'),
+        IdentityModule,
+        PricingModule,
+        DemoModule,
+      ],
+    };
   }
 }

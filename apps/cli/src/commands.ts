@@ -16,7 +16,9 @@ export async function runCommand(app: INestApplicationContext, command: string |
     case 'seed:demo':
       return app.get(DemoDataService).seed();
     case 'user:create': {
-      const user = await app.get(UserAdminService).createUser({ email: need('email'), name: need('name'), password: need('password'), role: need('role'), storeIds: ids(f.stores) });
+      const user = await app
+        .get(UserAdminService)
+        .createUser({ email: need('email'), name: need('name'), password: need('password'), role: need('role'), storeIds: ids(f.stores) });
       return { id: user.id, email: user.email, name: user.name };
     }
     case 'user:discount-limits': {
@@ -29,17 +31,27 @@ export async function runCommand(app: INestApplicationContext, command: string |
         if (!/^\d+(\.\d{1,2})?$/.test(v)) throw new UsageError(`--${flag} must be a number with at most 2 decimals, or "role"`);
         return Math.round(Number(v) * scale);
       };
-      return app.get(UserAdminService).setDiscountLimits(need('email'), { maxPercentBp: parse(pct, 'max-percent', 100), maxAmount: parse(amt, 'max-amount', 100), pin: f.pin });
+      return app
+        .get(UserAdminService)
+        .setDiscountLimits(need('email'), { maxPercentBp: parse(pct, 'max-percent', 100), maxAmount: parse(amt, 'max-amount', 100), pin: f.pin });
     }
     case 'user:reset-password':
       await app.get(UserAdminService).resetPassword(need('email'), need('password'));
       return { reset: true };
     case 'app:create':
-      return app.get(ApiApplicationService).create({ name: need('name'), permissions: need('permissions').split(',').map((s) => s.trim()), storeIds: ids(f.stores) });
+      return app.get(ApiApplicationService).create({
+        name: need('name'),
+        permissions: need('permissions')
+          .split(',')
+          .map((s) => s.trim()),
+        storeIds: ids(f.stores),
+      });
     case 'token:issue':
       return app.get(ApiApplicationService).issueToken(int(need('app'), 'app'), {
         name: need('name'),
-        abilities: need('abilities').split(',').map((s) => s.trim()),
+        abilities: need('abilities')
+          .split(',')
+          .map((s) => s.trim()),
         expiresInMinutes: f['expires-in'] ? int(f['expires-in'], 'expires-in') : undefined,
       });
     case 'token:revoke':
@@ -56,4 +68,3 @@ function int(value: string, flag: string): number {
   if (!/^\d+$/.test(value)) throw new UsageError(`--${flag} must be a positive integer`);
   return Number(value);
 }
-

@@ -23,9 +23,19 @@ async function main(argv: string[]): Promise<void> {
   const { values: f } = parseArgs({
     args: rest,
     options: {
-      email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' },
-      stores: { type: 'string' }, permissions: { type: 'string' }, app: { type: 'string' }, abilities: { type: 'string' },
-      'expires-in': { type: 'string' }, token: { type: 'string' }, 'max-percent': { type: 'string' }, 'max-amount': { type: 'string' }, pin: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
+      stores: { type: 'string' },
+      permissions: { type: 'string' },
+      app: { type: 'string' },
+      abilities: { type: 'string' },
+      'expires-in': { type: 'string' },
+      token: { type: 'string' },
+      'max-percent': { type: 'string' },
+      'max-amount': { type: 'string' },
+      pin: { type: 'string' },
     },
     strict: true,
   });
@@ -53,7 +63,12 @@ function print(value: unknown): void {
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (error: unknown) => {
-    if (error instanceof ValidationFailedError) process.stderr.write(`${Object.entries(error.fields).map(([k, v]) => `${k}: ${v.join(' ')}`).join('\n')}\n`);
+    if (error instanceof ValidationFailedError)
+      process.stderr.write(
+        `${Object.entries(error.fields)
+          .map(([k, v]) => `${k}: ${v.join(' ')}`)
+          .join('\n')}\n`,
+      );
     else if (error instanceof DomainError || error instanceof UsageError || error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
     else process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
     process.exit(1);

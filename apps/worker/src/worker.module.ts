@@ -10,6 +10,17 @@ import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, Re
 @Module({})
 export class WorkerModule {
   static register(config: AppConfig): DynamicModule {
-    return { module: WorkerModule, imports: [ConfigModule.forRoot(config), LoggingModule.forRoot(), DatabaseModule.forRoot(config), RedisModule, QueueModule.forRoot('consumer'), IdentityModule, PricingModule] };
+    return {
+      module: WorkerModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggingModule.forRoot(),
+        DatabaseModule.forRoot(config),
+        RedisModule,
+        QueueModule.forRoot('consumer'),
+        IdentityModule,
+        PricingModule,
+      ],
+    };
   }
 }

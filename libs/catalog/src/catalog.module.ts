@@ -35,6 +35,19 @@ import { TypeOrmStoreRepository } from './infrastructure/store.repository';
     LivePriceRegistry,
     { provide: LivePrice, useExisting: LivePriceRegistry },
   ],
-  exports: [StoreService, CategoryService, ItemService, InventoryService, ReferenceService, PosProductService, StockRepository, ItemRepository, StoreRepository, ReferenceRepository, CategoryRepository, LivePriceRegistry],
+  exports: [
+    StoreService,
+    CategoryService,
+    ItemService,
+    InventoryService,
+    ReferenceService,
+    PosProductService,
+    StockRepository,
+    ItemRepository,
+    StoreRepository,
+    ReferenceRepository,
+    CategoryRepository,
+    LivePriceRegistry,
+  ],
 })
 export class CatalogModule {}

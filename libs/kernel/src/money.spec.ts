@@ -28,7 +28,13 @@ describe('money', () => {
   });
 
   it('round-trips every integer amount', () => {
-    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.integer({ min: 0, max: 4 }), (minor, decimals) => toMinor(minorToString(minor, decimals), decimals) === minor));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -1e12, max: 1e12 }),
+        fc.integer({ min: 0, max: 4 }),
+        (minor, decimals) => toMinor(minorToString(minor, decimals), decimals) === minor,
+      ),
+    );
   });
 
   it('rounds half away from zero', () => {

@@ -33,7 +33,9 @@ export function fromMinor(minor: Minor, decimals = DEFAULT_DECIMALS): number {
 export function minorToString(minor: Minor, decimals = DEFAULT_DECIMALS): string {
   assertInteger(minor);
   const negative = minor < 0;
-  const digits = Math.abs(minor).toString().padStart(decimals + 1, '0');
+  const digits = Math.abs(minor)
+    .toString()
+    .padStart(decimals + 1, '0');
   const whole = decimals === 0 ? digits : digits.slice(0, -decimals);
   const fraction = decimals === 0 ? '' : '.' + digits.slice(-decimals);
   return (negative ? '-' : '') + whole + fraction;

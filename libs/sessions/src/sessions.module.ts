@@ -7,7 +7,12 @@ import { SessionSalesTotalsRegistry, TypeOrmSessionRepository } from './infrastr
 
 @Module({
   imports: [TypeOrmModule.forFeature([SessionEntity, CashMovementEntity])],
-  providers: [SessionService, { provide: SessionRepository, useClass: TypeOrmSessionRepository }, SessionSalesTotalsRegistry, { provide: SessionSalesTotals, useExisting: SessionSalesTotalsRegistry }],
+  providers: [
+    SessionService,
+    { provide: SessionRepository, useClass: TypeOrmSessionRepository },
+    SessionSalesTotalsRegistry,
+    { provide: SessionSalesTotals, useExisting: SessionSalesTotalsRegistry },
+  ],
   exports: [SessionService, SessionSalesTotalsRegistry],
 })
 export class SessionsModule {}

@@ -11,10 +11,7 @@ import { Permission, Principal } from '@pos/identity';
  * and its rate-limit tier with @RateTier (default standard).
  */
 export type RoutePolicy =
-  | { kind: 'public' }
-  | { kind: 'authenticated' }
-  | { kind: 'permission'; permission: Permission }
-  | { kind: 'integration'; permission: Permission };
+  { kind: 'public' } | { kind: 'authenticated' } | { kind: 'permission'; permission: Permission } | { kind: 'integration'; permission: Permission };
 
 export const ROUTE_POLICY = Symbol('ROUTE_POLICY');
 

@@ -3,7 +3,17 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsOptional, ValidateNested } from 'class-validator';
 import { ADJUSTMENT_TYPES } from '@pos/catalog';
 import { PageQueryDto } from '../http/page-query.dto';
-import { OptionalBoolean, OptionalDate, OptionalInt, OptionalMoney, OptionalString, OptionalStringArray, RequiredInt, RequiredMoney, RequiredString } from '../http/validators';
+import {
+  OptionalBoolean,
+  OptionalDate,
+  OptionalInt,
+  OptionalMoney,
+  OptionalString,
+  OptionalStringArray,
+  RequiredInt,
+  RequiredMoney,
+  RequiredString,
+} from '../http/validators';
 
 export class CategoryListQuery extends PageQueryDto {
   @OptionalString({ max: 100, description: 'Name contains' }) q?: string;
@@ -67,11 +77,19 @@ class ItemFieldsDto {
   @OptionalStringArray({ maxItems: 50, max: 64 }) barcodes?: string[];
 
   @ApiPropertyOptional({ type: [UnitDto] })
-  @IsOptional() @IsArray() @ArrayMaxSize(20) @ValidateNested({ each: true }) @Type(() => UnitDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => UnitDto)
   units?: UnitDto[];
 
   @ApiPropertyOptional({ type: [WarehouseReorderDto] })
-  @IsOptional() @IsArray() @ArrayMaxSize(200) @ValidateNested({ each: true }) @Type(() => WarehouseReorderDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(200)
+  @ValidateNested({ each: true })
+  @Type(() => WarehouseReorderDto)
   warehouse_reorder_levels?: WarehouseReorderDto[];
 }
 
@@ -105,7 +123,12 @@ export class AdjustmentDto {
   @OptionalString({ max: 1000 }) notes?: string;
 
   @ApiPropertyOptional({ type: [AdjustmentLineDto] })
-  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => AdjustmentLineDto)
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(500)
+  @ValidateNested({ each: true })
+  @Type(() => AdjustmentLineDto)
   items!: AdjustmentLineDto[];
 }
 
@@ -130,8 +153,8 @@ export class SerialQuery {
 }
 
 export class PosProductsQuery extends PageQueryDto {
-  @OptionalInt({ description: 'Default: the token\'s store' }) store_id?: number;
-  @OptionalInt({ description: 'Default: the store\'s default warehouse' }) warehouse_id?: number;
+  @OptionalInt({ description: "Default: the token's store" }) store_id?: number;
+  @OptionalInt({ description: "Default: the store's default warehouse" }) warehouse_id?: number;
   @OptionalInt() category_id?: number;
   @OptionalString({ max: 255 }) q?: string;
 }
@@ -148,4 +171,3 @@ export class PosProductQuery {
   @OptionalInt() store_id?: number;
   @OptionalInt() warehouse_id?: number;
 }
-

@@ -16,7 +16,10 @@ export class CategoriesController {
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Categories (paginated); tree=true nests descendants, with_counts adds item_count' })
   list(@Query() q: CategoryListQuery) {
-    return this.categories.list({ q: q.q, parentId: q.parent_id, isActive: q.is_active, tree: q.tree, withCounts: q.with_counts }, pageRequest(q, { default: 50, max: 100 }));
+    return this.categories.list(
+      { q: q.q, parentId: q.parent_id, isActive: q.is_active, tree: q.tree, withCounts: q.with_counts },
+      pageRequest(q, { default: 50, max: 100 }),
+    );
   }
 
   @Post()
@@ -24,7 +27,13 @@ export class CategoriesController {
   @RequirePermission('catalog.manage')
   @ApiOperation({ summary: 'Create a category (names unique among siblings)' })
   create(@Body() body: CreateCategoryDto) {
-    return this.categories.create({ name: body.name, parentId: body.parent_id ?? null, description: body.description, isActive: body.is_active, sortOrder: body.sort_order });
+    return this.categories.create({
+      name: body.name,
+      parentId: body.parent_id ?? null,
+      description: body.description,
+      isActive: body.is_active,
+      sortOrder: body.sort_order,
+    });
   }
 
   @Get(':category')
@@ -38,7 +47,13 @@ export class CategoriesController {
   @RequirePermission('catalog.manage')
   @ApiOperation({ summary: 'Update a category (cannot move under itself)' })
   update(@Param('category', IdPipe) id: number, @Body() body: UpdateCategoryDto) {
-    return this.categories.update(id, { name: body.name, parentId: body.parent_id, description: body.description, isActive: body.is_active, sortOrder: body.sort_order });
+    return this.categories.update(id, {
+      name: body.name,
+      parentId: body.parent_id,
+      description: body.description,
+      isActive: body.is_active,
+      sortOrder: body.sort_order,
+    });
   }
 
   @Delete(':category')

@@ -28,14 +28,22 @@ export class InventoryController {
   @RequirePermission('inventory.view')
   @ApiOperation({ summary: 'Stock per item and warehouse (store, warehouse, item, stock_status filters)' })
   list(@CurrentPrincipal() p: Principal, @Query() q: InventoryQuery) {
-    return this.inventory.list(p, { storeId: q.store_id, warehouseId: q.warehouse_id, itemId: q.item_id, status: q.stock_status }, pageRequest(q, { default: 50, max: 200 }));
+    return this.inventory.list(
+      p,
+      { storeId: q.store_id, warehouseId: q.warehouse_id, itemId: q.item_id, status: q.stock_status },
+      pageRequest(q, { default: 50, max: 200 }),
+    );
   }
 
   @Get('movements')
   @RequirePermission('inventory.view')
   @ApiOperation({ summary: 'The stock movement ledger, newest first' })
   movements(@CurrentPrincipal() p: Principal, @Query() q: MovementQuery) {
-    return this.inventory.movements(p, { itemId: q.item_id, warehouseId: q.warehouse_id, type: q.type, from: dayStart(q.date_from), to: dayEnd(q.date_to) }, pageRequest(q, { default: 50, max: 200 }));
+    return this.inventory.movements(
+      p,
+      { itemId: q.item_id, warehouseId: q.warehouse_id, type: q.type, from: dayStart(q.date_from), to: dayEnd(q.date_to) },
+      pageRequest(q, { default: 50, max: 200 }),
+    );
   }
 
   @Post('adjustments')
@@ -49,7 +57,13 @@ export class InventoryController {
       toWarehouseId: body.to_warehouse_id,
       reference: body.reference,
       notes: body.notes,
-      items: body.items.map((l) => ({ itemId: l.item_id, quantity: l.quantity, unitCost: l.unit_cost === undefined ? undefined : toMinor(l.unit_cost), serialNumbers: l.serial_numbers?.map((s) => s.trim()), notes: l.notes })),
+      items: body.items.map((l) => ({
+        itemId: l.item_id,
+        quantity: l.quantity,
+        unitCost: l.unit_cost === undefined ? undefined : toMinor(l.unit_cost),
+        serialNumbers: l.serial_numbers?.map((s) => s.trim()),
+        notes: l.notes,
+      })),
     });
   }
 }

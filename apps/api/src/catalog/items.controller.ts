@@ -24,7 +24,12 @@ export function itemInput(body: ItemWriteDto | CreateItemDto): ItemInput {
     reorderLevel: body.reorder_level,
     reorderQuantity: body.reorder_quantity,
     barcodes: body.barcodes?.map((b) => b.trim()),
-    units: body.units?.map((u) => ({ name: u.name.trim(), factor: u.factor, price: u.price === undefined ? null : toMinor(u.price), barcode: u.barcode?.trim() || null })),
+    units: body.units?.map((u) => ({
+      name: u.name.trim(),
+      factor: u.factor,
+      price: u.price === undefined ? null : toMinor(u.price),
+      barcode: u.barcode?.trim() || null,
+    })),
     warehouseReorderLevels: body.warehouse_reorder_levels?.map((w) => ({ warehouseId: w.warehouse_id, reorderLevel: w.reorder_level ?? null })),
   };
 }
@@ -42,7 +47,10 @@ export class ItemsController {
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Items: q (or legacy search) matches name, SKU prefix or exact barcode; per_page default 50, max 100' })
   list(@Query() q: ItemListQuery) {
-    return this.items.list({ q: (q.q ?? q.search)?.trim() || undefined, categoryId: q.category_id, isActive: q.is_active }, pageRequest(q, { default: 50, max: 100 }));
+    return this.items.list(
+      { q: (q.q ?? q.search)?.trim() || undefined, categoryId: q.category_id, isActive: q.is_active },
+      pageRequest(q, { default: 50, max: 100 }),
+    );
   }
 
   @Get('check-name')
@@ -54,7 +62,7 @@ export class ItemsController {
 
   @Get(':item')
   @RequirePermission('items.view')
-  @ApiOperation({ summary: 'An item with barcodes, units, tax class and stock in the user\'s warehouses (deleted items stay readable)' })
+  @ApiOperation({ summary: "An item with barcodes, units, tax class and stock in the user's warehouses (deleted items stay readable)" })
   show(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number) {
     return this.items.show(p, id);
   }

@@ -17,7 +17,11 @@ export class PosProductsController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Sellable items with live price and stock for the store and warehouse (paginated)' })
   list(@CurrentPrincipal() p: Principal, @Query() q: PosProductsQuery) {
-    return this.products.list(p, { storeId: q.store_id, warehouseId: q.warehouse_id, categoryId: q.category_id, q: q.q?.trim() || undefined }, pageRequest(q, { default: 50, max: 100 }));
+    return this.products.list(
+      p,
+      { storeId: q.store_id, warehouseId: q.warehouse_id, categoryId: q.category_id, q: q.q?.trim() || undefined },
+      pageRequest(q, { default: 50, max: 100 }),
+    );
   }
 
   @Get('search')

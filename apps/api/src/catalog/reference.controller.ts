@@ -13,7 +13,7 @@ export class ReferenceController {
 
   @Get('price-books')
   @RequirePermission('items.view')
-  @ApiOperation({ summary: 'Price books that apply to the user\'s stores' })
+  @ApiOperation({ summary: "Price books that apply to the user's stores" })
   priceBooks(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto) {
     return this.reference.priceBooks(p, pageRequest(q, { default: 50, max: 100 }));
   }

@@ -18,7 +18,11 @@ export class StoresController {
   @RequirePermission('stores.view')
   @ApiOperation({ summary: 'Stores the user can access, optionally with warehouses and payment methods' })
   list(@CurrentPrincipal() p: Principal, @Query() q: StoreListQuery) {
-    return this.stores.list(p, pageRequest(q, LIST), { withWarehouses: q.with_warehouses, withPaymentMethods: q.with_payment_methods, withStandalone: q.include_standalone });
+    return this.stores.list(p, pageRequest(q, LIST), {
+      withWarehouses: q.with_warehouses,
+      withPaymentMethods: q.with_payment_methods,
+      withStandalone: q.include_standalone,
+    });
   }
 
   @Get('stores/:store')
@@ -44,7 +48,7 @@ export class StoresController {
 
   @Get('warehouses/standalone')
   @RequirePermission('warehouses.view')
-  @ApiOperation({ summary: 'Standalone warehouses (not owned by a store) serving the user\'s stores' })
+  @ApiOperation({ summary: "Standalone warehouses (not owned by a store) serving the user's stores" })
   standalone(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto) {
     return this.stores.warehouses(p, { standaloneOnly: true }, pageRequest(q, LIST));
   }
@@ -58,7 +62,7 @@ export class StoresController {
 
   @Get('payment-methods')
   @RequirePermission('pos.access')
-  @ApiOperation({ summary: 'Active payment methods of the user\'s stores' })
+  @ApiOperation({ summary: "Active payment methods of the user's stores" })
   paymentMethods(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto) {
     return this.stores.paymentMethods(p, pageRequest(q, LIST));
   }

@@ -2,8 +2,8 @@ import { PageQueryDto } from '../http/page-query.dto';
 import { OptionalBoolean, OptionalInt } from '../http/validators';
 
 export class StoreListQuery extends PageQueryDto {
-  @OptionalBoolean('Include each store\'s active warehouses') with_warehouses?: boolean;
-  @OptionalBoolean('Include each store\'s payment methods') with_payment_methods?: boolean;
+  @OptionalBoolean("Include each store's active warehouses") with_warehouses?: boolean;
+  @OptionalBoolean("Include each store's payment methods") with_payment_methods?: boolean;
   @OptionalBoolean('With with_warehouses: also the standalone warehouses serving the store') include_standalone?: boolean;
 }
 

@@ -31,7 +31,10 @@ export class CustomersController {
   @RequirePermission('customers.view')
   @ApiOperation({ summary: 'Customers (status, group and q/search filters; paginated)' })
   list(@Query() q: CustomerListQuery) {
-    return this.customers.list({ q: (q.q ?? q.search)?.trim() || undefined, status: q.status, customerGroupId: q.customer_group_id }, pageRequest(q, { default: 50, max: 100 }));
+    return this.customers.list(
+      { q: (q.q ?? q.search)?.trim() || undefined, status: q.status, customerGroupId: q.customer_group_id },
+      pageRequest(q, { default: 50, max: 100 }),
+    );
   }
 
   @Post('customers')

@@ -16,7 +16,10 @@ describe('toErrorResponse', () => {
     expect(conflict.status).toBe(409);
     expect(conflict.headers['Retry-After']).toBe('2');
     const invalid = toErrorResponse(ValidationFailedError.field('items.0.qty', 'The items.0.qty field is required.'));
-    expect(invalid).toMatchObject({ status: 422, body: { success: false, message: 'The given data was invalid.', errors: { 'items.0.qty': ['The items.0.qty field is required.'] } } });
+    expect(invalid).toMatchObject({
+      status: 422,
+      body: { success: false, message: 'The given data was invalid.', errors: { 'items.0.qty': ['The items.0.qty field is required.'] } },
+    });
   });
 
   it('uses the contract messages for Nest exceptions', () => {

@@ -77,7 +77,8 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
     return { status, body: { success: false, message: messageFor(status, exception) }, headers };
   }
   // Safety net: a write that lost a race to a unique index is a conflict, not a server error.
-  if (isUniqueViolation(exception)) return { status: 409, body: { success: false, message: 'The request conflicts with an existing record.', code: 'duplicate' }, headers };
+  if (isUniqueViolation(exception))
+    return { status: 409, body: { success: false, message: 'The request conflicts with an existing record.', code: 'duplicate' }, headers };
   const status = httpStatusOfLowLevelError(exception);
   if (status) return { status, body: { success: false, message: DEFAULT_MESSAGES[status] ?? 'The request is invalid.' }, headers };
   return { status: 500, body: { success: false, message: DEFAULT_MESSAGES[500] }, headers };

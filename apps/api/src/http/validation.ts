@@ -26,7 +26,12 @@ export class AppValidationPipe extends ValidationPipe {
     // Path parameters are strings (contract part 4); IdPipe decides what a valid id is, so "0x1",
     // "1e0" or "+1" must not be turned into numbers here first.
     if (metadata.type === 'param') return value;
-    if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object && (Array.isArray(value) || typeof value !== 'object' || value === null)) {
+    if (
+      metadata.type === 'body' &&
+      metadata.metatype &&
+      metadata.metatype !== Object &&
+      (Array.isArray(value) || typeof value !== 'object' || value === null)
+    ) {
       throw new BadRequestException('The request body must be a JSON object.');
     }
     return super.transform(value ?? {}, metadata);
@@ -42,7 +47,8 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
       const missing = error.value === undefined || error.value === null || error.value === '';
       const required = entries.filter(([k]) => REQUIRED_CONSTRAINTS.has(k));
       const typeErrors = entries.filter(([k]) => TYPE_CONSTRAINTS.has(k));
-      const chosen = missing && required.length ? required.slice(0, 1) : typeErrors.length ? typeErrors : entries.filter(([k]) => !REQUIRED_CONSTRAINTS.has(k) || !missing);
+      const chosen =
+        missing && required.length ? required.slice(0, 1) : typeErrors.length ? typeErrors : entries.filter(([k]) => !REQUIRED_CONSTRAINTS.has(k) || !missing);
       out[path] = (chosen.length ? chosen : entries).map(([key, message]) => sentence(key, path, error.property, message));
     }
     if (error.children?.length) Object.assign(out, flattenValidationErrors(error.children, path));

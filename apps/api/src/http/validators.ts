@@ -25,11 +25,22 @@ import {
  * Query strings arrive as strings: the numeric and boolean helpers convert them strictly
  * ("12abc" stays invalid, "true"/"1" and "false"/"0" are the only booleans).
  */
-interface StringOpts { max?: number; min?: number; example?: string; description?: string; email?: boolean; in?: readonly string[]; /** default true; false for passwords */ trim?: boolean; /** optional, but when given not blank (names on update) */ nonEmpty?: boolean }
+interface StringOpts {
+  max?: number;
+  min?: number;
+  example?: string;
+  description?: string;
+  email?: boolean;
+  in?: readonly string[];
+  /** default true; false for passwords */ trim?: boolean;
+  /** optional, but when given not blank (names on update) */ nonEmpty?: boolean;
+}
 
 /** Surrounding whitespace is never meaningful (except in secrets): "   " is an empty value. */
 const trimmed = Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
-const trimmedEach = Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'string' ? v.trim() : v)) : value));
+const trimmedEach = Transform(({ value }: { value: unknown }) =>
+  Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'string' ? v.trim() : v)) : value,
+);
 
 function stringRules(o: StringOpts) {
   return [
@@ -52,9 +63,19 @@ export const RequiredString = (o: StringOpts = {}) =>
   );
 
 export const OptionalString = (o: StringOpts = {}) =>
-  applyDecorators(ApiPropertyOptional({ type: String, maxLength: o.max ?? 255, example: o.example, description: o.description, enum: o.in }), ...(o.trim === false ? [] : [trimmed]), IsOptional(), ...stringRules(o));
+  applyDecorators(
+    ApiPropertyOptional({ type: String, maxLength: o.max ?? 255, example: o.example, description: o.description, enum: o.in }),
+    ...(o.trim === false ? [] : [trimmed]),
+    IsOptional(),
+    ...stringRules(o),
+  );
 
-interface IntOpts { min?: number; max?: number; description?: string; example?: number }
+interface IntOpts {
+  min?: number;
+  max?: number;
+  description?: string;
+  example?: number;
+}
 
 const toNumber = Transform(({ value }: { value: unknown }) => {
   if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
@@ -66,10 +87,20 @@ function intRules(o: IntOpts) {
 }
 
 export const RequiredInt = (o: IntOpts = {}) =>
-  applyDecorators(ApiProperty({ type: Number, minimum: o.min ?? 1, maximum: o.max, description: o.description, example: o.example }), toNumber, IsDefined(), ...intRules(o));
+  applyDecorators(
+    ApiProperty({ type: Number, minimum: o.min ?? 1, maximum: o.max, description: o.description, example: o.example }),
+    toNumber,
+    IsDefined(),
+    ...intRules(o),
+  );
 
 export const OptionalInt = (o: IntOpts = {}) =>
-  applyDecorators(ApiPropertyOptional({ type: Number, minimum: o.min ?? 1, maximum: o.max, description: o.description, example: o.example }), toNumber, IsOptional(), ...intRules(o));
+  applyDecorators(
+    ApiPropertyOptional({ type: Number, minimum: o.min ?? 1, maximum: o.max, description: o.description, example: o.example }),
+    toNumber,
+    IsOptional(),
+    ...intRules(o),
+  );
 
 export const OptionalBoolean = (description?: string) =>
   applyDecorators(
@@ -108,7 +139,11 @@ export const OptionalIntArray = (o: { maxItems?: number; description?: string } 
 
 export { Type };
 
-interface MoneyOpts { description?: string; max?: number; min?: number }
+interface MoneyOpts {
+  description?: string;
+  max?: number;
+  min?: number;
+}
 
 /** A money amount as a JSON number with at most 2 decimals (converted to minor units by the use case). */
 export const OptionalMoney = (o: MoneyOpts = {}) =>
@@ -145,4 +180,8 @@ export const OptionalStringArray = (o: { maxItems?: number; max?: number; descri
 
 /** An ISO 8601 date or date-time in a query string (YYYY-MM-DD or full timestamp). */
 export const OptionalDate = (description?: string) =>
-  applyDecorators(ApiPropertyOptional({ type: String, format: 'date', description }), IsOptional(), IsISO8601({ strict: true }, { message: '$property must be a valid date (YYYY-MM-DD)' }));
+  applyDecorators(
+    ApiPropertyOptional({ type: String, format: 'date', description }),
+    IsOptional(),
+    IsISO8601({ strict: true }, { message: '$property must be a valid date (YYYY-MM-DD)' }),
+  );

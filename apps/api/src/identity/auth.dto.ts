@@ -11,7 +11,7 @@ export class LoginDto {
   @OptionalString({ max: 255, description: 'Device label for the token (default "Mobile POS")' })
   device_name?: string;
 
-  @OptionalInt({ description: 'Preferred store; must be one of the user\'s stores' })
+  @OptionalInt({ description: "Preferred store; must be one of the user's stores" })
   store_id?: number;
 
   @OptionalString({ max: 16, description: 'TOTP code, when two-factor authentication is enabled' })

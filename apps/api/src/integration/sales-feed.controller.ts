@@ -20,7 +20,11 @@ export class SalesFeedController {
   ) {}
 
   private list(p: Principal, q: SaleListQuery) {
-    return this.sales.list(p, { storeId: q.store_id, warehouseId: q.warehouse_id, status: q.status, from: dayStart(q.from ?? q.date_from), to: dayEnd(q.to ?? q.date_to), q: q.q }, pageRequest(q, FEED));
+    return this.sales.list(
+      p,
+      { storeId: q.store_id, warehouseId: q.warehouse_id, status: q.status, from: dayStart(q.from ?? q.date_from), to: dayEnd(q.to ?? q.date_to), q: q.q },
+      pageRequest(q, FEED),
+    );
   }
 
   @Get('sales')

@@ -18,7 +18,10 @@ export class BulkPricesController {
   @RateTier('bulk')
   @ApiOperation({ summary: 'Up to 10,000 price changes (items or price-book entries): validated, then applied by a queued job' })
   submit(@CurrentPrincipal() p: Principal, @Body() body: BulkPricesDto) {
-    return this.bulk.submit(p, body.changes.map((c) => ({ itemId: c.item_id, price: toMinor(c.price), priceBookId: c.price_book_id, minQuantity: c.min_quantity })));
+    return this.bulk.submit(
+      p,
+      body.changes.map((c) => ({ itemId: c.item_id, price: toMinor(c.price), priceBookId: c.price_book_id, minQuantity: c.min_quantity })),
+    );
   }
 
   @Get(':job')

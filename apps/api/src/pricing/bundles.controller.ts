@@ -44,9 +44,14 @@ export class BundlesController {
   @Post('calculate')
   @HttpCode(201)
   @RequirePermission('pos.access')
-  @ApiOperation({ summary: 'Bundle price against its components\' price, and the saving' })
+  @ApiOperation({ summary: "Bundle price against its components' price, and the saving" })
   calculate(@Body() b: BundleCalculateDto) {
-    return this.bundles.calculate({ bundleId: b.bundle_id, price: b.price === undefined ? undefined : toMinor(b.price), quantity: b.quantity, components: b.items?.map((i) => ({ itemId: i.item_id, quantity: i.quantity })) });
+    return this.bundles.calculate({
+      bundleId: b.bundle_id,
+      price: b.price === undefined ? undefined : toMinor(b.price),
+      quantity: b.quantity,
+      components: b.items?.map((i) => ({ itemId: i.item_id, quantity: i.quantity })),
+    });
   }
 
   @Get(':bundle')
@@ -83,7 +88,7 @@ export class BundlesController {
 
   @Get(':bundle/availability')
   @RequirePermission('inventory.view')
-  @ApiOperation({ summary: 'How many bundles the warehouse\'s component stock allows' })
+  @ApiOperation({ summary: "How many bundles the warehouse's component stock allows" })
   availability(@CurrentPrincipal() p: Principal, @Param('bundle', IdPipe) id: number, @Query() q: AvailabilityQuery) {
     return this.bundles.availability(p, id, q.warehouse_id);
   }

@@ -22,7 +22,7 @@ export class CurrenciesController {
 
   @Get('convert')
   @RequirePermission('pos.access')
-  @ApiOperation({ summary: 'Convert an amount between currencies with the latest rates, to the target\'s minor unit' })
+  @ApiOperation({ summary: "Convert an amount between currencies with the latest rates, to the target's minor unit" })
   convert(@Query() q: ConvertQuery) {
     return this.currency.convert(q.amount, q.from, q.to);
   }

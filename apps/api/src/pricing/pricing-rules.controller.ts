@@ -39,7 +39,9 @@ function ruleInput(b: CreateRuleDto | UpdateRuleDto): Partial<RuleWrite> {
     ...(b.priority !== undefined ? { priority: b.priority } : {}),
     ...(b.is_exclusive !== undefined ? { exclusive: b.is_exclusive } : {}),
     ...(b.is_active !== undefined ? { active: b.is_active } : {}),
-    ...(b.tiers !== undefined ? { tiers: b.tiers.map((t) => ({ minQuantity: t.min_quantity, percentOffBp: bp(t.percent_off), unitPrice: minor(t.unit_price) })) } : {}),
+    ...(b.tiers !== undefined
+      ? { tiers: b.tiers.map((t) => ({ minQuantity: t.min_quantity, percentOffBp: bp(t.percent_off), unitPrice: minor(t.unit_price) })) }
+      : {}),
     ...(b.buy_quantity !== undefined ? { buyQuantity: b.buy_quantity } : {}),
     ...(b.get_quantity !== undefined ? { getQuantity: b.get_quantity } : {}),
     ...(b.get_percent_off !== undefined ? { getPercentOffBp: bp(b.get_percent_off) } : {}),
@@ -60,7 +62,10 @@ export class PricingRulesController {
   @ApiOperation({ summary: 'Pricing rules (store, validity active|upcoming|expired, item, category filters)' })
   list(@CurrentPrincipal() p: Principal, @Query() q: RuleListQuery) {
     if (q.store_id !== undefined) assertStoreAccess(p, q.store_id);
-    return this.rules.list({ storeId: q.store_id, validity: q.validity, itemId: q.item_id, categoryId: q.category_id, isActive: q.is_active }, pageRequest(q, { default: 50, max: 100 }));
+    return this.rules.list(
+      { storeId: q.store_id, validity: q.validity, itemId: q.item_id, categoryId: q.category_id, isActive: q.is_active },
+      pageRequest(q, { default: 50, max: 100 }),
+    );
   }
 
   @Post()
@@ -69,7 +74,24 @@ export class PricingRulesController {
   @ApiOperation({ summary: 'Create a rule: percent_off, amount_off, fixed_price, quantity_tiers or buy_x_get_y' })
   create(@Body() body: CreateRuleDto) {
     const input = ruleInput(body);
-    return this.rules.create({ description: null, priority: 0, exclusive: false, active: true, value: null, tiers: null, buyQuantity: null, getQuantity: null, getPercentOffBp: null, conditions: {}, ...input, name: body.name, kind: body.kind } as RuleWrite, ruleValues(body));
+    return this.rules.create(
+      {
+        description: null,
+        priority: 0,
+        exclusive: false,
+        active: true,
+        value: null,
+        tiers: null,
+        buyQuantity: null,
+        getQuantity: null,
+        getPercentOffBp: null,
+        conditions: {},
+        ...input,
+        name: body.name,
+        kind: body.kind,
+      } as RuleWrite,
+      ruleValues(body),
+    );
   }
 
   @Post('evaluate')

@@ -2,7 +2,15 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { currentStoreId, Principal } from '@pos/identity';
 import { fromMinor, toMinor, ValidationFailedError } from '@pos/kernel';
-import { bestPriceBook, DiscountApprovalService, pricedCartView, pricedLineView, PricingRuleService, PricingService, TaxAndCurrencyService } from '@pos/pricing';
+import {
+  bestPriceBook,
+  DiscountApprovalService,
+  pricedCartView,
+  pricedLineView,
+  PricingRuleService,
+  PricingService,
+  TaxAndCurrencyService,
+} from '@pos/pricing';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { cartRequest } from './cart-request';
@@ -39,7 +47,16 @@ export class PricingController {
       discount_total: view.discount_total,
       tax_total: view.tax_total,
       total: view.total,
-      items: view.items.map((l) => ({ line: l.line, item_id: l.item_id, quantity: l.quantity, unit_price: l.unit_price, price_source: l.price_source, discount: l.discounts.total, tax: l.tax, total: l.total })),
+      items: view.items.map((l) => ({
+        line: l.line,
+        item_id: l.item_id,
+        quantity: l.quantity,
+        unit_price: l.unit_price,
+        price_source: l.price_source,
+        discount: l.discounts.total,
+        tax: l.tax,
+        total: l.total,
+      })),
     };
   }
 
@@ -49,10 +66,23 @@ export class PricingController {
   @ApiOperation({ summary: 'Price one item (quantity, unit, store, customer)' })
   async calculate(@CurrentPrincipal() p: Principal, @Body() body: CalculateDto) {
     // One item: report problems on this body's own fields (item_id, unit_id), not a cart line's.
-    const r = await this.pricing.price(p, { storeId: body.store_id, customerId: body.customer_id, lines: [{ itemId: body.item_id, quantity: body.quantity ?? 1, unitId: body.unit_id }] }).catch((e: unknown) => {
-      if (e instanceof ValidationFailedError) throw new ValidationFailedError(Object.fromEntries(Object.entries(e.fields).map(([k, v]) => [k.replace(/^items\.0\.id$/, 'item_id').replace(/^items\.0\.unit_id$/, 'unit_id').replace(/^items$/, 'quantity'), v])));
-      throw e;
-    });
+    const r = await this.pricing
+      .price(p, { storeId: body.store_id, customerId: body.customer_id, lines: [{ itemId: body.item_id, quantity: body.quantity ?? 1, unitId: body.unit_id }] })
+      .catch((e: unknown) => {
+        if (e instanceof ValidationFailedError)
+          throw new ValidationFailedError(
+            Object.fromEntries(
+              Object.entries(e.fields).map(([k, v]) => [
+                k
+                  .replace(/^items\.0\.id$/, 'item_id')
+                  .replace(/^items\.0\.unit_id$/, 'unit_id')
+                  .replace(/^items$/, 'quantity'),
+                v,
+              ]),
+            ),
+          );
+        throw e;
+      });
     const view = pricedCartView(r);
     return { ...view.items[0], currency: view.currency, prices_include_tax: view.prices_include_tax };
   }
@@ -68,12 +98,16 @@ export class PricingController {
     const discrepancies: { line: number | null; field: string; client: number; server: number }[] = [];
     body.items.forEach((l, i) => {
       const s = server.items[i];
-      if (l.price !== undefined && toMinor(l.price) !== toMinor(s.unit_price)) discrepancies.push({ line: i, field: 'price', client: l.price, server: s.unit_price });
+      if (l.price !== undefined && toMinor(l.price) !== toMinor(s.unit_price))
+        discrepancies.push({ line: i, field: 'price', client: l.price, server: s.unit_price });
       if (l.total !== undefined && toMinor(l.total) !== toMinor(s.total)) discrepancies.push({ line: i, field: 'total', client: l.total, server: s.total });
     });
-    if (body.subtotal !== undefined && toMinor(body.subtotal) !== toMinor(server.subtotal)) discrepancies.push({ line: null, field: 'subtotal', client: body.subtotal, server: server.subtotal });
-    if (body.tax_total !== undefined && toMinor(body.tax_total) !== toMinor(server.tax_total)) discrepancies.push({ line: null, field: 'tax_total', client: body.tax_total, server: server.tax_total });
-    if (toMinor(body.total_amount) !== toMinor(server.total)) discrepancies.push({ line: null, field: 'total_amount', client: body.total_amount, server: server.total });
+    if (body.subtotal !== undefined && toMinor(body.subtotal) !== toMinor(server.subtotal))
+      discrepancies.push({ line: null, field: 'subtotal', client: body.subtotal, server: server.subtotal });
+    if (body.tax_total !== undefined && toMinor(body.tax_total) !== toMinor(server.tax_total))
+      discrepancies.push({ line: null, field: 'tax_total', client: body.tax_total, server: server.tax_total });
+    if (toMinor(body.total_amount) !== toMinor(server.total))
+      discrepancies.push({ line: null, field: 'total_amount', client: body.total_amount, server: server.total });
     return { valid: discrepancies.length === 0, discrepancies, server };
   }
 
@@ -94,7 +128,11 @@ export class PricingController {
     const all = (await this.rules.list({ validity: 'active', isActive: true }, { page: 1, perPage: 1000 })).items;
     const rules = all.filter((rule) => {
       const c = rule.conditions;
-      return (c.item_ids.length === 0 && c.category_ids.length === 0) || c.item_ids.includes(id) || (item.categoryId !== null && c.category_ids.includes(item.categoryId));
+      return (
+        (c.item_ids.length === 0 && c.category_ids.length === 0) ||
+        c.item_ids.includes(id) ||
+        (item.categoryId !== null && c.category_ids.includes(item.categoryId))
+      );
     });
     return { item_id: id, rules, applied_now: r.cart.appliedRuleIds };
   }
@@ -104,9 +142,22 @@ export class PricingController {
   @ApiOperation({ summary: 'The live unit price of an item for a store (and customer, quantity, unit)' })
   async itemPrice(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Query() q: ItemPriceQuery) {
     await this.pricing.requireItem(id);
-    const r = await this.pricing.price(p, { storeId: q.store_id, customerId: q.customer_id, lines: [{ itemId: id, quantity: q.quantity ?? 1, unitId: q.unit_id }] });
+    const r = await this.pricing.price(p, {
+      storeId: q.store_id,
+      customerId: q.customer_id,
+      lines: [{ itemId: id, quantity: q.quantity ?? 1, unitId: q.unit_id }],
+    });
     const line = pricedLineView(r.cart.lines[0], r, 0);
-    return { item_id: id, store_id: r.store.id, currency: r.store.currencyCode, quantity: line.quantity, base_price: line.base_price, unit_price: line.unit_price, price_source: line.price_source, prices_include_tax: r.store.pricesIncludeTax };
+    return {
+      item_id: id,
+      store_id: r.store.id,
+      currency: r.store.currencyCode,
+      quantity: line.quantity,
+      base_price: line.base_price,
+      unit_price: line.unit_price,
+      price_source: line.price_source,
+      prices_include_tax: r.store.pricesIncludeTax,
+    };
   }
 
   @Get('items/:item/price-breakdown')
@@ -114,9 +165,25 @@ export class PricingController {
   @ApiOperation({ summary: 'Every step from base price to final, with its source' })
   async priceBreakdown(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Query() q: ItemPriceQuery) {
     await this.pricing.requireItem(id);
-    const r = await this.pricing.price(p, { storeId: q.store_id, customerId: q.customer_id, lines: [{ itemId: id, quantity: q.quantity ?? 1, unitId: q.unit_id }] });
+    const r = await this.pricing.price(p, {
+      storeId: q.store_id,
+      customerId: q.customer_id,
+      lines: [{ itemId: id, quantity: q.quantity ?? 1, unitId: q.unit_id }],
+    });
     const line = pricedLineView(r.cart.lines[0], r, 0);
-    return { item_id: id, store_id: r.store.id, currency: r.store.currencyCode, quantity: line.quantity, base_price: line.base_price, final_unit_price: line.unit_price, price_source: line.price_source, tax_rate: line.tax_rate, tax: line.tax, total: line.total, steps: line.steps };
+    return {
+      item_id: id,
+      store_id: r.store.id,
+      currency: r.store.currencyCode,
+      quantity: line.quantity,
+      base_price: line.base_price,
+      final_unit_price: line.unit_price,
+      price_source: line.price_source,
+      tax_rate: line.tax_rate,
+      tax: line.tax,
+      total: line.total,
+      steps: line.steps,
+    };
   }
 
   @Get('items/:item/applicable-price-books')
@@ -131,7 +198,13 @@ export class PricingController {
       item_id: id,
       store_id: r.store.id,
       customer_group_id: r.customerGroupId,
-      price_books: candidates.map((c) => ({ id: c.priceBookId, name: c.name, priority: c.priority, price: fromMinor(c.price, r.decimals), min_quantity: c.minQuantity })),
+      price_books: candidates.map((c) => ({
+        id: c.priceBookId,
+        name: c.name,
+        priority: c.priority,
+        price: fromMinor(c.price, r.decimals),
+        min_quantity: c.minQuantity,
+      })),
       chosen_price_book_id: chosen?.priceBookId ?? null,
     };
   }
@@ -146,7 +219,7 @@ export class PricingController {
 
   @Get('pos/tax/info')
   @RequirePermission('pos.access')
-  @ApiOperation({ summary: 'A store\'s tax mode, classes and rates, rounding and exemption rules' })
+  @ApiOperation({ summary: "A store's tax mode, classes and rates, rounding and exemption rules" })
   taxInfo(@CurrentPrincipal() p: Principal, @Query() q: TaxInfoQuery) {
     return this.tax.taxInfo(p, q.store_id);
   }
@@ -154,7 +227,7 @@ export class PricingController {
   @Get('pos/discount-limits')
   @RateTier('standard')
   @RequirePermission('pos.access')
-  @ApiOperation({ summary: 'The user\'s discount limits and whether they may approve discounts' })
+  @ApiOperation({ summary: "The user's discount limits and whether they may approve discounts" })
   discountLimits(@CurrentPrincipal() p: Principal) {
     return this.approvals.limits(p);
   }

@@ -4,7 +4,17 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsInt, IsNumber, IsOpti
 import { Discount } from '@pos/pricing';
 import { toMinor, ValidationFailedError } from '@pos/kernel';
 import { PageQueryDto } from '../http/page-query.dto';
-import { OptionalBoolean, OptionalDate, OptionalInt, OptionalIntArray, OptionalMoney, OptionalString, RequiredInt, RequiredMoney, RequiredString } from '../http/validators';
+import {
+  OptionalBoolean,
+  OptionalDate,
+  OptionalInt,
+  OptionalIntArray,
+  OptionalMoney,
+  OptionalString,
+  RequiredInt,
+  RequiredMoney,
+  RequiredString,
+} from '../http/validators';
 
 const DISCOUNT_TYPES = ['percent', 'percentage', 'amount', 'fixed'] as const;
 
@@ -18,7 +28,7 @@ export class PricingLineDto {
 }
 
 export class PricingCartDto {
-  @OptionalInt({ description: 'Default: the token\'s store' }) store_id?: number;
+  @OptionalInt({ description: "Default: the token's store" }) store_id?: number;
   @OptionalInt() customer_id?: number;
   @OptionalBoolean('Zero the tax (needs customer_id or tax_exempt_reason)') tax_exempt?: boolean;
   @OptionalString({ max: 255 }) tax_exempt_reason?: string;
@@ -26,7 +36,12 @@ export class PricingCartDto {
   @OptionalMoney() cart_discount_value?: number;
 
   @ApiProperty({ type: [PricingLineDto] })
-  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => PricingLineDto)
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(500)
+  @ValidateNested({ each: true })
+  @Type(() => PricingLineDto)
   items!: PricingLineDto[];
 }
 
@@ -36,7 +51,12 @@ export class ValidateLineDto extends PricingLineDto {
 
 export class PricingValidateDto extends PricingCartDto {
   @ApiProperty({ type: [ValidateLineDto] })
-  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => ValidateLineDto)
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(500)
+  @ValidateNested({ each: true })
+  @Type(() => ValidateLineDto)
   declare items: ValidateLineDto[];
 
   @OptionalMoney() subtotal?: number;
@@ -77,7 +97,11 @@ class RuleFieldsDto {
   @OptionalMoney() amount_off?: number;
   @OptionalMoney() fixed_price?: number;
   @ApiPropertyOptional({ type: [TierDto] })
-  @IsOptional() @IsArray() @ArrayMaxSize(20) @ValidateNested({ each: true }) @Type(() => TierDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => TierDto)
   tiers?: TierDto[];
   @OptionalInt({ min: 1, max: 1000 }) buy_quantity?: number;
   @OptionalInt({ min: 1, max: 1000 }) get_quantity?: number;
@@ -89,7 +113,12 @@ class RuleFieldsDto {
   @OptionalInt({ min: 1, max: 100_000 }) min_quantity?: number;
   @OptionalMoney() min_subtotal?: number;
   @ApiPropertyOptional({ type: [Number], description: '0 = Sunday ... 6 = Saturday (store time zone)' })
-  @IsOptional() @IsArray() @ArrayMaxSize(7) @IsInt({ each: true }) @Min(0, { each: true }) @Max(6, { each: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(7)
+  @IsInt({ each: true })
+  @Min(0, { each: true })
+  @Max(6, { each: true })
   days_of_week?: number[];
   @OptionalString({ max: 5, description: 'HH:MM, store time zone' }) @Matches(HHMM, { message: '$property must be a time HH:MM' }) start_time?: string;
   @OptionalString({ max: 5, description: 'HH:MM, store time zone' }) @Matches(HHMM, { message: '$property must be a time HH:MM' }) end_time?: string;
@@ -133,7 +162,12 @@ export class CreateBundleDto extends BundleFieldsDto {
   @RequiredString({ max: 32 }) code!: string;
   @RequiredMoney() price!: number;
   @ApiProperty({ type: [BundleItemDto] })
-  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => BundleItemDto)
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => BundleItemDto)
   items!: BundleItemDto[];
 }
 
@@ -142,7 +176,12 @@ export class UpdateBundleDto extends BundleFieldsDto {
   @OptionalString({ max: 32, nonEmpty: true }) code?: string;
   @OptionalMoney() price?: number;
   @ApiPropertyOptional({ type: [BundleItemDto] })
-  @IsOptional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => BundleItemDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => BundleItemDto)
   items?: BundleItemDto[];
 }
 
@@ -156,12 +195,17 @@ export class BundleCalculateDto {
   @OptionalMoney() price?: number;
   @OptionalInt({ min: 1, max: 10_000 }) quantity?: number;
   @ApiPropertyOptional({ type: [BundleItemDto] })
-  @IsOptional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => BundleItemDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => BundleItemDto)
   items?: BundleItemDto[];
 }
 
 export class AvailabilityQuery {
-  @OptionalInt({ description: 'Default: the store\'s default warehouse' }) warehouse_id?: number;
+  @OptionalInt({ description: "Default: the store's default warehouse" }) warehouse_id?: number;
 }
 
 export class ConvertQuery {
@@ -172,7 +216,10 @@ export class ConvertQuery {
 
 export class RateDto {
   @ApiProperty({ type: Number, description: 'Units of this currency per 1 unit of the base currency (up to 8 decimals)', example: 0.9234 })
-  @IsDefined() @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 8 }) @Min(0.00000001) @Max(1_000_000)
+  @IsDefined()
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 8 })
+  @Min(0.00000001)
+  @Max(1_000_000)
   rate!: number;
   @OptionalDate() effective_at?: string;
 }
@@ -185,8 +232,8 @@ export class DiscountApproveDto {
   @RequiredString({ max: 255, email: true }) approver_email!: string;
   @OptionalString({ max: 1024, trim: false }) password?: string;
   @OptionalString({ max: 16, trim: false }) pin?: string;
-  @OptionalInt({ description: 'Default: the token\'s store' }) store_id?: number;
-  @OptionalInt({ description: 'The line\'s item; omit for a cart discount' }) item_id?: number;
+  @OptionalInt({ description: "Default: the token's store" }) store_id?: number;
+  @OptionalInt({ description: "The line's item; omit for a cart discount" }) item_id?: number;
   @RequiredString({ in: DISCOUNT_TYPES }) discount_type!: (typeof DISCOUNT_TYPES)[number];
   @RequiredMoney() discount_value!: number;
   @RequiredString({ max: 128, description: 'The cart it is for (the checkout idempotency_key)' }) cart_reference!: string;
@@ -206,13 +253,18 @@ export function toDiscount(type: string | undefined, value: number | undefined, 
 
 export class PriceChangeDto {
   @RequiredInt() item_id!: number;
-  @OptionalInt({ description: 'Change this price book\'s entry instead of the item\'s base price' }) price_book_id?: number;
+  @OptionalInt({ description: "Change this price book's entry instead of the item's base price" }) price_book_id?: number;
   @OptionalInt({ min: 1, max: 100_000, description: 'Price-book tier (default 1)' }) min_quantity?: number;
   @RequiredMoney() price!: number;
 }
 
 export class BulkPricesDto {
   @ApiProperty({ type: [PriceChangeDto], maxItems: 10_000 })
-  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(10_000) @ValidateNested({ each: true }) @Type(() => PriceChangeDto)
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(10_000)
+  @ValidateNested({ each: true })
+  @Type(() => PriceChangeDto)
   changes!: PriceChangeDto[];
 }

@@ -13,10 +13,17 @@ import { CheckoutDto } from './sales.dto';
 export function fingerprint(body: unknown): string {
   const canonical = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(canonical);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.keys(v as object)
+          .sort()
+          .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+      );
     return v;
   };
-  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('hex');
 }
 
 function discountOf(type: string | undefined, value: number | undefined, amount: number | undefined, field: string) {
@@ -56,7 +63,13 @@ export function checkoutInput(b: CheckoutDto): CheckoutInput {
       discountApprovalToken: l.discount_approval_token,
       baseQuantity: l.base_quantity,
     })),
-    payments: b.payments.map((p, i) => ({ code: p.payment_method_code, methodId: id(p.payment_method_id, `payments.${i}.payment_method_id`), amount: toMinor(p.amount), tendered: p.tendered === undefined ? undefined : toMinor(p.tendered), reference: p.reference })),
+    payments: b.payments.map((p, i) => ({
+      code: p.payment_method_code,
+      methodId: id(p.payment_method_id, `payments.${i}.payment_method_id`),
+      amount: toMinor(p.amount),
+      tendered: p.tendered === undefined ? undefined : toMinor(p.tendered),
+      reference: p.reference,
+    })),
   };
 }
 
@@ -70,7 +83,8 @@ export class CheckoutController {
   @RequirePermission('sales.create')
   @ApiOperation({
     summary: 'Complete a sale (one transaction): price, discounts and approvals, tax, payments, stock, receipt, invoice, events',
-    description: 'Idempotent on idempotency_key: the same body replays the original response (header Idempotent-Replayed: true); another body is 422; while the first is running, 409 with Retry-After.',
+    description:
+      'Idempotent on idempotency_key: the same body replays the original response (header Idempotent-Replayed: true); another body is 422; while the first is running, 409 with Retry-After.',
   })
   async create(@CurrentPrincipal() p: Principal, @Body() body: CheckoutDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const outcome = await this.checkout.checkout(p, checkoutInput(body), fingerprint(req.body));

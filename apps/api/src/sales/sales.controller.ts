@@ -23,7 +23,21 @@ export class SalesController {
   @RequirePermission('sales.view')
   @ApiOperation({ summary: 'Sales (store, status, date range, cashier, customer, session filters; paginated)' })
   list(@CurrentPrincipal() p: Principal, @Query() q: SaleListQuery) {
-    return this.sales.list(p, { storeId: q.store_id, warehouseId: q.warehouse_id, status: q.status, from: dayStart(q.date_from ?? q.from), to: dayEnd(q.date_to ?? q.to), userId: q.user_id, customerId: q.customer_id, sessionId: q.session_id, q: q.q }, pageRequest(q, { default: 50, max: 100 }));
+    return this.sales.list(
+      p,
+      {
+        storeId: q.store_id,
+        warehouseId: q.warehouse_id,
+        status: q.status,
+        from: dayStart(q.date_from ?? q.from),
+        to: dayEnd(q.date_to ?? q.to),
+        userId: q.user_id,
+        customerId: q.customer_id,
+        sessionId: q.session_id,
+        q: q.q,
+      },
+      pageRequest(q, { default: 50, max: 100 }),
+    );
   }
 
   @Get('sales/search')
@@ -63,7 +77,11 @@ export class SalesController {
   @RequirePermission('invoices.view')
   @ApiOperation({ summary: 'Invoices (store, status incl. overdue, dates, number)' })
   invoiceList(@CurrentPrincipal() p: Principal, @Query() q: InvoiceListQuery) {
-    return this.invoices.list(p, { storeId: q.store_id, status: q.status, from: dayStart(q.date_from), to: dayEnd(q.date_to), q: q.q }, pageRequest(q, { default: 50, max: 100 }));
+    return this.invoices.list(
+      p,
+      { storeId: q.store_id, status: q.status, from: dayStart(q.date_from), to: dayEnd(q.date_to), q: q.q },
+      pageRequest(q, { default: 50, max: 100 }),
+    );
   }
 
   @Get('invoices/:invoice')

@@ -33,11 +33,20 @@ export class CheckoutPaymentDto {
 
 export class CheckoutDto {
   @ApiProperty({ type: [CheckoutItemDto] })
-  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => CheckoutItemDto)
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(500)
+  @ValidateNested({ each: true })
+  @Type(() => CheckoutItemDto)
   items!: CheckoutItemDto[];
 
   @ApiProperty({ type: [CheckoutPaymentDto] })
-  @IsDefined() @IsArray() @ArrayMaxSize(20) @ValidateNested({ each: true }) @Type(() => CheckoutPaymentDto)
+  @IsDefined()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => CheckoutPaymentDto)
   payments!: CheckoutPaymentDto[];
 
   @OptionalString({ max: 32, description: 'Legacy: one payment of the whole total by this method code' }) payment_method?: string;
@@ -101,4 +110,3 @@ export class InvoicePaymentDto {
   @RequiredMoney({ min: 0.01 }) amount!: number;
   @OptionalString({ max: 128 }) reference?: string;
 }
-

@@ -22,5 +22,5 @@ export class CloseSessionDto {
 }
 
 export class StoreQuery {
-  @OptionalInt({ description: 'Default: the token\'s store' }) store_id?: number;
+  @OptionalInt({ description: "Default: the token's store" }) store_id?: number;
 }

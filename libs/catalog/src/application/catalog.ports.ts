@@ -119,7 +119,11 @@ export abstract class StockRepository {
    * Changes a stock level by delta and records the movement, atomically. With `floor` set, the
    * change is refused (returns null) when it would take the quantity below it.
    */
-  abstract move(movement: NewMovement, floor: number | null, now: Date): Promise<{ before: number; after: number; movementId: number; reorderLevel: number | null } | null>;
+  abstract move(
+    movement: NewMovement,
+    floor: number | null,
+    now: Date,
+  ): Promise<{ before: number; after: number; movementId: number; reorderLevel: number | null } | null>;
   abstract setReorderLevel(itemId: number, warehouseId: number, reorderLevel: number | null, now: Date): Promise<void>;
   abstract inventory(filter: InventoryFilter, page: PageRequest): Promise<Page<InventoryRow>>;
   abstract movements(filter: MovementFilter, page: PageRequest): Promise<Page<StockMovementRecord>>;
@@ -143,5 +147,8 @@ export abstract class ReferenceRepository {
  * context is the default; the pricing engine (next issue) provides the real one.
  */
 export abstract class LivePrice {
-  abstract unitPrices(items: Pick<ItemRecord, 'id' | 'basePrice'>[], context: { storeId: number; customerId?: number }): Promise<Map<number, { price: number; source: string }>>;
+  abstract unitPrices(
+    items: Pick<ItemRecord, 'id' | 'basePrice'>[],
+    context: { storeId: number; customerId?: number },
+  ): Promise<Map<number, { price: number; source: string }>>;
 }

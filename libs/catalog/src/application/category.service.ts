@@ -42,7 +42,14 @@ export function categoryView(c: CategoryRecord): CategoryView {
 }
 
 function slugify(name: string): string {
-  return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 180) || 'category';
+  return (
+    name
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 180) || 'category'
+  );
 }
 
 /** Categories are chain-wide (not store-scoped). Names are unique among siblings. */
@@ -58,8 +65,14 @@ export class CategoryService {
    * With `tree`, the page holds top-level categories, each with its descendants nested in
    * `children`; with `withCounts`, each has `item_count` (its own non-deleted items).
    */
-  async list(filter: { q?: string; parentId?: number; isActive?: boolean; tree?: boolean; withCounts?: boolean }, page: PageRequest): Promise<Page<CategoryView>> {
-    const result = await this.categories.list({ q: filter.q, isActive: filter.isActive, parentId: filter.tree ? (filter.parentId ?? null) : filter.parentId }, page);
+  async list(
+    filter: { q?: string; parentId?: number; isActive?: boolean; tree?: boolean; withCounts?: boolean },
+    page: PageRequest,
+  ): Promise<Page<CategoryView>> {
+    const result = await this.categories.list(
+      { q: filter.q, isActive: filter.isActive, parentId: filter.tree ? (filter.parentId ?? null) : filter.parentId },
+      page,
+    );
     if (!filter.tree) {
       const counts = filter.withCounts ? await this.categories.itemCounts(result.items.map((c) => c.id)) : undefined;
       return result.map((c) => ({ ...categoryView(c), ...(counts ? { item_count: counts.get(c.id) ?? 0 } : {}) }));
@@ -131,16 +144,20 @@ export class CategoryService {
   async remove(id: number): Promise<void> {
     const current = await this.categories.find(id);
     if (!current) throw new NotFoundError('Category');
-    if ((await this.categories.childCount(id)) > 0) throw new ConflictError('category_has_children', 'The category has subcategories; move or delete them first.');
-    if (((await this.categories.itemCounts([id])).get(id) ?? 0) > 0) throw new ConflictError('category_has_items', 'The category still has items; move or delete them first.');
+    if ((await this.categories.childCount(id)) > 0)
+      throw new ConflictError('category_has_children', 'The category has subcategories; move or delete them first.');
+    if (((await this.categories.itemCounts([id])).get(id) ?? 0) > 0)
+      throw new ConflictError('category_has_items', 'The category still has items; move or delete them first.');
     const now = this.clock.now();
     await this.categories.softDelete(id, now);
     await this.changes.tombstone('category', id);
   }
 
   private async checkParentAndName(name: string, parentId: number | null, excludeId?: number): Promise<void> {
-    if (parentId !== null && !(await this.categories.find(parentId))) throw ValidationFailedError.field('parent_id', 'The selected parent category does not exist.');
-    if (await this.categories.findSibling(name.trim(), parentId, excludeId)) throw ValidationFailedError.field('name', 'A category with this name already exists at this level.');
+    if (parentId !== null && !(await this.categories.find(parentId)))
+      throw ValidationFailedError.field('parent_id', 'The selected parent category does not exist.');
+    if (await this.categories.findSibling(name.trim(), parentId, excludeId))
+      throw ValidationFailedError.field('name', 'A category with this name already exists at this level.');
   }
 
   private async assertNotDescendant(id: number, parentId: number): Promise<void> {

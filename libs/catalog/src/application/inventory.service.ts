@@ -88,7 +88,11 @@ export class InventoryService {
     }));
   }
 
-  async movements(principal: Principal, filter: { itemId?: number; warehouseId?: number; type?: string; from?: Date; to?: Date }, page: PageRequest): Promise<Page<MovementView>> {
+  async movements(
+    principal: Principal,
+    filter: { itemId?: number; warehouseId?: number; type?: string; from?: Date; to?: Date },
+    page: PageRequest,
+  ): Promise<Page<MovementView>> {
     if (filter.warehouseId !== undefined) await this.assertWarehouseAccess(principal, filter.warehouseId, 'forbidden');
     return (await this.stock.movements({ scope: principal.stores, ...filter }, page)).map(movementView);
   }
@@ -99,7 +103,9 @@ export class InventoryService {
     if (filter.warehouseId !== undefined) await this.assertWarehouseAccess(principal, filter.warehouseId, 'forbidden');
     const rows = await this.stock.serials(itemId, filter);
     const visible = await this.visibleWarehouses(principal, [...new Set(rows.map((r) => r.warehouseId).filter((w): w is number => w !== null))]);
-    return rows.filter((s) => s.warehouseId === null || visible.has(s.warehouseId)).map((s) => ({ id: s.id, serial: s.serial, status: s.status, warehouse_id: s.warehouseId, sale_id: s.saleId }));
+    return rows
+      .filter((s) => s.warehouseId === null || visible.has(s.warehouseId))
+      .map((s) => ({ id: s.id, serial: s.serial, status: s.status, warehouse_id: s.warehouseId, sale_id: s.saleId }));
   }
 
   @Transactional()
@@ -123,12 +129,23 @@ export class InventoryService {
       const item = byId.get(line.itemId)!;
       const onHand = (await this.stock.levels([item.id], [from.id]))[0]?.quantity ?? 0;
       const delta = adjustmentDelta(input.type, line.quantity, onHand);
-      const base = { itemId: item.id, unitCost: line.unitCost ?? null, referenceType: 'adjustment', referenceId: adjustmentId, userId: principal.userId, notes: line.notes ?? input.notes ?? null };
+      const base = {
+        itemId: item.id,
+        unitCost: line.unitCost ?? null,
+        referenceType: 'adjustment',
+        referenceId: adjustmentId,
+        userId: principal.userId,
+        notes: line.notes ?? input.notes ?? null,
+      };
       const type = input.type === 'transfer' ? 'transfer_out' : input.type;
       if (delta !== 0 || input.type === 'count') {
         const movement = { ...base, warehouseId: from.id, type, delta };
         const moved = await this.stock.move(movement, allowNegative || delta >= 0 ? null : 0, now);
-        if (!moved) throw new ConflictError('insufficient_stock', `Not enough stock of ${item.sku} in ${from.name} (items.${index}.quantity: ${line.quantity}, on hand ${onHand}).`);
+        if (!moved)
+          throw new ConflictError(
+            'insufficient_stock',
+            `Not enough stock of ${item.sku} in ${from.name} (items.${index}.quantity: ${line.quantity}, on hand ${onHand}).`,
+          );
         movements.push(movementView({ ...movement, id: moved.movementId, quantity: delta, balanceAfter: moved.after, createdAt: now }));
         await this.emitLevelEvents(item, from, moved.before, moved.after);
       }
@@ -139,7 +156,14 @@ export class InventoryService {
       }
       await this.moveSerials(input, item, from.id, to?.id, line, now);
     }
-    return { adjustment_id: adjustmentId, type: input.type, warehouse_id: from.id, to_warehouse_id: to?.id ?? null, reference: input.reference ?? null, movements };
+    return {
+      adjustment_id: adjustmentId,
+      type: input.type,
+      warehouse_id: from.id,
+      to_warehouse_id: to?.id ?? null,
+      reference: input.reference ?? null,
+      movements,
+    };
   }
 
   private validateLines(input: AdjustmentInput, items: Map<number, ItemRecord>): void {
@@ -152,7 +176,8 @@ export class InventoryService {
       if (item.isSerialTracked) {
         if (input.type === 'count') return add(`items.${i}.item_id`, 'Serial-tracked items are counted by receiving or writing off serial numbers.');
         const serials = line.serialNumbers ?? [];
-        if (serials.length !== line.quantity) add(`items.${i}.serial_numbers`, `Exactly ${line.quantity} serial number(s) are required for a serial-tracked item.`);
+        if (serials.length !== line.quantity)
+          add(`items.${i}.serial_numbers`, `Exactly ${line.quantity} serial number(s) are required for a serial-tracked item.`);
         if (new Set(serials).size !== serials.length) add(`items.${i}.serial_numbers`, 'The serial numbers must be distinct.');
       } else if (line.serialNumbers?.length) {
         add(`items.${i}.serial_numbers`, 'The item is not serial-tracked.');
@@ -163,7 +188,14 @@ export class InventoryService {
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
   }
 
-  private async moveSerials(input: AdjustmentInput, item: ItemRecord, fromId: number, toId: number | undefined, line: AdjustmentLineInput, now: Date): Promise<void> {
+  private async moveSerials(
+    input: AdjustmentInput,
+    item: ItemRecord,
+    fromId: number,
+    toId: number | undefined,
+    line: AdjustmentLineInput,
+    now: Date,
+  ): Promise<void> {
     if (!item.isSerialTracked || !line.serialNumbers?.length) return;
     const index = input.items.indexOf(line);
     const existing = await this.stock.serials(item.id, { serials: line.serialNumbers });
@@ -171,8 +203,18 @@ export class InventoryService {
       const clash = existing.filter((s) => s.status === 'in_stock');
       if (clash.length) throw ValidationFailedError.field(`items.${index}.serial_numbers`, `Already in stock: ${clash.map((s) => s.serial).join(', ')}.`);
       const returning = existing.filter((s) => s.status !== 'in_stock');
-      if (returning.length) await this.stock.updateSerials(returning.map((s) => s.id), { warehouseId: fromId, status: 'in_stock', saleId: null }, now);
-      await this.stock.addSerials(item.id, fromId, line.serialNumbers.filter((n) => !existing.some((s) => s.serial === n)), now);
+      if (returning.length)
+        await this.stock.updateSerials(
+          returning.map((s) => s.id),
+          { warehouseId: fromId, status: 'in_stock', saleId: null },
+          now,
+        );
+      await this.stock.addSerials(
+        item.id,
+        fromId,
+        line.serialNumbers.filter((n) => !existing.some((s) => s.serial === n)),
+        now,
+      );
       return;
     }
     const here = existing.filter((s) => s.status === 'in_stock' && s.warehouseId === fromId);
@@ -189,7 +231,12 @@ export class InventoryService {
     if (after >= before) return;
     const level = (await this.stock.levels([item.id], [warehouse.id]))[0]?.reorderLevel ?? item.reorderLevel;
     const crossing = levelCrossing(before, after, level);
-    if (crossing) await this.changes.event(`inventory.${crossing}`, { item_id: item.id, sku: item.sku, name: item.name, warehouse_id: warehouse.id, quantity: after, reorder_level: level }, warehouse.storeId);
+    if (crossing)
+      await this.changes.event(
+        `inventory.${crossing}`,
+        { item_id: item.id, sku: item.sku, name: item.name, warehouse_id: warehouse.id, quantity: after, reorder_level: level },
+        warehouse.storeId,
+      );
   }
 
   private async allowsNegative(warehouse: WarehouseRecord): Promise<boolean> {

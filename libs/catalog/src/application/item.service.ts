@@ -68,7 +68,13 @@ export function itemView(i: ItemRecord, barcodes: ItemBarcodeRecord[], units: It
     barcodes: own.filter((b) => b.itemUnitId === null).map((b) => b.barcode),
     units: units
       .filter((u) => u.itemId === i.id)
-      .map((u) => ({ id: u.id, name: u.name, factor: u.factor, price: u.price === null ? null : fromMinor(u.price), barcode: own.find((b) => b.itemUnitId === u.id)?.barcode ?? null })),
+      .map((u) => ({
+        id: u.id,
+        name: u.name,
+        factor: u.factor,
+        price: u.price === null ? null : fromMinor(u.price),
+        barcode: own.find((b) => b.itemUnitId === u.id)?.barcode ?? null,
+      })),
     created_at: i.createdAt.toISOString(),
     updated_at: i.updatedAt.toISOString(),
     deleted_at: i.deletedAt?.toISOString() ?? null,
@@ -144,23 +150,25 @@ export class ItemService {
   async create(principal: Principal, input: ItemInput & { sku: string; name: string; basePrice: number }) {
     const now = this.clock.now();
     await this.validate(input);
-    const item = await this.onDuplicate(input, () => this.items.create(
-      {
-        sku: input.sku.trim(),
-        name: input.name.trim(),
-        description: input.description ?? null,
-        categoryId: input.categoryId ?? null,
-        basePrice: input.basePrice,
-        cost: input.cost ?? 0,
-        taxClassId: input.taxClassId ?? null,
-        baseUnit: input.baseUnit ?? 'each',
-        isActive: input.isActive ?? true,
-        isSerialTracked: input.isSerialTracked ?? false,
-        reorderLevel: input.reorderLevel ?? 0,
-        reorderQuantity: input.reorderQuantity ?? 0,
-      },
-      now,
-    ));
+    const item = await this.onDuplicate(input, () =>
+      this.items.create(
+        {
+          sku: input.sku.trim(),
+          name: input.name.trim(),
+          description: input.description ?? null,
+          categoryId: input.categoryId ?? null,
+          basePrice: input.basePrice,
+          cost: input.cost ?? 0,
+          taxClassId: input.taxClassId ?? null,
+          baseUnit: input.baseUnit ?? 'each',
+          isActive: input.isActive ?? true,
+          isSerialTracked: input.isSerialTracked ?? false,
+          reorderLevel: input.reorderLevel ?? 0,
+          reorderQuantity: input.reorderQuantity ?? 0,
+        },
+        now,
+      ),
+    );
     await this.onDuplicate(input, () => this.items.replaceBarcodesAndUnits(item.id, input.barcodes ?? [], input.units ?? [], now));
     await this.applyWarehouseLevels(item.id, input, now);
     return this.show(principal, item.id);
@@ -235,18 +243,22 @@ export class ItemService {
       if (other && other.id !== itemId) add('sku', 'The sku has already been taken.');
     }
     if (input.categoryId != null && !(await this.categories.find(input.categoryId))) add('category_id', 'The selected category does not exist.');
-    if (input.taxClassId != null && (await this.reference.taxClasses([input.taxClassId])).length === 0) add('tax_class_id', 'The selected tax class does not exist.');
+    if (input.taxClassId != null && (await this.reference.taxClasses([input.taxClassId])).length === 0)
+      add('tax_class_id', 'The selected tax class does not exist.');
     const codes = [...(input.barcodes ?? []), ...(input.units ?? []).map((u) => u.barcode).filter((b): b is string => !!b)];
     const seen = new Set<string>();
     codes.forEach((raw, i) => {
       const code = raw.toLowerCase();
-      if (seen.has(code)) add(i < (input.barcodes?.length ?? 0) ? `barcodes.${i}` : `units.${i - (input.barcodes?.length ?? 0)}.barcode`, 'The barcode is listed twice.');
+      if (seen.has(code))
+        add(i < (input.barcodes?.length ?? 0) ? `barcodes.${i}` : `units.${i - (input.barcodes?.length ?? 0)}.barcode`, 'The barcode is listed twice.');
       seen.add(code);
     });
     // Compared without case: MySQL's collation does, so SQLite must agree.
     const taken = new Set((await this.items.barcodesTaken([...seen], itemId)).map((b) => b.toLowerCase()));
     (input.barcodes ?? []).forEach((b, i) => taken.has(b.toLowerCase()) && add(`barcodes.${i}`, 'The barcode is already used by another item.'));
-    (input.units ?? []).forEach((u, i) => u.barcode && taken.has(u.barcode.toLowerCase()) && add(`units.${i}.barcode`, 'The barcode is already used by another item.'));
+    (input.units ?? []).forEach(
+      (u, i) => u.barcode && taken.has(u.barcode.toLowerCase()) && add(`units.${i}.barcode`, 'The barcode is already used by another item.'),
+    );
     const unitNames = new Set<string>();
     (input.units ?? []).forEach((u, i) => {
       if (unitNames.has(u.name.toLowerCase())) add(`units.${i}.name`, 'The unit name is listed twice.');

@@ -70,7 +70,13 @@ export class PosProductService {
         base_unit: i.baseUnit,
         units: units
           .filter((u) => u.itemId === i.id)
-          .map((u) => ({ id: u.id, name: u.name, factor: u.factor, price: u.price === null ? null : fromMinor(u.price), barcode: barcodes.find((b) => b.itemUnitId === u.id)?.barcode ?? null })),
+          .map((u) => ({
+            id: u.id,
+            name: u.name,
+            factor: u.factor,
+            price: u.price === null ? null : fromMinor(u.price),
+            barcode: barcodes.find((b) => b.itemUnitId === u.id)?.barcode ?? null,
+          })),
         stock: { warehouse_id: warehouseId, quantity, reorder_level: reorder, stock_status: stockStatus(quantity, reorder) },
       };
     });

@@ -5,7 +5,16 @@ import { CurrencyRecord, PriceBookRecord } from './catalog.records';
 import { ReferenceRepository } from './catalog.ports';
 
 export function currencyView(c: CurrencyRecord) {
-  return { id: c.id, code: c.code, name: c.name, symbol: c.symbol, decimals: c.decimals, is_base: c.isBase, is_active: c.isActive, updated_at: c.updatedAt.toISOString() };
+  return {
+    id: c.id,
+    code: c.code,
+    name: c.name,
+    symbol: c.symbol,
+    decimals: c.decimals,
+    is_base: c.isBase,
+    is_active: c.isActive,
+    updated_at: c.updatedAt.toISOString(),
+  };
 }
 
 function priceBookView(b: PriceBookRecord & { storeIds: number[]; customerGroupIds: number[] }) {

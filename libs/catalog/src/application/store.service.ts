@@ -55,7 +55,11 @@ export class StoreService {
     return ((await this.stores.warehousesByStore([storeId], includeStandalone)).get(storeId) ?? []).map(warehouseView);
   }
 
-  async warehouses(principal: Principal, filter: { storeId?: number; standaloneOnly?: boolean; includeServing?: boolean }, page: PageRequest): Promise<Page<WarehouseView>> {
+  async warehouses(
+    principal: Principal,
+    filter: { storeId?: number; standaloneOnly?: boolean; includeServing?: boolean },
+    page: PageRequest,
+  ): Promise<Page<WarehouseView>> {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
     return (await this.stores.listWarehouses({ scope: principal.stores, ...filter }, page)).map(warehouseView);
   }

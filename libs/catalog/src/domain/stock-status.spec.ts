@@ -11,7 +11,13 @@ describe('stock policy', () => {
   });
 
   it('a count always lands on the counted quantity', () => {
-    fc.assert(fc.property(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: 0, max: 1000 }), (onHand, counted) => onHand + adjustmentDelta('count', counted, onHand) === counted));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -1000, max: 1000 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (onHand, counted) => onHand + adjustmentDelta('count', counted, onHand) === counted,
+      ),
+    );
   });
 
   it('receives add and losses remove', () => {

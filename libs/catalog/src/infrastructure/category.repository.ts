@@ -14,7 +14,13 @@ export class TypeOrmCategoryRepository extends TxRepository implements CategoryR
     else if (filter.parentId !== undefined) qb.andWhere('c.parent_id = :parentId', { parentId: filter.parentId });
     if (filter.isActive !== undefined) qb.andWhere('c.is_active = :active', { active: filter.isActive });
     if (filter.q) qb.andWhere(`c.name LIKE :q${this.esc}`, { q: this.like(filter.q, 'contains') });
-    const [rows, total] = await qb.orderBy('c.sort_order', 'ASC').addOrderBy('c.name', 'ASC').addOrderBy('c.id', 'ASC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
+    const [rows, total] = await qb
+      .orderBy('c.sort_order', 'ASC')
+      .addOrderBy('c.name', 'ASC')
+      .addOrderBy('c.id', 'ASC')
+      .skip(pageOffset(page))
+      .take(page.perPage)
+      .getManyAndCount();
     return new Page(rows, total, page.page, page.perPage);
   }
 

@@ -37,7 +37,10 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     // scan the table), then names by prefix on the name index.
     const barcodeItemIds = (await this.em.getRepository(ItemBarcodeEntity).find({ select: { itemId: true }, where: { barcode: q } })).map((b) => b.itemId);
     const exact = await base()
-      .andWhere(barcodeItemIds.length ? new Brackets((b) => b.where('i.sku = :q', { q }).orWhere('i.id IN (:...barcodeItemIds)', { barcodeItemIds })) : 'i.sku = :q', { q })
+      .andWhere(
+        barcodeItemIds.length ? new Brackets((b) => b.where('i.sku = :q', { q }).orWhere('i.id IN (:...barcodeItemIds)', { barcodeItemIds })) : 'i.sku = :q',
+        { q },
+      )
       .orderBy('i.id', 'ASC')
       .take(options.limit)
       .getMany();
@@ -49,7 +52,11 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
       for (const row of await qb.getMany()) if (found.size < options.limit) found.set(row.id, row);
     };
     await more(`i.name LIKE :prefix${this.esc}`, { prefix: this.like(q, 'prefix') });
-    if (exact.length === 0) await more(`(i.name LIKE :contains${this.esc} OR i.sku LIKE :skuPrefix${this.esc})`, { contains: this.like(q, 'contains'), skuPrefix: this.like(q, 'prefix') });
+    if (exact.length === 0)
+      await more(`(i.name LIKE :contains${this.esc} OR i.sku LIKE :skuPrefix${this.esc})`, {
+        contains: this.like(q, 'contains'),
+        skuPrefix: this.like(q, 'prefix'),
+      });
     return [...found.values()];
   }
 
@@ -103,7 +110,9 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
       await codes.delete({ itemId, itemUnitId: In((await this.units([itemId])).map((u) => u.id).concat([-1])) });
       await this.em.getRepository(ItemUnitEntity).delete({ itemId });
       for (const u of units) {
-        const saved = await this.em.getRepository(ItemUnitEntity).save({ itemId, name: u.name, factor: u.factor, price: u.price, createdAt: now, updatedAt: now });
+        const saved = await this.em
+          .getRepository(ItemUnitEntity)
+          .save({ itemId, name: u.name, factor: u.factor, price: u.price, createdAt: now, updatedAt: now });
         if (u.barcode) await codes.insert({ itemId, barcode: u.barcode, itemUnitId: saved.id });
       }
     }

@@ -25,7 +25,11 @@ export class TypeOrmReferenceRepository extends TxRepository implements Referenc
 
   async taxRates(taxClassIds: number[], storeId: number | null): Promise<TaxRateRecord[]> {
     if (!taxClassIds.length) return [];
-    const qb = this.em.getRepository(TaxRateEntity).createQueryBuilder('r').where('r.tax_class_id IN (:...ids)', { ids: taxClassIds }).andWhere('r.is_active = :a', { a: true });
+    const qb = this.em
+      .getRepository(TaxRateEntity)
+      .createQueryBuilder('r')
+      .where('r.tax_class_id IN (:...ids)', { ids: taxClassIds })
+      .andWhere('r.is_active = :a', { a: true });
     if (storeId === null) qb.andWhere('r.store_id IS NULL');
     else qb.andWhere('(r.store_id IS NULL OR r.store_id = :storeId)', { storeId });
     return qb.orderBy('r.id', 'ASC').getMany();
@@ -35,8 +39,13 @@ export class TypeOrmReferenceRepository extends TxRepository implements Referenc
     if (!books.length) return [];
     const ids = books.map((b) => b.id);
     const [stores, groups] = await Promise.all([
-      this.em.query(`SELECT price_book_id, store_id FROM price_book_stores WHERE price_book_id IN (${ids.map(() => '?').join(',')})`, ids) as Promise<{ price_book_id: number; store_id: number }[]>,
-      this.em.query(`SELECT price_book_id, customer_group_id FROM price_book_customer_groups WHERE price_book_id IN (${ids.map(() => '?').join(',')})`, ids) as Promise<{ price_book_id: number; customer_group_id: number }[]>,
+      this.em.query(`SELECT price_book_id, store_id FROM price_book_stores WHERE price_book_id IN (${ids.map(() => '?').join(',')})`, ids) as Promise<
+        { price_book_id: number; store_id: number }[]
+      >,
+      this.em.query(
+        `SELECT price_book_id, customer_group_id FROM price_book_customer_groups WHERE price_book_id IN (${ids.map(() => '?').join(',')})`,
+        ids,
+      ) as Promise<{ price_book_id: number; customer_group_id: number }[]>,
     ]);
     return books.map((b) => ({
       ...b,
@@ -48,7 +57,10 @@ export class TypeOrmReferenceRepository extends TxRepository implements Referenc
   async priceBooks(scope: StoreScope, page: PageRequest): Promise<Page<BookWithScope>> {
     const qb = this.em.getRepository(PriceBookEntity).createQueryBuilder('b').where('b.deleted_at IS NULL');
     if (scope !== 'all') {
-      qb.andWhere('(NOT EXISTS (SELECT 1 FROM price_book_stores s WHERE s.price_book_id = b.id) OR EXISTS (SELECT 1 FROM price_book_stores s2 WHERE s2.price_book_id = b.id AND s2.store_id IN (:...scope)))', { scope: scope.length ? [...scope] : [0] });
+      qb.andWhere(
+        '(NOT EXISTS (SELECT 1 FROM price_book_stores s WHERE s.price_book_id = b.id) OR EXISTS (SELECT 1 FROM price_book_stores s2 WHERE s2.price_book_id = b.id AND s2.store_id IN (:...scope)))',
+        { scope: scope.length ? [...scope] : [0] },
+      );
     }
     const [rows, total] = await qb.orderBy('b.priority', 'DESC').addOrderBy('b.id', 'ASC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
     return new Page(await this.withScope(rows), total, page.page, page.perPage);

@@ -25,15 +25,14 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
   private async ensureLevel(itemId: number, warehouseId: number, now: Date): Promise<void> {
     if (await this.levelsRepo.exists({ where: { itemId, warehouseId } })) return;
     // Two writers may race to create the row; the unique index keeps one, the loser just uses it.
-    await this.levelsRepo
-      .createQueryBuilder()
-      .insert()
-      .values({ itemId, warehouseId, quantity: 0, reorderLevel: null, updatedAt: now })
-      .orIgnore()
-      .execute();
+    await this.levelsRepo.createQueryBuilder().insert().values({ itemId, warehouseId, quantity: 0, reorderLevel: null, updatedAt: now }).orIgnore().execute();
   }
 
-  async move(m: NewMovement, floor: number | null, now: Date): Promise<{ before: number; after: number; movementId: number; reorderLevel: number | null } | null> {
+  async move(
+    m: NewMovement,
+    floor: number | null,
+    now: Date,
+  ): Promise<{ before: number; after: number; movementId: number; reorderLevel: number | null } | null> {
     // One conditional UPDATE: atomic on both databases, and on MySQL it holds the row lock
     // until commit, so concurrent sellers of the last unit cannot both succeed. The row is
     // created (quantity 0) only when the UPDATE finds none.
@@ -92,10 +91,28 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
       .createQueryBuilder('s')
       .innerJoin('items', 'i', 'i.id = s.item_id AND i.deleted_at IS NULL')
       .innerJoin('warehouses', 'w', 'w.id = s.warehouse_id AND w.deleted_at IS NULL')
-      .select(['s.item_id AS item_id', 'i.sku AS sku', 'i.name AS item_name', 's.warehouse_id AS warehouse_id', 'w.name AS warehouse_name', 'w.store_id AS store_id', 's.quantity AS quantity', `${reorder} AS reorder_level`, 's.updated_at AS updated_at']);
+      .select([
+        's.item_id AS item_id',
+        'i.sku AS sku',
+        'i.name AS item_name',
+        's.warehouse_id AS warehouse_id',
+        'w.name AS warehouse_name',
+        'w.store_id AS store_id',
+        's.quantity AS quantity',
+        `${reorder} AS reorder_level`,
+        's.updated_at AS updated_at',
+      ]);
     this.scoped(qb, filter.scope, 's.warehouse_id');
     if (filter.storeId !== undefined) {
-      qb.andWhere(new Brackets((b) => b.where('w.store_id = :storeId', { storeId: filter.storeId }).orWhere('w.store_id IS NULL AND EXISTS (SELECT 1 FROM warehouse_stores ws2 WHERE ws2.warehouse_id = w.id AND ws2.store_id = :storeId)', { storeId: filter.storeId })));
+      qb.andWhere(
+        new Brackets((b) =>
+          b
+            .where('w.store_id = :storeId', { storeId: filter.storeId })
+            .orWhere('w.store_id IS NULL AND EXISTS (SELECT 1 FROM warehouse_stores ws2 WHERE ws2.warehouse_id = w.id AND ws2.store_id = :storeId)', {
+              storeId: filter.storeId,
+            }),
+        ),
+      );
     }
     if (filter.warehouseId !== undefined) qb.andWhere('s.warehouse_id = :warehouseId', { warehouseId: filter.warehouseId });
     if (filter.itemId !== undefined) qb.andWhere('s.item_id = :itemId', { itemId: filter.itemId });
@@ -103,7 +120,12 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
     if (filter.status === 'low') qb.andWhere(`s.quantity > 0 AND s.quantity <= ${reorder}`);
     if (filter.status === 'in_stock') qb.andWhere(`s.quantity > ${reorder}`);
     const total = await qb.clone().select('COUNT(*)', 'n').getRawOne<{ n: string | number }>();
-    const rows = await qb.orderBy('s.item_id', 'ASC').addOrderBy('s.warehouse_id', 'ASC').offset(pageOffset(page)).limit(page.perPage).getRawMany<Record<string, unknown>>();
+    const rows = await qb
+      .orderBy('s.item_id', 'ASC')
+      .addOrderBy('s.warehouse_id', 'ASC')
+      .offset(pageOffset(page))
+      .limit(page.perPage)
+      .getRawMany<Record<string, unknown>>();
     const toDate = (v: unknown) => (v instanceof Date ? v : new Date(String(v).replace(' ', 'T') + (String(v).endsWith('Z') ? '' : 'Z')));
     return new Page(
       rows.map((r) => ({
@@ -149,7 +171,10 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
   }
 
   async addSerials(itemId: number, warehouseId: number, serials: string[], now: Date): Promise<void> {
-    if (serials.length) await this.em.getRepository(SerialNumberEntity).insert(serials.map((serial) => ({ itemId, warehouseId, serial, status: 'in_stock', saleId: null, createdAt: now, updatedAt: now })));
+    if (serials.length)
+      await this.em
+        .getRepository(SerialNumberEntity)
+        .insert(serials.map((serial) => ({ itemId, warehouseId, serial, status: 'in_stock', saleId: null, createdAt: now, updatedAt: now })));
   }
 
   async updateSerials(ids: number[], changes: { warehouseId?: number | null; status?: string; saleId?: number | null }, now: Date): Promise<void> {

@@ -7,8 +7,6 @@ import { PaymentMethodEntity, StoreEntity, StorePaymentMethodEntity, WarehouseEn
 
 @Injectable()
 export class TypeOrmStoreRepository extends TxRepository implements StoreRepository {
-
-
   async listStores(scope: StoreScope, page: PageRequest): Promise<Page<StoreEntity>> {
     if (scope !== 'all' && scope.length === 0) return new Page([], 0, page.page, page.perPage);
     const [rows, total] = await this.em.getRepository(StoreEntity).findAndCount({
@@ -27,7 +25,9 @@ export class TypeOrmStoreRepository extends TxRepository implements StoreReposit
   async warehousesByStore(storeIds: number[], includeServing: boolean): Promise<Map<number, WarehouseEntity[]>> {
     const out = new Map<number, WarehouseEntity[]>(storeIds.map((id) => [id, []]));
     if (storeIds.length === 0) return out;
-    const own = await this.em.getRepository(WarehouseEntity).find({ where: { storeId: In(storeIds), isActive: true, deletedAt: IsNull() }, order: { id: 'ASC' } });
+    const own = await this.em
+      .getRepository(WarehouseEntity)
+      .find({ where: { storeId: In(storeIds), isActive: true, deletedAt: IsNull() }, order: { id: 'ASC' } });
     for (const w of own) out.get(w.storeId!)!.push(w);
     if (includeServing) {
       const links = await this.em.getRepository(WarehouseStoreEntity).findBy({ storeId: In(storeIds) });
@@ -65,10 +65,11 @@ export class TypeOrmStoreRepository extends TxRepository implements StoreReposit
       const scope = filter.scope.length ? [...filter.scope] : [0];
       qb.andWhere(
         new Brackets((b) =>
-          b.where('w.store_id IN (:...scope)', { scope }).orWhere(
-            'w.store_id IS NULL AND EXISTS (SELECT 1 FROM warehouse_stores ws WHERE ws.warehouse_id = w.id AND ws.store_id IN (:...scope))',
-            { scope },
-          ),
+          b
+            .where('w.store_id IN (:...scope)', { scope })
+            .orWhere('w.store_id IS NULL AND EXISTS (SELECT 1 FROM warehouse_stores ws WHERE ws.warehouse_id = w.id AND ws.store_id IN (:...scope))', {
+              scope,
+            }),
         ),
       );
     }
@@ -78,7 +79,9 @@ export class TypeOrmStoreRepository extends TxRepository implements StoreReposit
         new Brackets((b) => {
           b.where('w.store_id = :storeId', { storeId: filter.storeId });
           if (filter.includeServing || filter.standaloneOnly) {
-            b.orWhere('w.store_id IS NULL AND EXISTS (SELECT 1 FROM warehouse_stores ws2 WHERE ws2.warehouse_id = w.id AND ws2.store_id = :storeId)', { storeId: filter.storeId });
+            b.orWhere('w.store_id IS NULL AND EXISTS (SELECT 1 FROM warehouse_stores ws2 WHERE ws2.warehouse_id = w.id AND ws2.store_id = :storeId)', {
+              storeId: filter.storeId,
+            });
           }
         }),
       );
@@ -101,7 +104,9 @@ export class TypeOrmStoreRepository extends TxRepository implements StoreReposit
   async listPaymentMethods(scope: StoreScope, page: PageRequest): Promise<Page<PaymentMethodEntity>> {
     const qb = this.em.getRepository(PaymentMethodEntity).createQueryBuilder('p').where('p.deleted_at IS NULL').andWhere('p.is_active = :a', { a: true });
     if (scope !== 'all') {
-      qb.andWhere('EXISTS (SELECT 1 FROM store_payment_methods spm WHERE spm.payment_method_id = p.id AND spm.store_id IN (:...scope))', { scope: scope.length ? [...scope] : [0] });
+      qb.andWhere('EXISTS (SELECT 1 FROM store_payment_methods spm WHERE spm.payment_method_id = p.id AND spm.store_id IN (:...scope))', {
+        scope: scope.length ? [...scope] : [0],
+      });
     }
     const [rows, total] = await qb.orderBy('p.sort_order', 'ASC').addOrderBy('p.id', 'ASC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
     return new Page(rows, total, page.page, page.perPage);

@@ -136,7 +136,8 @@ export class CustomerService {
     const errors: Record<string, string[]> = {};
     const email = normaliseEmail(input.email);
     if (email && (await this.customers.findByEmail(email, id))) errors.email = ['The email has already been taken.'];
-    if (input.customerGroupId != null && (await this.customers.groups([input.customerGroupId])).length === 0) errors.customer_group_id = ['The selected customer group does not exist.'];
+    if (input.customerGroupId != null && (await this.customers.groups([input.customerGroupId])).length === 0)
+      errors.customer_group_id = ['The selected customer group does not exist.'];
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
     if (input.storeId != null) assertStoreAccess(principal, input.storeId);
   }
@@ -150,5 +151,3 @@ export class CustomerService {
 function normaliseEmail(email: string | null | undefined): string | null {
   return email ? email.trim().toLowerCase() : null;
 }
-
-

@@ -7,12 +7,9 @@ import { CustomerEntity, CustomerGroupEntity } from './customer.entities';
 
 @Injectable()
 export class TypeOrmCustomerRepository extends TxRepository implements CustomerRepository {
-
   private get repo() {
     return this.em.getRepository(CustomerEntity);
   }
-
-
 
   async list(filter: CustomerFilter, page: PageRequest): Promise<Page<CustomerRecord>> {
     const qb = this.repo.createQueryBuilder('c').where('c.deleted_at IS NULL');
@@ -20,7 +17,9 @@ export class TypeOrmCustomerRepository extends TxRepository implements CustomerR
     if (filter.customerGroupId !== undefined) qb.andWhere('c.customer_group_id = :g', { g: filter.customerGroupId });
     if (filter.excludeWalkIn) qb.andWhere('c.is_walk_in = :walkIn', { walkIn: false });
     if (filter.q) {
-      qb.andWhere(`(c.name LIKE :q${this.esc} OR c.email LIKE :q${this.esc} OR c.phone LIKE :q${this.esc} OR c.address LIKE :q${this.esc})`, { q: this.like(filter.q, 'contains') });
+      qb.andWhere(`(c.name LIKE :q${this.esc} OR c.email LIKE :q${this.esc} OR c.phone LIKE :q${this.esc} OR c.address LIKE :q${this.esc})`, {
+        q: this.like(filter.q, 'contains'),
+      });
     }
     const [rows, total] = await qb.orderBy('c.name', 'ASC').addOrderBy('c.id', 'ASC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
     return new Page(rows, total, page.page, page.perPage);
@@ -31,7 +30,9 @@ export class TypeOrmCustomerRepository extends TxRepository implements CustomerR
     const rows = await this.repo
       .createQueryBuilder('c')
       .where('c.deleted_at IS NULL')
-      .andWhere(`(c.name LIKE :q${this.esc} OR c.email LIKE :q${this.esc} OR c.phone LIKE :q${this.esc} OR c.address LIKE :q${this.esc})`, { q: this.like(q, 'contains') })
+      .andWhere(`(c.name LIKE :q${this.esc} OR c.email LIKE :q${this.esc} OR c.phone LIKE :q${this.esc} OR c.address LIKE :q${this.esc})`, {
+        q: this.like(q, 'contains'),
+      })
       .orderBy('c.name', 'ASC')
       .addOrderBy('c.id', 'ASC')
       .take(Math.max(limit * 4, limit))
@@ -59,7 +60,20 @@ export class TypeOrmCustomerRepository extends TxRepository implements CustomerR
   }
 
   async anonymiseAndDelete(id: number, at: Date): Promise<void> {
-    await this.repo.update({ id }, { name: `Deleted customer #${id}`, email: null, phone: null, address: null, notes: null, status: 'inactive', anonymisedAt: at, deletedAt: at, updatedAt: at });
+    await this.repo.update(
+      { id },
+      {
+        name: `Deleted customer #${id}`,
+        email: null,
+        phone: null,
+        address: null,
+        notes: null,
+        status: 'inactive',
+        anonymisedAt: at,
+        deletedAt: at,
+        updatedAt: at,
+      },
+    );
   }
 
   groups(ids?: number[]): Promise<CustomerGroupRecord[]> {

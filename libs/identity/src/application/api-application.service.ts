@@ -45,7 +45,12 @@ export class ApiApplicationService {
     const existing = await this.stores.existingIds(storeIds);
     const missing = storeIds.findIndex((id) => !existing.includes(id));
     if (missing >= 0) throw ValidationFailedError.field(`store_ids.${missing}`, 'The selected store does not exist.');
-    const slug = input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'app';
+    const slug =
+      input.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 40) || 'app';
     const email = `${slug}.${randomBytes(4).toString('hex')}@api-applications.invalid`;
     const user = await this.users.create(
       { name: input.name, email, passwordHash: null, roleId: null, defaultStoreId: null, isApiApplication: true },

@@ -66,7 +66,23 @@ export abstract class UserRepository {
   abstract findById(id: number): Promise<UserRecord | null>;
   abstract loadAccess(userId: number): Promise<UserAccess | null>;
   abstract create(user: NewUser, permissions: string[], storeIds: number[]): Promise<UserRecord>;
-  abstract update(id: number, changes: Partial<Pick<UserRecord, 'passwordHash' | 'pinHash' | 'twoFactorSecret' | 'twoFactorConfirmedAt' | 'name' | 'roleId' | 'defaultStoreId' | 'maxDiscountPercentBp' | 'maxDiscountAmount'>>): Promise<void>;
+  abstract update(
+    id: number,
+    changes: Partial<
+      Pick<
+        UserRecord,
+        | 'passwordHash'
+        | 'pinHash'
+        | 'twoFactorSecret'
+        | 'twoFactorConfirmedAt'
+        | 'name'
+        | 'roleId'
+        | 'defaultStoreId'
+        | 'maxDiscountPercentBp'
+        | 'maxDiscountAmount'
+      >
+    >,
+  ): Promise<void>;
   abstract setStores(userId: number, storeIds: number[]): Promise<void>;
   abstract roleBySlug(slug: string): Promise<RoleRecord | null>;
   abstract listApplications(page: PageRequest): Promise<Page<UserAccess>>;

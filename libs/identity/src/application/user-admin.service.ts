@@ -25,7 +25,14 @@ export class UserAdminService {
     const unknown = input.storeIds.filter((id) => !existing.includes(id));
     if (unknown.length) throw ValidationFailedError.field('store_ids', `Unknown store(s): ${unknown.join(', ')}.`);
     return this.users.create(
-      { name: input.name, email, passwordHash: await this.hasher.hash(input.password), roleId: role.id, defaultStoreId: input.storeIds[0] ?? null, isApiApplication: false },
+      {
+        name: input.name,
+        email,
+        passwordHash: await this.hasher.hash(input.password),
+        roleId: role.id,
+        defaultStoreId: input.storeIds[0] ?? null,
+        isApiApplication: false,
+      },
       [],
       input.storeIds,
     );
@@ -36,10 +43,14 @@ export class UserAdminService {
    * points, amount in minor units. Also sets a manager's approval PIN.
    */
   @Transactional()
-  async setDiscountLimits(email: string, limits: { maxPercentBp?: number | null; maxAmount?: number | null; pin?: string }): Promise<{ max_discount_percent_bp: number | null; max_discount_amount: number | null }> {
+  async setDiscountLimits(
+    email: string,
+    limits: { maxPercentBp?: number | null; maxAmount?: number | null; pin?: string },
+  ): Promise<{ max_discount_percent_bp: number | null; max_discount_amount: number | null }> {
     const user = await this.users.findByEmail(email.trim().toLowerCase());
     if (!user || user.isApiApplication) throw new NotFoundError('User');
-    if (limits.maxPercentBp != null && (limits.maxPercentBp < 0 || limits.maxPercentBp > 10000)) throw ValidationFailedError.field('max_percent', 'The percent must be between 0 and 100.');
+    if (limits.maxPercentBp != null && (limits.maxPercentBp < 0 || limits.maxPercentBp > 10000))
+      throw ValidationFailedError.field('max_percent', 'The percent must be between 0 and 100.');
     if (limits.maxAmount != null && limits.maxAmount < 0) throw ValidationFailedError.field('max_amount', 'The amount cannot be negative.');
     if (limits.pin !== undefined && !/^\d{4,8}$/.test(limits.pin)) throw ValidationFailedError.field('pin', 'The PIN must be 4 to 8 digits.');
     const changes = {

@@ -9,7 +9,6 @@ import { StoreDirectory } from '../application/ports';
  */
 @Injectable()
 export class SqlStoreDirectory extends TxRepository implements StoreDirectory {
-
   async names(ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
     const rows = await this.em

@@ -6,7 +6,6 @@ import { AccessTokenEntity } from './identity.entities';
 
 @Injectable()
 export class TypeOrmTokenRepository extends TxRepository implements TokenRepository {
-
   private get repo() {
     return this.em.getRepository(AccessTokenEntity);
   }

@@ -7,8 +7,6 @@ import { RoleEntity, RolePermissionEntity, UserEntity, UserPermissionEntity, Use
 
 @Injectable()
 export class TypeOrmUserRepository extends TxRepository implements UserRepository {
-
-
   findByEmail(email: string): Promise<UserRecord | null> {
     return this.em.getRepository(UserEntity).findOne({ where: { email, deletedAt: IsNull() } });
   }
@@ -29,7 +27,9 @@ export class TypeOrmUserRepository extends TxRepository implements UserRepositor
     const roleIds = [...new Set(users.map((u) => u.roleId).filter((r): r is number => r !== null))];
     const [roles, rolePerms, userPerms, stores] = await Promise.all([
       roleIds.length ? this.em.getRepository(RoleEntity).findBy({ id: In(roleIds) }) : Promise.resolve([]),
-      roleIds.length ? this.em.getRepository(RolePermissionEntity).find({ select: { roleId: true, permission: true }, where: { roleId: In(roleIds) } }) : Promise.resolve([]),
+      roleIds.length
+        ? this.em.getRepository(RolePermissionEntity).find({ select: { roleId: true, permission: true }, where: { roleId: In(roleIds) } })
+        : Promise.resolve([]),
       this.em.getRepository(UserPermissionEntity).find({ select: { userId: true, permission: true }, where: { userId: In(ids) } }),
       this.em.getRepository(UserStoreEntity).find({ select: { userId: true, storeId: true }, where: { userId: In(ids) }, order: { storeId: 'ASC' } }),
     ]);

@@ -11,7 +11,10 @@ export class ConfigModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ConfigModule,
-      providers: [{ provide: APP_CONFIG, useValue: config }, { provide: Clock, useClass: SystemClock }],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: Clock, useClass: SystemClock },
+      ],
       exports: [APP_CONFIG, Clock],
     };
   }

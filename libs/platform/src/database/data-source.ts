@@ -35,9 +35,7 @@ export function dataSourceOptions(db: DatabaseConfig, entities: DataSourceOption
   return {
     ...common,
     type: 'mysql',
-    ...(db.url
-      ? { url: db.url }
-      : { host: db.host, port: db.port, username: db.username, password: db.password, database: db.database }),
+    ...(db.url ? { url: db.url } : { host: db.host, port: db.port, username: db.username, password: db.password, database: db.database }),
     timezone: 'Z',
     charset: 'utf8mb4_unicode_ci',
     supportBigNumbers: true,

@@ -58,14 +58,12 @@ export class BullMqConsumer {
       // BullMQ does not close a connection it was given: keep ours to quit them at close.
       const connection = this.connection.duplicate({ maxRetriesPerRequest: null });
       this.connections.push(connection);
-      const worker = new Worker(
-        name,
-        async (job: Job) => this.registry.get(job.name)(job.data, { attempt: job.attemptsMade + 1, jobId: job.id }),
-        { connection, concurrency: this.concurrency, prefix: this.prefix },
-      );
-      worker.on('failed', (job, err) =>
-        this.logger.warn(`${job?.name ?? '?'} (${job?.id ?? '?'}) attempt ${job?.attemptsMade ?? '?'} failed: ${err.message}`),
-      );
+      const worker = new Worker(name, async (job: Job) => this.registry.get(job.name)(job.data, { attempt: job.attemptsMade + 1, jobId: job.id }), {
+        connection,
+        concurrency: this.concurrency,
+        prefix: this.prefix,
+      });
+      worker.on('failed', (job, err) => this.logger.warn(`${job?.name ?? '?'} (${job?.id ?? '?'}) attempt ${job?.attemptsMade ?? '?'} failed: ${err.message}`));
       worker.on('error', (err) => this.logger.error(`worker error on ${name}: ${err.message}`));
       this.workers.push(worker);
     }

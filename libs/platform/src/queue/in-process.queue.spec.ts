@@ -11,10 +11,12 @@ function registryWith(handler: (payload: unknown) => Promise<void>): JobHandlerR
 describe('InProcessJobQueue', () => {
   it('runs a job after the current tick and retries with backoff until it succeeds', async () => {
     let calls = 0;
-    const queue = new InProcessJobQueue(registryWith(async () => {
-      calls++;
-      if (calls < 3) throw new Error('not yet');
-    }));
+    const queue = new InProcessJobQueue(
+      registryWith(async () => {
+        calls++;
+        if (calls < 3) throw new Error('not yet');
+      }),
+    );
     await queue.enqueue(FlakyJob, { n: 1 });
     expect(calls).toBe(0);
     await new Promise((r) => setTimeout(r, 60));
@@ -25,10 +27,12 @@ describe('InProcessJobQueue', () => {
 
   it('gives up after the configured attempts', async () => {
     let calls = 0;
-    const queue = new InProcessJobQueue(registryWith(async () => {
-      calls++;
-      throw new Error('always');
-    }));
+    const queue = new InProcessJobQueue(
+      registryWith(async () => {
+        calls++;
+        throw new Error('always');
+      }),
+    );
     await queue.enqueue(FlakyJob, { n: 1 });
     await new Promise((r) => setTimeout(r, 80));
     expect(calls).toBe(3);

@@ -25,10 +25,7 @@ export interface JobDefinition<P> {
 
 const definitions = new Map<string, JobDefinition<unknown>>();
 
-export function defineJob<P>(
-  name: string,
-  options: Partial<Omit<JobDefinition<P>, 'name' | '__payload'>> = {},
-): JobDefinition<P> {
+export function defineJob<P>(name: string, options: Partial<Omit<JobDefinition<P>, 'name' | '__payload'>> = {}): JobDefinition<P> {
   if (definitions.has(name)) throw new Error(`Job ${name} is defined twice`);
   const def: JobDefinition<P> = {
     name,

@@ -52,10 +52,7 @@ export class JobHandlerRegistry implements OnApplicationBootstrap {
       .filter((n) => !this.handlers.has(n));
     if (duplicates.length || missing.length) {
       throw new Error(
-        `Job handler check failed: ${[
-          ...duplicates.map((n) => `${n} has more than one handler`),
-          ...missing.map((n) => `${n} has no handler`),
-        ].join('; ')}`,
+        `Job handler check failed: ${[...duplicates.map((n) => `${n} has more than one handler`), ...missing.map((n) => `${n} has no handler`)].join('; ')}`,
       );
     }
     this.logger.log(`${this.handlers.size} job handler(s) registered`);

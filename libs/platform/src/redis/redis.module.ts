@@ -20,8 +20,7 @@ class RedisCloser implements OnApplicationShutdown {
     {
       provide: REDIS,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) =>
-        config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true }) : undefined,
+      useFactory: (config: AppConfig) => (config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true }) : undefined),
     },
     RedisCloser,
   ],

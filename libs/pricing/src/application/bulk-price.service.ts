@@ -9,7 +9,12 @@ import { BulkJobRecord, PriceChangeRow, PricingRepository } from './pricing.port
 export type PriceChange = PriceChangeRow;
 
 /** The job carries only the job row's id; the changes stay in the database. */
-export const BulkPricesJob = defineJob<{ jobId: number }>('pricing.bulk-prices', { queue: QueueName.Bulk, attempts: 3, backoffMs: 5000, keepCompletedSeconds: 24 * 3600 });
+export const BulkPricesJob = defineJob<{ jobId: number }>('pricing.bulk-prices', {
+  queue: QueueName.Bulk,
+  attempts: 3,
+  backoffMs: 5000,
+  keepCompletedSeconds: 24 * 3600,
+});
 
 const CHUNK = 500;
 
@@ -40,7 +45,20 @@ export class BulkPriceService {
   @Transactional()
   async createJob(userId: number, changes: PriceChange[]): Promise<BulkJobRecord> {
     const now = this.clock.now();
-    return this.pricing.createBulkJob({ jobKey: randomUUID(), userId, status: 'queued', total: changes.length, processed: 0, failed: 0, payload: JSON.stringify(changes), result: null, startedAt: null, finishedAt: null, createdAt: now, updatedAt: now });
+    return this.pricing.createBulkJob({
+      jobKey: randomUUID(),
+      userId,
+      status: 'queued',
+      total: changes.length,
+      processed: 0,
+      failed: 0,
+      payload: JSON.stringify(changes),
+      result: null,
+      startedAt: null,
+      finishedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
 
   async status(id: number) {
@@ -72,8 +90,17 @@ export class BulkPriceService {
   async applyChunk(jobId: number, chunk: PriceChange[], processed: number, all: PriceChange[] | null): Promise<void> {
     const now = this.clock.now();
     await this.pricing.applyPriceChanges(chunk, now);
-    const result = all ? { items_updated: all.filter((c) => c.priceBookId === undefined).length, price_book_entries_updated: all.filter((c) => c.priceBookId !== undefined).length } : null;
-    await this.pricing.updateBulkJob(jobId, { processed, updatedAt: now, ...(all ? { status: 'completed', finishedAt: now, result: JSON.stringify(result) } : {}) });
+    const result = all
+      ? {
+          items_updated: all.filter((c) => c.priceBookId === undefined).length,
+          price_book_entries_updated: all.filter((c) => c.priceBookId !== undefined).length,
+        }
+      : null;
+    await this.pricing.updateBulkJob(jobId, {
+      processed,
+      updatedAt: now,
+      ...(all ? { status: 'completed', finishedAt: now, result: JSON.stringify(result) } : {}),
+    });
     if (all) await this.changes.event('prices.bulk_updated', { job_id: jobId, total: all.length, ...result, item_ids: [...new Set(all.map((c) => c.itemId))] });
   }
 
@@ -84,7 +111,8 @@ export class BulkPriceService {
     const seen = new Set<string>();
     changes.forEach((c, i) => {
       if (!items.has(c.itemId)) (errors[`changes.${i}.item_id`] ??= []).push('The selected item does not exist.');
-      if (c.priceBookId !== undefined && !books.has(c.priceBookId)) (errors[`changes.${i}.price_book_id`] ??= []).push('The selected price book does not exist.');
+      if (c.priceBookId !== undefined && !books.has(c.priceBookId))
+        (errors[`changes.${i}.price_book_id`] ??= []).push('The selected price book does not exist.');
       const key = `${c.priceBookId ?? '-'}:${c.itemId}:${c.minQuantity ?? 1}`;
       if (seen.has(key)) (errors[`changes.${i}`] ??= []).push('The same price is changed twice in this request.');
       seen.add(key);

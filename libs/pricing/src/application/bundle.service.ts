@@ -39,7 +39,11 @@ export class BundleService {
   ) {}
 
   /** Bundles sold in the caller's stores (unscoped bundles are sold everywhere). */
-  async list(principal: Principal, filter: { storeId?: number; validity?: 'active' | 'upcoming' | 'expired' }, page: PageRequest): Promise<Page<ReturnType<typeof bundleView>>> {
+  async list(
+    principal: Principal,
+    filter: { storeId?: number; validity?: 'active' | 'upcoming' | 'expired' },
+    page: PageRequest,
+  ): Promise<Page<ReturnType<typeof bundleView>>> {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
     const all = await this.pricing.bundles({ ...filter, at: this.clock.now() }, { page: 1, perPage: 5000 });
     const mine = all.items.filter((b) => this.visibleTo(principal, b));
@@ -116,7 +120,15 @@ export class BundleService {
     const qty = input.quantity ?? 1;
     const lines = components.map((c) => {
       const item = found.find((f) => f.id === c.itemId)!;
-      return { item_id: item.id, sku: item.sku, name: item.name, quantity: c.quantity * qty, unit_price: fromMinor(item.basePrice), total: fromMinor(item.basePrice * c.quantity * qty), minor: item.basePrice * c.quantity * qty };
+      return {
+        item_id: item.id,
+        sku: item.sku,
+        name: item.name,
+        quantity: c.quantity * qty,
+        unit_price: fromMinor(item.basePrice),
+        total: fromMinor(item.basePrice * c.quantity * qty),
+        minor: item.basePrice * c.quantity * qty,
+      };
     });
     const componentsTotal = lines.reduce((a, l) => a + l.minor, 0);
     const bundleTotal = price * qty;
@@ -144,14 +156,22 @@ export class BundleService {
     if (!serves.length) throw ValidationFailedError.field('warehouse_id', 'The selected warehouse does not exist.');
     // A warehouse of another store, named as a filter: 403 (as on the inventory endpoints).
     if (principal.stores !== 'all' && !serves.some((s) => canAccessStore(principal, s))) assertStoreAccess(principal, serves[0]);
-    const levels = await this.stock.levels(b.components.map((c) => c.itemId), [wh]);
+    const levels = await this.stock.levels(
+      b.components.map((c) => c.itemId),
+      [wh],
+    );
     const onHand = new Map(levels.map((l) => [l.itemId, Math.max(0, l.quantity)]));
     const available = bundleCount(b, onHand);
     return {
       bundle_id: b.id,
       warehouse_id: wh,
       available,
-      components: b.components.map((c) => ({ item_id: c.itemId, required: c.quantity, on_hand: onHand.get(c.itemId) ?? 0, bundles_possible: Math.floor((onHand.get(c.itemId) ?? 0) / c.quantity) })),
+      components: b.components.map((c) => ({
+        item_id: c.itemId,
+        required: c.quantity,
+        on_hand: onHand.get(c.itemId) ?? 0,
+        bundles_possible: Math.floor((onHand.get(c.itemId) ?? 0) / c.quantity),
+      })),
     };
   }
 

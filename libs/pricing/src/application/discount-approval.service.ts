@@ -67,7 +67,7 @@ export class DiscountApprovalService {
 
   async approve(cashier: Principal, input: { approverEmail: string; password?: string; pin?: string } & ApprovalScope) {
     if (!canAccessStore(cashier, input.storeId)) throw new ForbiddenError('You do not have access to this store.', 'store_forbidden');
-    if (!input.password && !input.pin) throw ValidationFailedError.field('password', 'Give the approver\'s password or PIN.');
+    if (!input.password && !input.pin) throw ValidationFailedError.field('password', "Give the approver's password or PIN.");
     const user = await this.users.findByEmail(input.approverEmail.trim().toLowerCase());
     const secretHash = input.password ? user?.passwordHash : user?.pinHash;
     const ok = !!user && !!secretHash && user.isActive && !user.isApiApplication && (await this.hasher.verify(secretHash, (input.password ?? input.pin)!));
@@ -78,7 +78,7 @@ export class DiscountApprovalService {
     if (!canAccessStore(approver, input.storeId)) throw new ForbiddenError('The approver does not work in this store.', 'approver_not_allowed');
     const d = input.discount;
     const fits = d.type === 'percent' ? d.valueBp <= approver.discountLimits.maxPercentBp : d.value <= approver.discountLimits.maxAmount;
-    if (!fits) throw new ForbiddenError('The discount is beyond the approver\'s own limit.', 'approver_limit');
+    if (!fits) throw new ForbiddenError("The discount is beyond the approver's own limit.", 'approver_limit');
     const exp = Math.floor(this.clock.now().getTime() / 1000) + TTL_SECONDS;
     const claims: ApprovalClaims = {
       jti: randomUUID(),
@@ -108,7 +108,12 @@ export class DiscountApprovalService {
     if (!claims) return null;
     const target = scope.target === 'cart' ? 'cart' : `item:${scope.target.itemId}`;
     const fresh = claims.exp * 1000 > this.clock.now().getTime();
-    const matches = claims.cashier === cashier.userId && claims.store === scope.storeId && claims.target === target && claims.discount === discountKey(scope.discount) && claims.cart === scope.cartReference;
+    const matches =
+      claims.cashier === cashier.userId &&
+      claims.store === scope.storeId &&
+      claims.target === target &&
+      claims.discount === discountKey(scope.discount) &&
+      claims.cart === scope.cartReference;
     return fresh && matches ? claims.approver : null;
   }
 

@@ -31,12 +31,35 @@ export class EngineLivePrice extends LivePrice implements OnModuleInit {
     if (!items.length) return out;
     const at = this.clock.now();
     const store = await this.stores.findStore(context.storeId);
-    const [books, rules] = await Promise.all([this.pricing.priceBookCandidates(items.map((i) => i.id), { storeId: context.storeId, customerGroupId: null, at, currencyCode: store?.currencyCode ?? 'USD' }), this.active.activeRules()]);
+    const [books, rules] = await Promise.all([
+      this.pricing.priceBookCandidates(
+        items.map((i) => i.id),
+        { storeId: context.storeId, customerGroupId: null, at, currencyCode: store?.currencyCode ?? 'USD' },
+      ),
+      this.active.activeRules(),
+    ]);
     for (const item of items) {
       const full = item as Partial<ItemRecord> & Pick<ItemRecord, 'id' | 'basePrice'>;
       const r = priceCart({
-        context: { storeId: context.storeId, customerGroupId: null, at, timeZone: safeTimeZone(store?.timezone ?? 'UTC'), pricesIncludeTax: store?.pricesIncludeTax ?? false, taxExempt: true },
-        lines: [{ key: '0', itemId: item.id, categoryId: full.categoryId ?? null, quantity: 1, basePrice: item.basePrice, priceBooks: books.get(item.id) ?? [], taxRateBp: 0 }],
+        context: {
+          storeId: context.storeId,
+          customerGroupId: null,
+          at,
+          timeZone: safeTimeZone(store?.timezone ?? 'UTC'),
+          pricesIncludeTax: store?.pricesIncludeTax ?? false,
+          taxExempt: true,
+        },
+        lines: [
+          {
+            key: '0',
+            itemId: item.id,
+            categoryId: full.categoryId ?? null,
+            quantity: 1,
+            basePrice: item.basePrice,
+            priceBooks: books.get(item.id) ?? [],
+            taxRateBp: 0,
+          },
+        ],
         rules,
         bundles: [],
       });

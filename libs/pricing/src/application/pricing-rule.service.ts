@@ -20,7 +20,14 @@ export function ruleView(r: RuleRecord) {
     percent_off: r.kind === 'percent_off' && r.value !== undefined ? r.value / 100 : null,
     amount_off: r.kind === 'amount_off' ? money(r.value) : null,
     fixed_price: r.kind === 'fixed_price' ? money(r.value) : null,
-    tiers: r.kind === 'quantity_tiers' ? (r.tiers ?? []).map((t) => ({ min_quantity: t.minQuantity, percent_off: t.percentOffBp === undefined ? null : t.percentOffBp / 100, unit_price: t.unitPrice === undefined ? null : fromMinor(t.unitPrice) })) : null,
+    tiers:
+      r.kind === 'quantity_tiers'
+        ? (r.tiers ?? []).map((t) => ({
+            min_quantity: t.minQuantity,
+            percent_off: t.percentOffBp === undefined ? null : t.percentOffBp / 100,
+            unit_price: t.unitPrice === undefined ? null : fromMinor(t.unitPrice),
+          }))
+        : null,
     buy_quantity: r.buyQuantity ?? null,
     get_quantity: r.getQuantity ?? null,
     get_percent_off: r.getPercentOffBp === undefined ? null : r.getPercentOffBp / 100,
@@ -136,12 +143,15 @@ export class PricingRuleService {
     const need = (cond: boolean, field: string, message: string) => {
       if (!cond) (errors[field] ??= []).push(message);
     };
-    if (r.kind === 'percent_off') need(r.value !== null && r.value > 0 && r.value <= 10000, 'percent_off', 'A percent_off rule needs percent_off between 0 and 100.');
+    if (r.kind === 'percent_off')
+      need(r.value !== null && r.value > 0 && r.value <= 10000, 'percent_off', 'A percent_off rule needs percent_off between 0 and 100.');
     if (r.kind === 'amount_off') need(r.value !== null && r.value > 0, 'amount_off', 'An amount_off rule needs a positive amount_off.');
     if (r.kind === 'fixed_price') need(r.value !== null && r.value >= 0, 'fixed_price', 'A fixed_price rule needs fixed_price.');
     if (r.kind === 'quantity_tiers') {
       need(!!r.tiers?.length, 'tiers', 'A quantity_tiers rule needs at least one tier.');
-      (r.tiers ?? []).forEach((t, i) => need((t.percentOffBp === undefined) !== (t.unitPrice === undefined), `tiers.${i}`, 'Each tier needs either percent_off or unit_price.'));
+      (r.tiers ?? []).forEach((t, i) =>
+        need((t.percentOffBp === undefined) !== (t.unitPrice === undefined), `tiers.${i}`, 'Each tier needs either percent_off or unit_price.'),
+      );
     }
     if (r.kind === 'buy_x_get_y') {
       need((r.buyQuantity ?? 0) >= 1, 'buy_quantity', 'A buy_x_get_y rule needs buy_quantity.');
@@ -151,11 +161,23 @@ export class PricingRuleService {
     if (c.validFrom && c.validTo) need(c.validFrom <= c.validTo, 'valid_to', 'The valid_to must be after valid_from.');
     if (c.itemIds?.length) {
       const found = await this.items.findByIds(c.itemIds);
-      c.itemIds.forEach((id, i) => need(found.some((f) => f.id === id), `item_ids.${i}`, 'The selected item does not exist.'));
+      c.itemIds.forEach((id, i) =>
+        need(
+          found.some((f) => f.id === id),
+          `item_ids.${i}`,
+          'The selected item does not exist.',
+        ),
+      );
     }
     if (c.categoryIds?.length) {
       const found = await this.categories.findByIds(c.categoryIds);
-      c.categoryIds.forEach((id, i) => need(found.some((f) => f.id === id && !f.deletedAt), `category_ids.${i}`, 'The selected category does not exist.'));
+      c.categoryIds.forEach((id, i) =>
+        need(
+          found.some((f) => f.id === id && !f.deletedAt),
+          `category_ids.${i}`,
+          'The selected category does not exist.',
+        ),
+      );
     }
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
   }

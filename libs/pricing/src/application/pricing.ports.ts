@@ -93,7 +93,10 @@ export abstract class PricingRepository {
   abstract saveBundle(id: number | null, bundle: BundleWrite, now: Date): Promise<number>;
   abstract deleteBundle(id: number, at: Date): Promise<void>;
   /** Entries of active, in-window price books in the store's currency that apply to the store and customer group. */
-  abstract priceBookCandidates(itemIds: number[], context: { storeId: number; customerGroupId: number | null; at: Date; currencyCode: string }): Promise<Map<number, PriceBookCandidate[]>>;
+  abstract priceBookCandidates(
+    itemIds: number[],
+    context: { storeId: number; customerGroupId: number | null; at: Date; currencyCode: string },
+  ): Promise<Map<number, PriceBookCandidate[]>>;
   abstract latestRate(currencyCode: string, at: Date): Promise<{ rateE8: number; effectiveAt: Date } | null>;
   abstract addRate(currencyCode: string, rateE8: number, effectiveAt: Date, now: Date): Promise<void>;
 }

@@ -62,7 +62,11 @@ export class PricingService {
 
   /** Price-book entries that apply to an item now for a store and customer group. */
   async candidates(itemId: number, store: StoreRecord, customerGroupId: number | null) {
-    return (await this.pricing.priceBookCandidates([itemId], { storeId: store.id, customerGroupId, at: this.clock.now(), currencyCode: store.currencyCode })).get(itemId) ?? [];
+    return (
+      (await this.pricing.priceBookCandidates([itemId], { storeId: store.id, customerGroupId, at: this.clock.now(), currencyCode: store.currencyCode })).get(
+        itemId,
+      ) ?? []
+    );
   }
 
   /** An item named in the path: unknown or not for sale is a 404 (not a 422 about a cart line). */
@@ -144,7 +148,9 @@ export class PricingService {
           context,
           lines: lines.map((line, i) => {
             const r = req.lines[i];
-            return r.price !== undefined && (r.price !== serverUnitPrices[i] || r.priceSource === 'offline') ? { ...line, manualUnitPrice: r.price, manualSource: r.priceSource ?? 'manual' } : line;
+            return r.price !== undefined && (r.price !== serverUnitPrices[i] || r.priceSource === 'offline')
+              ? { ...line, manualUnitPrice: r.price, manualSource: r.priceSource ?? 'manual' }
+              : line;
           }),
           rules,
           bundles,
@@ -219,6 +225,12 @@ export function pricedLineView(l: PricedLine, r: PricedCartResult, index: number
     tax_rate: l.taxRateBp / 100,
     tax: m(l.tax),
     total: m(l.total),
-    steps: l.steps.map((s) => ({ step: s.step, id: s.id ?? null, name: s.name ?? null, unit_price: s.unitPrice === undefined ? null : m(s.unitPrice), amount: s.amount === undefined ? null : m(s.amount) })),
+    steps: l.steps.map((s) => ({
+      step: s.step,
+      id: s.id ?? null,
+      name: s.name ?? null,
+      unit_price: s.unitPrice === undefined ? null : m(s.unitPrice),
+      amount: s.amount === undefined ? null : m(s.amount),
+    })),
   };
 }

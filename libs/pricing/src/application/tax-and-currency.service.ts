@@ -25,7 +25,10 @@ export class TaxAndCurrencyService {
     const store = await this.stores.findStore(storeId);
     if (!store) throw ValidationFailedError.field('store_id', 'The selected store does not exist.');
     const classes = await this.reference.taxClasses();
-    const rates = await this.reference.taxRates(classes.map((c) => c.id), storeId);
+    const rates = await this.reference.taxRates(
+      classes.map((c) => c.id),
+      storeId,
+    );
     return {
       store_id: store.id,
       currency: store.currencyCode,
@@ -37,7 +40,9 @@ export class TaxAndCurrencyService {
         code: c.code,
         name: c.name,
         rate: taxRateFor(c.id, rates, storeId) / 100,
-        rates: rates.filter((r) => r.taxClassId === c.id && (r.storeId === storeId || !rates.some((o) => o.taxClassId === c.id && o.storeId === storeId))).map((r) => ({ id: r.id, name: r.name, rate: r.rateBp / 100, store_id: r.storeId })),
+        rates: rates
+          .filter((r) => r.taxClassId === c.id && (r.storeId === storeId || !rates.some((o) => o.taxClassId === c.id && o.storeId === storeId)))
+          .map((r) => ({ id: r.id, name: r.name, rate: r.rateBp / 100, store_id: r.storeId })),
       })),
     };
   }

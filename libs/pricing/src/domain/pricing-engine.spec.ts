@@ -23,7 +23,15 @@ const line = (key: string, itemId: number, quantity: number, basePrice: number, 
   ...over,
 });
 
-const rule = (over: Partial<PricingRule> & Pick<PricingRule, 'kind'>): PricingRule => ({ id: 1, name: 'rule', priority: 0, exclusive: false, active: true, conditions: {}, ...over });
+const rule = (over: Partial<PricingRule> & Pick<PricingRule, 'kind'>): PricingRule => ({
+  id: 1,
+  name: 'rule',
+  priority: 0,
+  exclusive: false,
+  active: true,
+  conditions: {},
+  ...over,
+});
 
 const cart = (lines: CartLineInput[], over: Partial<CartInput> = {}): CartInput => ({ context: ctx(), lines, rules: [], bundles: [], ...over });
 
@@ -39,7 +47,10 @@ const ruleArb: fc.Arbitrary<PricingRule> = fc.record({
   priority: fc.integer({ min: 0, max: 5 }),
   exclusive: fc.boolean(),
   active: fc.boolean(),
-  conditions: fc.record({ itemIds: fc.option(fc.array(fc.integer({ min: 1, max: 6 }), { maxLength: 3 }), { nil: undefined }), minQuantity: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }) }),
+  conditions: fc.record({
+    itemIds: fc.option(fc.array(fc.integer({ min: 1, max: 6 }), { maxLength: 3 }), { nil: undefined }),
+    minQuantity: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+  }),
   value: fc.integer({ min: 0, max: 20000 }),
   tiers: fc.array(fc.record({ minQuantity: fc.integer({ min: 1, max: 10 }), percentOffBp: fc.integer({ min: 0, max: 10000 }) }), { maxLength: 3 }),
   buyQuantity: fc.integer({ min: 1, max: 3 }),
@@ -61,7 +72,10 @@ const linesArb = fc
       basePrice: fc.integer({ min: 0, max: 100_000 }),
       taxRateBp: fc.constantFrom(0, 200, 750, 825, 2000),
       manual: fc.option(discountArb, { nil: undefined }),
-      book: fc.option(fc.record({ price: fc.integer({ min: 0, max: 100_000 }), priority: fc.integer({ min: 0, max: 3 }), minQuantity: fc.integer({ min: 1, max: 4 }) }), { nil: undefined }),
+      book: fc.option(
+        fc.record({ price: fc.integer({ min: 0, max: 100_000 }), priority: fc.integer({ min: 0, max: 3 }), minQuantity: fc.integer({ min: 1, max: 4 }) }),
+        { nil: undefined },
+      ),
     }),
     { minLength: 1, maxLength: 12 },
   )
@@ -82,7 +96,14 @@ const cartArb = fc.record({
   inclusive: fc.boolean(),
   exempt: fc.boolean(),
 });
-const toInput = (c: { lines: CartLineInput[]; rules: PricingRule[]; bundles: Bundle[]; cartDiscount?: Discount; inclusive: boolean; exempt: boolean }): CartInput => ({
+const toInput = (c: {
+  lines: CartLineInput[];
+  rules: PricingRule[];
+  bundles: Bundle[];
+  cartDiscount?: Discount;
+  inclusive: boolean;
+  exempt: boolean;
+}): CartInput => ({
   context: ctx({ pricesIncludeTax: c.inclusive, taxExempt: c.exempt }),
   lines: c.lines,
   rules: c.rules,
@@ -114,7 +135,17 @@ describe('pricing engine: properties', () => {
     fc.assert(
       fc.property(cartArb, (c) => {
         const r = priceCart(toInput(c));
-        return r.total >= 0 && r.lines.every((l) => l.unitPrice >= 0 && l.net >= 0 && l.tax >= 0 && l.total >= 0 && [l.ruleDiscount, l.bundleDiscount, l.manualDiscount, l.cartDiscount].every((d) => d >= 0));
+        return (
+          r.total >= 0 &&
+          r.lines.every(
+            (l) =>
+              l.unitPrice >= 0 &&
+              l.net >= 0 &&
+              l.tax >= 0 &&
+              l.total >= 0 &&
+              [l.ruleDiscount, l.bundleDiscount, l.manualDiscount, l.cartDiscount].every((d) => d >= 0),
+          )
+        );
       }),
       { numRuns: 400 },
     );
@@ -136,10 +167,13 @@ describe('pricing engine: properties', () => {
 
   it('is the identity without books, rules, bundles, discounts or tax', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ q: fc.integer({ min: 1, max: 50 }), p: fc.integer({ min: 0, max: 1_000_000 }) }), { minLength: 1, maxLength: 20 }), (rows) => {
-        const r = priceCart(cart(rows.map((x, i) => line(String(i), i + 1, x.q, x.p))));
-        return r.total === rows.reduce((a, x) => a + x.q * x.p, 0) && r.lines.every((l, i) => l.unitPrice === rows[i].p && l.priceSource === "base");
-      }),
+      fc.property(
+        fc.array(fc.record({ q: fc.integer({ min: 1, max: 50 }), p: fc.integer({ min: 0, max: 1_000_000 }) }), { minLength: 1, maxLength: 20 }),
+        (rows) => {
+          const r = priceCart(cart(rows.map((x, i) => line(String(i), i + 1, x.q, x.p))));
+          return r.total === rows.reduce((a, x) => a + x.q * x.p, 0) && r.lines.every((l, i) => l.unitPrice === rows[i].p && l.priceSource === 'base');
+        },
+      ),
     );
   });
 
@@ -158,17 +192,29 @@ describe('pricing engine: properties', () => {
   });
 
   it('is deterministic', () => {
-    fc.assert(fc.property(cartArb, (c) => JSON.stringify(priceCart(toInput(c))) === JSON.stringify(priceCart(toInput(c)))), { numRuns: 100 });
+    fc.assert(
+      fc.property(cartArb, (c) => JSON.stringify(priceCart(toInput(c))) === JSON.stringify(priceCart(toInput(c)))),
+      { numRuns: 100 },
+    );
   });
 
   it('tax-inclusive and tax-exclusive agree on the same gross (to the cent per line)', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ q: fc.integer({ min: 1, max: 20 }), net: fc.integer({ min: 0, max: 100_000 }), rate: fc.constantFrom(0, 200, 750, 825, 2000) }), { minLength: 1, maxLength: 10 }), (rows) => {
-        const exclusive = priceCart(cart(rows.map((r, i) => line(String(i), i + 1, 1, r.net, { taxRateBp: r.rate }))));
-        // the gross the exclusive store charges, priced again as a tax-inclusive price
-        const inclusive = priceCart({ ...cart(exclusive.lines.map((l, i) => line(String(i), i + 1, 1, l.total, { taxRateBp: rows[i].rate }))), context: ctx({ pricesIncludeTax: true }) });
-        return inclusive.lines.every((l, i) => l.total === exclusive.lines[i].total && Math.abs(l.tax - exclusive.lines[i].tax) <= 1);
-      }),
+      fc.property(
+        fc.array(fc.record({ q: fc.integer({ min: 1, max: 20 }), net: fc.integer({ min: 0, max: 100_000 }), rate: fc.constantFrom(0, 200, 750, 825, 2000) }), {
+          minLength: 1,
+          maxLength: 10,
+        }),
+        (rows) => {
+          const exclusive = priceCart(cart(rows.map((r, i) => line(String(i), i + 1, 1, r.net, { taxRateBp: r.rate }))));
+          // the gross the exclusive store charges, priced again as a tax-inclusive price
+          const inclusive = priceCart({
+            ...cart(exclusive.lines.map((l, i) => line(String(i), i + 1, 1, l.total, { taxRateBp: rows[i].rate }))),
+            context: ctx({ pricesIncludeTax: true }),
+          });
+          return inclusive.lines.every((l, i) => l.total === exclusive.lines[i].total && Math.abs(l.tax - exclusive.lines[i].tax) <= 1);
+        },
+      ),
     );
   });
 });
@@ -192,7 +238,10 @@ describe('pricing engine: worked examples', () => {
     expect(priceCart(cart([line('0', 1, 2, 899, { priceBooks: books })])).lines[0]).toMatchObject({ unitPrice: 799, priceSource: 'price_book' });
     expect(priceCart(cart([line('0', 1, 6, 899, { priceBooks: books })])).lines[0].unitPrice).toBe(700);
     // a higher book price still replaces the base (airport prices)
-    expect(priceCart(cart([line('0', 1, 1, 129, { priceBooks: [{ priceBookId: 3, name: 'Airport', priority: 5, price: 249, minQuantity: 1 }] })])).lines[0].unitPrice).toBe(249);
+    expect(
+      priceCart(cart([line('0', 1, 1, 129, { priceBooks: [{ priceBookId: 3, name: 'Airport', priority: 5, price: 249, minQuantity: 1 }] })])).lines[0]
+        .unitPrice,
+    ).toBe(249);
   });
 
   it('applies each rule kind', () => {
@@ -202,7 +251,13 @@ describe('pricing engine: worked examples', () => {
     expect(one(rule({ kind: 'amount_off', value: 5000 })).unitPrice).toBe(0);
     expect(one(rule({ kind: 'fixed_price', value: 600 })).unitPrice).toBe(600);
     expect(one(rule({ kind: 'fixed_price', value: 1600 })).unitPrice).toBe(1000); // never raises a price
-    const tiers = rule({ kind: 'quantity_tiers', tiers: [{ minQuantity: 5, percentOffBp: 1000 }, { minQuantity: 10, unitPrice: 700 }] });
+    const tiers = rule({
+      kind: 'quantity_tiers',
+      tiers: [
+        { minQuantity: 5, percentOffBp: 1000 },
+        { minQuantity: 10, unitPrice: 700 },
+      ],
+    });
     expect(one(tiers, 4).unitPrice).toBe(1000);
     expect(one(tiers, 5).unitPrice).toBe(900);
     expect(one(tiers, 12).unitPrice).toBe(700);
@@ -223,7 +278,8 @@ describe('pricing engine: worked examples', () => {
 
   it('checks rule conditions: items, categories, groups, stores, quantities, subtotal, validity, days and hours', () => {
     const l = line('0', 7, 3, 1000, { categoryId: 4 });
-    const applies = (conditions: PricingRule['conditions'], c = ctx()) => priceCart({ ...cart([l], { rules: [rule({ kind: 'percent_off', value: 1000, conditions })] }), context: c }).lines[0].unitPrice === 900;
+    const applies = (conditions: PricingRule['conditions'], c = ctx()) =>
+      priceCart({ ...cart([l], { rules: [rule({ kind: 'percent_off', value: 1000, conditions })] }), context: c }).lines[0].unitPrice === 900;
     expect(applies({ itemIds: [7] })).toBe(true);
     expect(applies({ itemIds: [8] })).toBe(false);
     expect(applies({ categoryIds: [4] })).toBe(true);
@@ -246,7 +302,16 @@ describe('pricing engine: worked examples', () => {
   });
 
   it('applies a bundle when all components are present and splits the saving over them', () => {
-    const bundle: Bundle = { id: 9, name: 'Coffee kit', price: 1500, active: true, components: [{ itemId: 1, quantity: 1 }, { itemId: 2, quantity: 2 }] };
+    const bundle: Bundle = {
+      id: 9,
+      name: 'Coffee kit',
+      price: 1500,
+      active: true,
+      components: [
+        { itemId: 1, quantity: 1 },
+        { itemId: 2, quantity: 2 },
+      ],
+    };
     const r = priceCart(cart([line('0', 1, 1, 899), line('1', 2, 5, 459)], { bundles: [bundle] }));
     // one kit: 8.99 + 2 x 4.59 = 18.17 -> 15.00, saving 3.17 split 899:918
     expect(r.appliedBundleIds).toEqual([9]);
@@ -259,7 +324,11 @@ describe('pricing engine: worked examples', () => {
   });
 
   it('applies manual line and cart discounts after rules, then tax on what is left', () => {
-    const r = priceCart(cart([line('0', 1, 2, 1000, { taxRateBp: 1000, manualDiscount: { type: 'percent', valueBp: 1000 } }), line('1', 2, 1, 500, { taxRateBp: 1000 })], { cartDiscount: { type: 'amount', value: 300 } }));
+    const r = priceCart(
+      cart([line('0', 1, 2, 1000, { taxRateBp: 1000, manualDiscount: { type: 'percent', valueBp: 1000 } }), line('1', 2, 1, 500, { taxRateBp: 1000 })], {
+        cartDiscount: { type: 'amount', value: 300 },
+      }),
+    );
     expect(r.lines[0]).toMatchObject({ gross: 2000, manualDiscount: 200, priceSource: 'manual' });
     expect(r.lines[0].cartDiscount + r.lines[1].cartDiscount).toBe(300);
     expect(r.lines[0].cartDiscount).toBe(235); // 300 x 1800/2300 = 234.78 -> 235
@@ -268,7 +337,9 @@ describe('pricing engine: worked examples', () => {
   });
 
   it('keeps a manual or offline unit price and gives such a line no rule or bundle', () => {
-    const r = priceCart(cart([line('0', 1, 1, 1000, { manualUnitPrice: 800, manualSource: 'offline' })], { rules: [rule({ kind: 'percent_off', value: 5000 })] }));
+    const r = priceCart(
+      cart([line('0', 1, 1, 1000, { manualUnitPrice: 800, manualSource: 'offline' })], { rules: [rule({ kind: 'percent_off', value: 5000 })] }),
+    );
     expect(r.lines[0]).toMatchObject({ unitPrice: 800, priceSource: 'offline', total: 800 });
   });
 

@@ -162,7 +162,13 @@ function applyRules(line: WorkLine, rules: PricingRule[], ctx: PricingContext, c
     if (line.unitPrice !== before || line.ruleDiscount !== discountBefore) {
       applied.add(rule.id);
       line.source = 'pricing_rule';
-      line.steps.push({ step: 'pricing_rule', id: rule.id, name: rule.name, unitPrice: line.unitPrice, amount: line.ruleDiscount - discountBefore || undefined });
+      line.steps.push({
+        step: 'pricing_rule',
+        id: rule.id,
+        name: rule.name,
+        unitPrice: line.unitPrice,
+        amount: line.ruleDiscount - discountBefore || undefined,
+      });
     }
   }
 }

@@ -3,7 +3,11 @@ import { bigintToNumber, utcDate } from '@pos/platform/database/columns';
 import type { BulkJobRecord } from '../application/pricing.ports';
 
 const date = (name: string, nullable = false) => ({ name, type: 'datetime' as const, nullable, transformer: utcDate });
-const json = <T>() => ({ type: 'text' as const, nullable: true, transformer: { to: (v: T | null) => (v == null ? null : JSON.stringify(v)), from: (v: string | null) => (v == null ? null : (JSON.parse(v) as T)) } });
+const json = <T>() => ({
+  type: 'text' as const,
+  nullable: true,
+  transformer: { to: (v: T | null) => (v == null ? null : JSON.stringify(v)), from: (v: string | null) => (v == null ? null : (JSON.parse(v) as T)) },
+});
 
 @Entity('pricing_rules')
 export class PricingRuleEntity {
@@ -15,7 +19,8 @@ export class PricingRuleEntity {
   @Column({ name: 'is_exclusive' }) isExclusive!: boolean;
   @Column({ name: 'is_active' }) isActive!: boolean;
   @Column({ type: 'integer', nullable: true }) value!: number | null;
-  @Column(json<{ minQuantity: number; percentOffBp?: number; unitPrice?: number }[]>()) tiers!: { minQuantity: number; percentOffBp?: number; unitPrice?: number }[] | null;
+  @Column(json<{ minQuantity: number; percentOffBp?: number; unitPrice?: number }[]>()) tiers!:
+    { minQuantity: number; percentOffBp?: number; unitPrice?: number }[] | null;
   @Column({ name: 'buy_quantity', type: 'integer', nullable: true }) buyQuantity!: number | null;
   @Column({ name: 'get_quantity', type: 'integer', nullable: true }) getQuantity!: number | null;
   @Column({ name: 'get_percent_off_bp', type: 'integer', nullable: true }) getPercentOffBp!: number | null;
@@ -67,7 +72,6 @@ export class ExchangeRateEntity {
   @Column(date('effective_at')) effectiveAt!: Date;
   @Column(date('created_at')) createdAt!: Date;
 }
-
 
 @Entity('bulk_price_jobs')
 export class BulkPriceJobEntity implements BulkJobRecord {

@@ -12,8 +12,6 @@ import { BulkPriceJobEntity, BundleEntity, BundleItemEntity, ExchangeRateEntity,
  */
 @Injectable()
 export class TypeOrmPricingRepository extends TxRepository implements PricingRepository {
-
-
   private async toRules(rows: PricingRuleEntity[]): Promise<RuleRecord[]> {
     if (!rows.length) return [];
     const targets = await this.em.getRepository(PricingRuleTargetEntity).findBy({ pricingRuleId: In(rows.map((r) => r.id)) });
@@ -47,7 +45,11 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
   }
 
   async rules(filter: RuleFilter, page: PageRequest): Promise<Page<RuleRecord>> {
-    const rows = await this.em.getRepository(PricingRuleEntity).find({ where: { deletedAt: IsNull(), ...(filter.isActive !== undefined ? { isActive: filter.isActive } : {}) }, order: { priority: 'DESC', id: 'ASC' }, take: 5000 });
+    const rows = await this.em.getRepository(PricingRuleEntity).find({
+      where: { deletedAt: IsNull(), ...(filter.isActive !== undefined ? { isActive: filter.isActive } : {}) },
+      order: { priority: 'DESC', id: 'ASC' },
+      take: 5000,
+    });
     const at = filter.at;
     const all = (await this.toRules(rows)).filter((r) => {
       const c = r.conditions;
@@ -63,7 +65,9 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
   }
 
   async activeRules(): Promise<RuleRecord[]> {
-    return this.toRules(await this.em.getRepository(PricingRuleEntity).find({ where: { deletedAt: IsNull(), isActive: true }, order: { priority: 'DESC', id: 'ASC' } }));
+    return this.toRules(
+      await this.em.getRepository(PricingRuleEntity).find({ where: { deletedAt: IsNull(), isActive: true }, order: { priority: 'DESC', id: 'ASC' } }),
+    );
   }
 
   async rule(id: number): Promise<RuleRecord | null> {
@@ -96,7 +100,10 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
     else await repo.save({ ...values, id: ruleId });
     const targets = this.em.getRepository(PricingRuleTargetEntity);
     await targets.delete({ pricingRuleId: ruleId });
-    const rows = [...itemIds.map((t) => ({ pricingRuleId: ruleId!, targetType: 'item', targetId: t })), ...categoryIds.map((t) => ({ pricingRuleId: ruleId!, targetType: 'category', targetId: t }))];
+    const rows = [
+      ...itemIds.map((t) => ({ pricingRuleId: ruleId!, targetType: 'item', targetId: t })),
+      ...categoryIds.map((t) => ({ pricingRuleId: ruleId!, targetType: 'category', targetId: t })),
+    ];
     if (rows.length) await targets.insert(rows);
     return ruleId;
   }
@@ -125,7 +132,9 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
   }
 
   async bundles(filter: { storeId?: number; validity?: 'active' | 'upcoming' | 'expired'; at: Date }, page: PageRequest): Promise<Page<BundleRecord>> {
-    const all = (await this.toBundles(await this.em.getRepository(BundleEntity).find({ where: { deletedAt: IsNull() }, order: { id: 'ASC' }, take: 5000 }))).filter((b) => {
+    const all = (
+      await this.toBundles(await this.em.getRepository(BundleEntity).find({ where: { deletedAt: IsNull() }, order: { id: 'ASC' }, take: 5000 }))
+    ).filter((b) => {
       if (filter.storeId !== undefined && b.storeIds?.length && !b.storeIds.includes(filter.storeId)) return false;
       if (filter.validity === 'active' && (!b.active || (b.validFrom && b.validFrom > filter.at) || (b.validTo && b.validTo < filter.at))) return false;
       if (filter.validity === 'upcoming' && !(b.validFrom && b.validFrom > filter.at)) return false;
@@ -151,7 +160,17 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
 
   async saveBundle(id: number | null, b: BundleWrite, now: Date): Promise<number> {
     const repo = this.em.getRepository(BundleEntity);
-    const values = { name: b.name, code: b.code, description: b.description, price: b.price, isActive: b.active, storeIds: b.storeIds, validFrom: b.validFrom, validTo: b.validTo, updatedAt: now };
+    const values = {
+      name: b.name,
+      code: b.code,
+      description: b.description,
+      price: b.price,
+      isActive: b.active,
+      storeIds: b.storeIds,
+      validFrom: b.validFrom,
+      validTo: b.validTo,
+      updatedAt: now,
+    };
     let bundleId = id;
     if (bundleId === null) bundleId = (await repo.save(repo.create({ ...values, createdAt: now, deletedAt: null }))).id;
     else await repo.update({ id: bundleId }, values);
@@ -169,7 +188,10 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
     await repo.update({ id }, { deletedAt: at, updatedAt: at, isActive: false, code: `~${id}~${b.code}`.slice(0, 32) });
   }
 
-  async priceBookCandidates(itemIds: number[], ctx: { storeId: number; customerGroupId: number | null; at: Date; currencyCode: string }): Promise<Map<number, PriceBookCandidate[]>> {
+  async priceBookCandidates(
+    itemIds: number[],
+    ctx: { storeId: number; customerGroupId: number | null; at: Date; currencyCode: string },
+  ): Promise<Map<number, PriceBookCandidate[]>> {
     const out = new Map<number, PriceBookCandidate[]>();
     if (!itemIds.length) return out;
     const group = ctx.customerGroupId ?? 0;
@@ -192,7 +214,9 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
   }
 
   async latestRate(currencyCode: string, at: Date): Promise<{ rateE8: number; effectiveAt: Date } | null> {
-    const row = await this.em.getRepository(ExchangeRateEntity).findOne({ where: { currencyCode, effectiveAt: LessThanOrEqual(at) }, order: { effectiveAt: 'DESC', id: 'DESC' } });
+    const row = await this.em
+      .getRepository(ExchangeRateEntity)
+      .findOne({ where: { currencyCode, effectiveAt: LessThanOrEqual(at) }, order: { effectiveAt: 'DESC', id: 'DESC' } });
     return row ? { rateE8: row.rateE8, effectiveAt: row.effectiveAt } : null;
   }
 
@@ -221,9 +245,21 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
         continue;
       }
       const minQ = c.minQuantity ?? 1;
-      const [entry] = (await this.em.query('SELECT id FROM price_book_entries WHERE price_book_id = ? AND item_id = ? AND min_quantity = ?', [c.priceBookId, c.itemId, minQ])) as { id: number }[];
+      const [entry] = (await this.em.query('SELECT id FROM price_book_entries WHERE price_book_id = ? AND item_id = ? AND min_quantity = ?', [
+        c.priceBookId,
+        c.itemId,
+        minQ,
+      ])) as { id: number }[];
       if (entry) await this.em.query('UPDATE price_book_entries SET price = ?, updated_at = ? WHERE id = ?', [c.price, at, entry.id]);
-      else await this.em.query('INSERT INTO price_book_entries (price_book_id, item_id, price, min_quantity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [c.priceBookId, c.itemId, c.price, minQ, at, at]);
+      else
+        await this.em.query('INSERT INTO price_book_entries (price_book_id, item_id, price, min_quantity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
+          c.priceBookId,
+          c.itemId,
+          c.price,
+          minQ,
+          at,
+          at,
+        ]);
       await this.em.query('UPDATE price_books SET updated_at = ? WHERE id = ?', [at, c.priceBookId]);
     }
   }
@@ -232,7 +268,9 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
     const out = new Set<number>();
     for (let i = 0; i < ids.length; i += 1000) {
       const chunk = ids.slice(i, i + 1000);
-      const rows = (await this.em.query(`SELECT id FROM items WHERE deleted_at IS NULL AND id IN (${chunk.map(() => '?').join(',')})`, chunk)) as { id: number }[];
+      const rows = (await this.em.query(`SELECT id FROM items WHERE deleted_at IS NULL AND id IN (${chunk.map(() => '?').join(',')})`, chunk)) as {
+        id: number;
+      }[];
       rows.forEach((r) => out.add(Number(r.id)));
     }
     return out;
@@ -240,7 +278,9 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
 
   async existingPriceBookIds(ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
-    const rows = (await this.em.query(`SELECT id FROM price_books WHERE deleted_at IS NULL AND id IN (${ids.map(() => '?').join(',')})`, ids)) as { id: number }[];
+    const rows = (await this.em.query(`SELECT id FROM price_books WHERE deleted_at IS NULL AND id IN (${ids.map(() => '?').join(',')})`, ids)) as {
+      id: number;
+    }[];
     return new Set(rows.map((r) => Number(r.id)));
   }
 
@@ -252,5 +292,4 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
   private when(d: Date): Date | string {
     return this.isSqlite ? d.toISOString().replace('T', ' ').replace('Z', '') : d;
   }
-
 }

@@ -103,7 +103,12 @@ export class CheckoutService {
       can_sell: sessionOk.can_sell,
       session_id: sessionOk.session?.id ?? null,
       ...this.views.pricedCart(p.priced),
-      payments: p.tenders.map((t) => ({ payment_method_code: t.method.code, amount: fromMinor(t.amount), applied: fromMinor(t.applied), change: fromMinor(t.change) })),
+      payments: p.tenders.map((t) => ({
+        payment_method_code: t.method.code,
+        amount: fromMinor(t.amount),
+        applied: fromMinor(t.applied),
+        change: fromMinor(t.change),
+      })),
       change: fromMinor(p.change),
       balance_due: fromMinor(p.onAccount),
     };
@@ -112,12 +117,25 @@ export class CheckoutService {
   async checkout(principal: Principal, input: CheckoutInput, fingerprint: string): Promise<CheckoutOutcome> {
     assertStoreAccess(principal, input.storeId);
     const now = this.clock.now();
-    const existing = await this.txHost.withTransaction(() => this.idempotency.claim({ key: input.idempotencyKey, scope: 'checkout', fingerprint, status: 'in_flight', responseStatus: null, responseBody: null, userId: principal.userId, createdAt: now, completedAt: null }));
+    const existing = await this.txHost.withTransaction(() =>
+      this.idempotency.claim({
+        key: input.idempotencyKey,
+        scope: 'checkout',
+        fingerprint,
+        status: 'in_flight',
+        responseStatus: null,
+        responseBody: null,
+        userId: principal.userId,
+        createdAt: now,
+        completedAt: null,
+      }),
+    );
     if (existing) {
       if (existing.fingerprint !== fingerprint || existing.scope !== 'checkout') {
         throw ValidationFailedError.field('idempotency_key', 'This idempotency key was already used for a different request.');
       }
-      if (existing.status === 'completed') return { replayed: true, status: existing.responseStatus ?? 201, body: JSON.parse(existing.responseBody ?? 'null') as unknown };
+      if (existing.status === 'completed')
+        return { replayed: true, status: existing.responseStatus ?? 201, body: JSON.parse(existing.responseBody ?? 'null') as unknown };
       const stale = new Date(now.getTime() - IN_FLIGHT_STALE_MS);
       if (!(await this.txHost.withTransaction(() => this.idempotency.takeOver(input.idempotencyKey, stale, now)))) {
         throw new ConflictError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly.', 1);
@@ -216,10 +234,35 @@ export class CheckoutService {
         };
       }),
     );
-    await this.sales.insertPayments(p.tenders.map((t) => ({ saleId: sale.id, paymentMethodId: t.method.id, methodCode: t.method.code, methodType: t.method.type, amount: t.applied, tendered: t.tendered, changeAmount: t.change, reference: t.reference, createdAt: now })));
+    await this.sales.insertPayments(
+      p.tenders.map((t) => ({
+        saleId: sale.id,
+        paymentMethodId: t.method.id,
+        methodCode: t.method.code,
+        methodType: t.method.type,
+        amount: t.applied,
+        tendered: t.tendered,
+        changeAmount: t.change,
+        reference: t.reference,
+        createdAt: now,
+      })),
+    );
     await this.takeStock(principal, p, input, sale.id, now);
     const dueAt = new Date(now.getTime() + p.paymentTermsDays * 86_400_000);
-    await this.sales.insertInvoice({ saleId: sale.id, storeId: p.store.id, customerId: input.customerId ?? null, number: `INV-${p.store.code}-${String(number).padStart(6, '0')}`, status: p.onAccount > 0 ? 'issued' : 'paid', issuedAt: now, dueAt, amount: cart.total, paid: cart.total - p.onAccount, balance: p.onAccount, createdAt: now, updatedAt: now });
+    await this.sales.insertInvoice({
+      saleId: sale.id,
+      storeId: p.store.id,
+      customerId: input.customerId ?? null,
+      number: `INV-${p.store.code}-${String(number).padStart(6, '0')}`,
+      status: p.onAccount > 0 ? 'issued' : 'paid',
+      issuedAt: now,
+      dueAt,
+      amount: cart.total,
+      paid: cart.total - p.onAccount,
+      balance: p.onAccount,
+      createdAt: now,
+      updatedAt: now,
+    });
     const detail = await this.views.detail(sale.id);
     await this.changes.event('sale.completed', { sale: detail }, p.store.id);
     await this.idempotency.complete(input.idempotencyKey, 201, JSON.stringify(detail), now);
@@ -235,7 +278,17 @@ export class CheckoutService {
       const factor = p.priced.units[i]?.factor ?? 1;
       const warehouseId = p.warehouses[i];
       const moved = await this.stock.move(
-        { itemId: item.id, warehouseId, type: 'sale', delta: -l.quantity * factor, unitCost: item.cost, referenceType: 'sale', referenceId: String(saleId), userId: principal.userId, notes: null },
+        {
+          itemId: item.id,
+          warehouseId,
+          type: 'sale',
+          delta: -l.quantity * factor,
+          unitCost: item.cost,
+          referenceType: 'sale',
+          referenceId: String(saleId),
+          userId: principal.userId,
+          notes: null,
+        },
         allowNegative ? null : 0,
         now,
       );
@@ -248,7 +301,12 @@ export class CheckoutService {
       }
       const level = moved.reorderLevel ?? item.reorderLevel;
       const crossing = levelCrossing(moved.before, moved.after, level);
-      if (crossing) await this.changes.event(`inventory.${crossing}`, { item_id: item.id, sku: item.sku, name: item.name, warehouse_id: warehouseId, quantity: moved.after, reorder_level: level }, p.store.id);
+      if (crossing)
+        await this.changes.event(
+          `inventory.${crossing}`,
+          { item_id: item.id, sku: item.sku, name: item.name, warehouse_id: warehouseId, quantity: moved.after, reorder_level: level },
+          p.store.id,
+        );
     }
   }
 
@@ -274,7 +332,10 @@ export class CheckoutService {
     const warehouses = await this.lineWarehouses(store, input, priced, forCommit);
     const client = input.totalAmount;
     if (client !== priced.cart.total) {
-      throw new BadRequestError('total_mismatch', `The total_amount ${fromMinor(client)} does not match the server total ${fromMinor(priced.cart.total)}.`, { client_total: fromMinor(client), server_total: fromMinor(priced.cart.total) });
+      throw new BadRequestError('total_mismatch', `The total_amount ${fromMinor(client)} does not match the server total ${fromMinor(priced.cart.total)}.`, {
+        client_total: fromMinor(client),
+        server_total: fromMinor(priced.cart.total),
+      });
     }
 
     const { tenders, change, paid, onAccount } = await this.settlePayments(store, input, priced.cart.total);
@@ -300,9 +361,19 @@ export class CheckoutService {
       const percentBp = r.discount?.type === 'percent' && override === 0 ? r.discount.valueBp : server > 0 ? Math.round((amount * 10000) / server) : 10000;
       if (withinLimits(limits, { percentBp, amount })) return null;
       const discount: Discount = r.discount && override === 0 ? r.discount : { type: 'amount', value: amount };
-      const approver = r.discountApprovalToken ? this.approvals.verify(r.discountApprovalToken, principal, { storeId: input.storeId, target: { itemId: l.itemId }, discount, cartReference: input.idempotencyKey }) : null;
+      const approver = r.discountApprovalToken
+        ? this.approvals.verify(r.discountApprovalToken, principal, {
+            storeId: input.storeId,
+            target: { itemId: l.itemId },
+            discount,
+            cartReference: input.idempotencyKey,
+          })
+        : null;
       if (approver === null) {
-        throw new ForbiddenError(`The discount on items.${i} (${fromMinor(amount)}, ${percentBp / 100}%) is beyond your limit; a manager's approval token is required.`, 'discount_requires_approval');
+        throw new ForbiddenError(
+          `The discount on items.${i} (${fromMinor(amount)}, ${percentBp / 100}%) is beyond your limit; a manager's approval token is required.`,
+          'discount_requires_approval',
+        );
       }
       return approver;
     });
@@ -311,8 +382,19 @@ export class CheckoutService {
     const base = priced.cart.lines.reduce((a, l) => a + l.net + l.cartDiscount, 0);
     const percentBp = input.cartDiscount.type === 'percent' ? input.cartDiscount.valueBp : base > 0 ? Math.round((cartAmount * 10000) / base) : 10000;
     if (withinLimits(limits, { percentBp, amount: cartAmount })) return { approvals, cartApproval: null };
-    const approver = input.cartDiscountApprovalToken ? this.approvals.verify(input.cartDiscountApprovalToken, principal, { storeId: input.storeId, target: 'cart', discount: input.cartDiscount, cartReference: input.idempotencyKey }) : null;
-    if (approver === null) throw new ForbiddenError(`The cart discount (${fromMinor(cartAmount)}, ${percentBp / 100}%) is beyond your limit; a manager's approval token is required.`, 'discount_requires_approval');
+    const approver = input.cartDiscountApprovalToken
+      ? this.approvals.verify(input.cartDiscountApprovalToken, principal, {
+          storeId: input.storeId,
+          target: 'cart',
+          discount: input.cartDiscount,
+          cartReference: input.idempotencyKey,
+        })
+      : null;
+    if (approver === null)
+      throw new ForbiddenError(
+        `The cart discount (${fromMinor(cartAmount)}, ${percentBp / 100}%) is beyond your limit; a manager's approval token is required.`,
+        'discount_requires_approval',
+      );
     return { approvals, cartApproval: approver };
   }
 
@@ -332,21 +414,26 @@ export class CheckoutService {
       warehouses.push(wh);
       const item = priced.items.get(r.itemId)!;
       const factor = priced.units[i]?.factor ?? 1;
-      if (r.baseQuantity !== undefined && r.baseQuantity !== r.qty * factor) errors[`items.${i}.base_quantity`] = [`The base_quantity must be qty x unit factor (${r.qty * factor}).`];
+      if (r.baseQuantity !== undefined && r.baseQuantity !== r.qty * factor)
+        errors[`items.${i}.base_quantity`] = [`The base_quantity must be qty x unit factor (${r.qty * factor}).`];
       if (item.isSerialTracked) {
         if (!r.serialNumber) errors[`items.${i}.serial_number`] = ['A serial number is required for this item.'];
         else if ((priced.units[i]?.factor ?? 1) * r.qty !== 1) errors[`items.${i}.qty`] = ['A serial-tracked item is sold one unit per line.'];
-        else if (!(await this.stock.serials(item.id, { warehouseId: wh, status: 'in_stock', serials: [r.serialNumber] })).length) errors[`items.${i}.serial_number`] = ['The serial number is not in stock in this warehouse.'];
+        else if (!(await this.stock.serials(item.id, { warehouseId: wh, status: 'in_stock', serials: [r.serialNumber] })).length)
+          errors[`items.${i}.serial_number`] = ['The serial number is not in stock in this warehouse.'];
       }
     }
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
     if (!forCommit && !store.allowNegativeStock && input.offlineCreatedAt === undefined) {
       const need = new Map<string, number>();
-      priced.cart.lines.forEach((l, i) => need.set(`${l.itemId}:${warehouses[i]}`, (need.get(`${l.itemId}:${warehouses[i]}`) ?? 0) + l.quantity * (priced.units[i]?.factor ?? 1)));
+      priced.cart.lines.forEach((l, i) =>
+        need.set(`${l.itemId}:${warehouses[i]}`, (need.get(`${l.itemId}:${warehouses[i]}`) ?? 0) + l.quantity * (priced.units[i]?.factor ?? 1)),
+      );
       for (const [key, qty] of need) {
         const [itemId, wh] = key.split(':').map(Number);
         const onHand = (await this.stock.levels([itemId], [wh]))[0]?.quantity ?? 0;
-        if (onHand < qty) throw new ConflictError('insufficient_stock', `Not enough stock of ${priced.items.get(itemId)!.sku}: ${onHand} on hand, ${qty} needed.`);
+        if (onHand < qty)
+          throw new ConflictError('insufficient_stock', `Not enough stock of ${priced.items.get(itemId)!.sku}: ${onHand} on hand, ${qty} needed.`);
       }
     }
     return warehouses;
@@ -356,7 +443,8 @@ export class CheckoutService {
     const methods = (await this.stores.paymentMethodsByStore([store.id])).get(store.id) ?? [];
     let payments = input.payments;
     if (!payments.length) {
-      if (!input.legacyPaymentMethod && input.legacyPaymentMethodId === undefined) throw ValidationFailedError.field('payments', 'The payments field is required.');
+      if (!input.legacyPaymentMethod && input.legacyPaymentMethodId === undefined)
+        throw ValidationFailedError.field('payments', 'The payments field is required.');
       payments = [{ code: input.legacyPaymentMethod, methodId: input.legacyPaymentMethodId, amount: total }];
     }
     const errors: Record<string, string[]> = {};
@@ -367,15 +455,28 @@ export class CheckoutService {
     });
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
     const tenderType = (m: PaymentMethodRecord): TenderType => (['cash', 'card', 'on_account'].includes(m.type) ? (m.type as TenderType) : 'other');
-    const s = settle(total, payments.map((p, i) => ({ type: tenderType(resolved[i]!), amount: p.amount })));
-    for (const problem of s.problems) (errors[problem.index === null ? 'payments' : `payments.${problem.index}.amount`] ??= []).push(problem.message.replace(/\((\d+)\)/g, (_, v: string) => `(${fromMinor(Number(v))})`));
+    const s = settle(
+      total,
+      payments.map((p, i) => ({ type: tenderType(resolved[i]!), amount: p.amount })),
+    );
+    for (const problem of s.problems)
+      (errors[problem.index === null ? 'payments' : `payments.${problem.index}.amount`] ??= []).push(
+        problem.message.replace(/\((\d+)\)/g, (_, v: string) => `(${fromMinor(Number(v))})`),
+      );
     if (s.onAccount > 0 && input.customerId === undefined) errors.customer_id = ['An on-account payment needs a customer.'];
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
     let changeLeft = s.change;
     const tenders = payments.map((p, i) => {
       const change = resolved[i]!.type === 'cash' ? Math.min(changeLeft, p.amount) : 0;
       changeLeft -= change;
-      return { method: resolved[i]!, amount: p.amount, applied: s.applied[i], tendered: p.tendered ?? (resolved[i]!.type === 'cash' ? p.amount : null), change, reference: p.reference ?? null };
+      return {
+        method: resolved[i]!,
+        amount: p.amount,
+        applied: s.applied[i],
+        tendered: p.tendered ?? (resolved[i]!.type === 'cash' ? p.amount : null),
+        change,
+        reference: p.reference ?? null,
+      };
     });
     return { tenders, change: s.change, paid: s.paid, onAccount: s.onAccount };
   }

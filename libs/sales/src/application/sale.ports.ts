@@ -142,7 +142,10 @@ export abstract class SaleRepository {
   abstract insertInvoice(invoice: Omit<InvoiceRecord, 'id'>): Promise<InvoiceRecord>;
   abstract invoiceOfSale(saleId: number): Promise<InvoiceRecord | null>;
   abstract invoice(id: number): Promise<InvoiceRecord | null>;
-  abstract invoices(filter: { storeIds: readonly number[] | 'all'; storeId?: number; status?: string; from?: Date; to?: Date; q?: string; now: Date }, page: PageRequest): Promise<Page<InvoiceRecord>>;
+  abstract invoices(
+    filter: { storeIds: readonly number[] | 'all'; storeId?: number; status?: string; from?: Date; to?: Date; q?: string; now: Date },
+    page: PageRequest,
+  ): Promise<Page<InvoiceRecord>>;
   abstract updateInvoice(id: number, changes: Partial<InvoiceRecord>): Promise<void>;
   abstract insertInvoicePayment(p: Omit<InvoicePaymentRecord, 'id'>): Promise<InvoicePaymentRecord>;
   abstract invoicePayments(invoiceId: number): Promise<InvoicePaymentRecord[]>;

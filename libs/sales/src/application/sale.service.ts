@@ -47,7 +47,16 @@ export class SaleService {
       cashier_id: sale.userId,
       customer_id: sale.customerId,
       status: detail.status,
-      lines: detail.items.map((l) => ({ name: l.name, sku: l.sku, quantity: l.quantity, unit: l.unit?.name ?? null, unit_price: l.unit_price, discount: l.discounts.total, total: l.total, serial_number: l.serial_number })),
+      lines: detail.items.map((l) => ({
+        name: l.name,
+        sku: l.sku,
+        quantity: l.quantity,
+        unit: l.unit?.name ?? null,
+        unit_price: l.unit_price,
+        discount: l.discounts.total,
+        total: l.total,
+        serial_number: l.serial_number,
+      })),
       subtotal: detail.subtotal,
       discount_total: detail.discount_total,
       taxes: this.taxLines(detail.items),
@@ -72,7 +81,12 @@ export class SaleService {
     const center = (s: string) => ' '.repeat(Math.max(0, Math.floor((WIDTH - s.length) / 2))) + s.slice(0, WIDTH);
     const out: string[] = [];
     for (const line of (r.store.header ?? r.store.name).split('\n')) out.push(center(line));
-    out.push('-'.repeat(WIDTH), row(`Receipt ${r.receipt_number}`, ''), row(r.date.slice(0, 16).replace('T', ' '), r.status === 'completed' ? '' : r.status.toUpperCase()), '-'.repeat(WIDTH));
+    out.push(
+      '-'.repeat(WIDTH),
+      row(`Receipt ${r.receipt_number}`, ''),
+      row(r.date.slice(0, 16).replace('T', ' '), r.status === 'completed' ? '' : r.status.toUpperCase()),
+      '-'.repeat(WIDTH),
+    );
     for (const l of r.lines) {
       out.push(row(l.name, money(l.total)));
       out.push(`  ${l.quantity}${l.unit ? ' ' + l.unit : ''} x ${money(l.unit_price)}${l.discount ? `  -${money(l.discount)}` : ''}`);
@@ -102,7 +116,21 @@ export class SaleService {
       if (items.some((l) => l.returnedQuantity > 0)) throw new ConflictError('sale_has_returns', 'A sale with returns cannot be voided.');
       const now = this.clock.now();
       for (const l of items) {
-        await this.stock.move({ itemId: l.itemId, warehouseId: l.warehouseId, type: 'void', delta: l.baseQuantity, unitCost: l.factor ? Math.round(l.unitCost / l.factor) : l.unitCost, referenceType: 'sale_void', referenceId: String(id), userId: principal.userId, notes: reason ?? null }, null, now);
+        await this.stock.move(
+          {
+            itemId: l.itemId,
+            warehouseId: l.warehouseId,
+            type: 'void',
+            delta: l.baseQuantity,
+            unitCost: l.factor ? Math.round(l.unitCost / l.factor) : l.unitCost,
+            referenceType: 'sale_void',
+            referenceId: String(id),
+            userId: principal.userId,
+            notes: reason ?? null,
+          },
+          null,
+          now,
+        );
         if (l.serialNumber) {
           const [serial] = await this.stock.serials(l.itemId, { serials: [l.serialNumber] });
           if (serial) await this.stock.updateSerials([serial.id], { status: 'in_stock', saleId: null, warehouseId: l.warehouseId }, now);
@@ -120,7 +148,10 @@ export class SaleService {
   private taxLines(items: { tax_rate: number; tax: number; net: number }[]) {
     const byRate = new Map<number, number>();
     for (const l of items) byRate.set(l.tax_rate, (byRate.get(l.tax_rate) ?? 0) + Math.round(l.tax * 100));
-    return [...byRate.entries()].filter(([, v]) => v !== 0).sort((a, b) => a[0] - b[0]).map(([rate, tax]) => ({ rate, tax: fromMinor(tax) }));
+    return [...byRate.entries()]
+      .filter(([, v]) => v !== 0)
+      .sort((a, b) => a[0] - b[0])
+      .map(([rate, tax]) => ({ rate, tax: fromMinor(tax) }));
   }
 
   async visible(principal: Principal, id: number): Promise<SaleRecord> {
@@ -150,7 +181,17 @@ export class InvoiceService {
     const inv = await this.sales.invoice(id);
     if (!inv || !canAccessStore(principal, inv.storeId)) throw new NotFoundError('Invoice');
     const payments = await this.sales.invoicePayments(id);
-    return { ...invoiceView(inv, this.clock.now()), payments: payments.map((p) => ({ id: p.id, payment_method_code: p.methodCode, amount: fromMinor(p.amount), reference: p.reference, user_id: p.userId, created_at: p.createdAt.toISOString() })) };
+    return {
+      ...invoiceView(inv, this.clock.now()),
+      payments: payments.map((p) => ({
+        id: p.id,
+        payment_method_code: p.methodCode,
+        amount: fromMinor(p.amount),
+        reference: p.reference,
+        user_id: p.userId,
+        created_at: p.createdAt.toISOString(),
+      })),
+    };
   }
 
   async pay(principal: Principal, id: number, input: { code: string; amount: number; reference?: string }) {
@@ -160,10 +201,20 @@ export class InvoiceService {
       if (inv.status === 'void') throw new ConflictError('invoice_void', 'A voided invoice cannot be paid.');
       if (inv.balance <= 0) throw new ConflictError('invoice_paid', 'The invoice is already paid.');
       if (input.amount > inv.balance) throw ValidationFailedError.field('amount', `The amount cannot exceed the balance (${fromMinor(inv.balance)}).`);
-      const method = ((await this.stores.paymentMethodsByStore([inv.storeId])).get(inv.storeId) ?? []).find((m) => m.code === input.code && m.type !== 'on_account');
+      const method = ((await this.stores.paymentMethodsByStore([inv.storeId])).get(inv.storeId) ?? []).find(
+        (m) => m.code === input.code && m.type !== 'on_account',
+      );
       if (!method) throw ValidationFailedError.field('payment_method_code', 'The selected payment method is not available for invoice payments.');
       const now = this.clock.now();
-      await this.sales.insertInvoicePayment({ invoiceId: id, paymentMethodId: method.id, methodCode: method.code, amount: input.amount, reference: input.reference ?? null, userId: principal.userId, createdAt: now });
+      await this.sales.insertInvoicePayment({
+        invoiceId: id,
+        paymentMethodId: method.id,
+        methodCode: method.code,
+        amount: input.amount,
+        reference: input.reference ?? null,
+        userId: principal.userId,
+        createdAt: now,
+      });
       const balance = inv.balance - input.amount;
       await this.sales.updateInvoice(id, { paid: inv.paid + input.amount, balance, status: balance === 0 ? 'paid' : 'partially_paid', updatedAt: now });
       return this.show(principal, id);

@@ -40,7 +40,13 @@ function itemView(l: SaleItemRecord) {
     unit_price: fromMinor(l.unitPrice),
     price_source: l.priceSource,
     gross: fromMinor(l.gross),
-    discounts: { rule: fromMinor(l.ruleDiscount), bundle: fromMinor(l.bundleDiscount), manual: fromMinor(l.manualDiscount), cart: fromMinor(l.cartDiscount), total: fromMinor(l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount) },
+    discounts: {
+      rule: fromMinor(l.ruleDiscount),
+      bundle: fromMinor(l.bundleDiscount),
+      manual: fromMinor(l.manualDiscount),
+      cart: fromMinor(l.cartDiscount),
+      total: fromMinor(l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount),
+    },
     discount_reason: l.discountReason,
     discount_approved_by: l.discountApprovedBy,
     net: fromMinor(l.net),
@@ -53,7 +59,16 @@ function itemView(l: SaleItemRecord) {
 }
 
 function paymentView(p: SalePaymentRecord) {
-  return { id: p.id, payment_method_id: p.paymentMethodId, payment_method_code: p.methodCode, type: p.methodType, amount: fromMinor(p.amount), tendered: p.tendered === null ? null : fromMinor(p.tendered), change: fromMinor(p.changeAmount), reference: p.reference };
+  return {
+    id: p.id,
+    payment_method_id: p.paymentMethodId,
+    payment_method_code: p.methodCode,
+    type: p.methodType,
+    amount: fromMinor(p.amount),
+    tendered: p.tendered === null ? null : fromMinor(p.tendered),
+    change: fromMinor(p.changeAmount),
+    reference: p.reference,
+  };
 }
 
 /** Views of sales shared by checkout, the sales endpoints, receipts and the integration feed. */
@@ -74,7 +89,8 @@ export class SaleViews {
     const stores = new Map<number, string>();
     for (const id of storeIds) stores.set(id, (await this.stores.findStore(id))?.name ?? '');
     const warehouses = new Map<number, string>();
-    for (const id of [...new Set(sales.map((s) => s.warehouseId).filter((w): w is number => w !== null))]) warehouses.set(id, (await this.stores.findWarehouse(id))?.name ?? '');
+    for (const id of [...new Set(sales.map((s) => s.warehouseId).filter((w): w is number => w !== null))])
+      warehouses.set(id, (await this.stores.findWarehouse(id))?.name ?? '');
     return sales.map((s) => ({
       id: s.id,
       receipt_number: s.receiptNumber,
@@ -93,7 +109,12 @@ export class SaleViews {
   async detail(id: number, now = new Date()) {
     const s = await this.sales.find(id);
     if (!s) throw new NotFoundError('Sale');
-    const [[summary], items, payments, invoice] = await Promise.all([this.summaries([s]), this.sales.items([id]), this.sales.payments([id]), this.sales.invoiceOfSale(id)]);
+    const [[summary], items, payments, invoice] = await Promise.all([
+      this.summaries([s]),
+      this.sales.items([id]),
+      this.sales.payments([id]),
+      this.sales.invoiceOfSale(id),
+    ]);
     return {
       ...summary,
       subtotal: fromMinor(s.subtotal),

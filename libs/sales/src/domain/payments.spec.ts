@@ -4,17 +4,32 @@ import { settle, Tender, TenderType } from './payments';
 describe('settle', () => {
   it('gives change on over-tendered cash only', () => {
     expect(settle(1850, [{ type: 'cash', amount: 2000 }])).toMatchObject({ applied: [1850], change: 150, paid: 1850, onAccount: 0, problems: [] });
-    expect(settle(1850, [{ type: 'card', amount: 1000 }, { type: 'cash', amount: 1000 }])).toMatchObject({ applied: [1000, 850], change: 150, paid: 1850, problems: [] });
+    expect(
+      settle(1850, [
+        { type: 'card', amount: 1000 },
+        { type: 'cash', amount: 1000 },
+      ]),
+    ).toMatchObject({ applied: [1000, 850], change: 150, paid: 1850, problems: [] });
     expect(settle(1850, [{ type: 'card', amount: 2000 }]).problems).toHaveLength(1);
   });
 
   it('leaves on-account amounts as a balance', () => {
-    expect(settle(5000, [{ type: 'cash', amount: 2000 }, { type: 'on_account', amount: 3000 }])).toMatchObject({ paid: 2000, onAccount: 3000, change: 0, problems: [] });
+    expect(
+      settle(5000, [
+        { type: 'cash', amount: 2000 },
+        { type: 'on_account', amount: 3000 },
+      ]),
+    ).toMatchObject({ paid: 2000, onAccount: 3000, change: 0, problems: [] });
   });
 
   it('refuses payments that do not cover the total, and empty or negative tenders', () => {
     expect(settle(1000, [{ type: 'cash', amount: 999 }]).problems.map((p) => p.index)).toEqual([null]);
-    expect(settle(1000, [{ type: 'cash', amount: 0 }, { type: 'card', amount: 1000 }]).problems.map((p) => p.index)).toEqual([0]);
+    expect(
+      settle(1000, [
+        { type: 'cash', amount: 0 },
+        { type: 'card', amount: 1000 },
+      ]).problems.map((p) => p.index),
+    ).toEqual([0]);
   });
 
   it('always balances: applied amounts sum to the total when covered', () => {

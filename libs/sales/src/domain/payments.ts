@@ -27,7 +27,8 @@ export function settle(total: number, tenders: Tender[]): Settlement {
   tenders.forEach((t, i) => {
     if (!Number.isSafeInteger(t.amount) || t.amount <= 0) problems.push({ index: i, message: 'The amount must be greater than 0.' });
   });
-  const sum = (type?: TenderType, not?: boolean) => tenders.filter((t) => (type === undefined ? true : not ? t.type !== type : t.type === type)).reduce((a, t) => a + t.amount, 0);
+  const sum = (type?: TenderType, not?: boolean) =>
+    tenders.filter((t) => (type === undefined ? true : not ? t.type !== type : t.type === type)).reduce((a, t) => a + t.amount, 0);
   const cash = sum('cash');
   const nonCash = sum('cash', true);
   const given = cash + nonCash;

@@ -2,13 +2,29 @@ import { Injectable } from '@nestjs/common';
 import { Brackets, In, LessThan } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { TxRepository, isUniqueViolation } from '@pos/platform';
-import { IdempotencyRecord, IdempotencyRepository, InvoicePaymentRecord, InvoiceRecord, SaleFilter, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository } from '../application/sale.ports';
-import { IdempotencyKeyEntity, InvoiceEntity, InvoicePaymentEntity, ReceiptCounterEntity, SaleEntity, SaleItemEntity, SalePaymentEntity } from './sale.entities';
+import {
+  IdempotencyRecord,
+  IdempotencyRepository,
+  InvoicePaymentRecord,
+  InvoiceRecord,
+  SaleFilter,
+  SaleItemRecord,
+  SalePaymentRecord,
+  SaleRecord,
+  SaleRepository,
+} from '../application/sale.ports';
+import {
+  IdempotencyKeyEntity,
+  InvoiceEntity,
+  InvoicePaymentEntity,
+  ReceiptCounterEntity,
+  SaleEntity,
+  SaleItemEntity,
+  SalePaymentEntity,
+} from './sale.entities';
 
 @Injectable()
 export class TypeOrmSaleRepository extends TxRepository implements SaleRepository {
-
-
   /**
    * Per-store receipt numbers without gaps from races: one UPDATE increments the store's counter
    * (holding its row lock until commit on MySQL; SQLite transactions take turns), then it is read.
@@ -17,7 +33,13 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
    */
   async nextReceiptNumber(storeId: number): Promise<number> {
     const counters = this.em.getRepository(ReceiptCounterEntity);
-    const bump = () => counters.createQueryBuilder().update().set({ lastNumber: () => 'last_number + 1' }).where('store_id = :storeId', { storeId }).execute();
+    const bump = () =>
+      counters
+        .createQueryBuilder()
+        .update()
+        .set({ lastNumber: () => 'last_number + 1' })
+        .where('store_id = :storeId', { storeId })
+        .execute();
     if (!(await bump()).affected) {
       await counters.createQueryBuilder().insert().values({ storeId, lastNumber: 0 }).orIgnore().execute();
       await bump();
@@ -47,7 +69,9 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
   }
 
   items(saleIds: number[]): Promise<SaleItemRecord[]> {
-    return saleIds.length ? this.em.getRepository(SaleItemEntity).find({ where: { saleId: In(saleIds) }, order: { saleId: 'ASC', lineNo: 'ASC' } }) : Promise.resolve([]);
+    return saleIds.length
+      ? this.em.getRepository(SaleItemEntity).find({ where: { saleId: In(saleIds) }, order: { saleId: 'ASC', lineNo: 'ASC' } })
+      : Promise.resolve([]);
   }
 
   payments(saleIds: number[]): Promise<SalePaymentRecord[]> {
@@ -72,7 +96,9 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
           b
             .where('s.receipt_number = :q', { q })
             .orWhere('s.reference = :q', { q })
-            .orWhere('s.id IN (SELECT si.sale_id FROM sale_items si WHERE si.item_id IN (SELECT ib.item_id FROM item_barcodes ib WHERE ib.barcode = :q))', { q })
+            .orWhere('s.id IN (SELECT si.sale_id FROM sale_items si WHERE si.item_id IN (SELECT ib.item_id FROM item_barcodes ib WHERE ib.barcode = :q))', {
+              q,
+            })
             .orWhere('s.customer_id IN (SELECT c.id FROM customers c WHERE c.name = :q OR c.email = :qLower OR c.phone = :q)', { q, qLower: q.toLowerCase() }),
         ),
       );
@@ -98,7 +124,10 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     return this.em.getRepository(InvoiceEntity).findOneBy({ id });
   }
 
-  async invoices(f: { storeIds: readonly number[] | 'all'; storeId?: number; status?: string; from?: Date; to?: Date; q?: string; now: Date }, page: PageRequest): Promise<Page<InvoiceRecord>> {
+  async invoices(
+    f: { storeIds: readonly number[] | 'all'; storeId?: number; status?: string; from?: Date; to?: Date; q?: string; now: Date },
+    page: PageRequest,
+  ): Promise<Page<InvoiceRecord>> {
     const qb = this.em.getRepository(InvoiceEntity).createQueryBuilder('i').where('1 = 1');
     if (f.storeIds !== 'all') qb.andWhere('i.store_id IN (:...scope)', { scope: f.storeIds.length ? [...f.storeIds] : [0] });
     if (f.storeId !== undefined) qb.andWhere('i.store_id = :storeId', { storeId: f.storeId });
@@ -125,7 +154,10 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
   }
 
   async sessionTotals(sessionId: number): Promise<{ salesCount: number; salesTotal: number; byMethod: Record<string, number> }> {
-    const [count] = (await this.em.query("SELECT COUNT(*) AS n, COALESCE(SUM(total_amount), 0) AS total FROM sales WHERE session_id = ? AND status <> 'voided'", [sessionId])) as { n: number | string; total: number | string }[];
+    const [count] = (await this.em.query(
+      "SELECT COUNT(*) AS n, COALESCE(SUM(total_amount), 0) AS total FROM sales WHERE session_id = ? AND status <> 'voided'",
+      [sessionId],
+    )) as { n: number | string; total: number | string }[];
     const methods = (await this.em.query(
       "SELECT p.method_code AS code, COALESCE(SUM(p.amount), 0) AS amount FROM sale_payments p JOIN sales s ON s.id = p.sale_id WHERE s.session_id = ? AND s.status <> 'voided' GROUP BY p.method_code",
       [sessionId],
@@ -136,7 +168,6 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
 
 @Injectable()
 export class TypeOrmIdempotencyRepository extends TxRepository implements IdempotencyRepository {
-
   private get repo() {
     return this.em.getRepository(IdempotencyKeyEntity);
   }

@@ -46,5 +46,7 @@ export abstract class SessionRepository {
 
 /** Sales figures of a session; provided by the sales context (checkout). */
 export abstract class SessionSalesTotals {
-  abstract totals(sessionId: number): Promise<{ salesCount: number; salesTotal: number; byMethod: Record<string, number>; cashSales: number; cashRefunds: number }>;
+  abstract totals(
+    sessionId: number,
+  ): Promise<{ salesCount: number; salesTotal: number; byMethod: Record<string, number>; cashSales: number; cashRefunds: number }>;
 }

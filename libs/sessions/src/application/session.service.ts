@@ -27,7 +27,17 @@ export function sessionView(s: SessionRecord) {
 }
 
 function movementView(m: CashMovementRecord) {
-  return { id: m.id, session_id: m.sessionId, type: m.type, amount: fromMinor(m.amount), reason: m.reason, notes: m.notes, reference: m.reference, user_id: m.userId, created_at: m.createdAt.toISOString() };
+  return {
+    id: m.id,
+    session_id: m.sessionId,
+    type: m.type,
+    amount: fromMinor(m.amount),
+    reason: m.reason,
+    notes: m.notes,
+    reference: m.reference,
+    user_id: m.userId,
+    created_at: m.createdAt.toISOString(),
+  };
 }
 
 /**
@@ -82,11 +92,24 @@ export class SessionService {
   }
 
   @Transactional()
-  async cashMovement(principal: Principal, id: number, input: { type: 'cash_in' | 'cash_out'; amount: number; reason: string; notes?: string; reference?: string }) {
+  async cashMovement(
+    principal: Principal,
+    id: number,
+    input: { type: 'cash_in' | 'cash_out'; amount: number; reason: string; notes?: string; reference?: string },
+  ) {
     const s = await this.visible(principal, id);
     transition(s.status, 'cash_movement');
     if (input.amount <= 0) throw ValidationFailedError.field('amount', 'The amount must be greater than 0.');
-    const movement = await this.sessions.addMovement({ sessionId: s.id, type: input.type, amount: input.amount, reason: input.reason, notes: input.notes ?? null, reference: input.reference ?? null, userId: principal.userId, createdAt: this.clock.now() });
+    const movement = await this.sessions.addMovement({
+      sessionId: s.id,
+      type: input.type,
+      amount: input.amount,
+      reason: input.reason,
+      notes: input.notes ?? null,
+      reference: input.reference ?? null,
+      userId: principal.userId,
+      createdAt: this.clock.now(),
+    });
     return { movement: movementView(movement), session: sessionView(s) };
   }
 
@@ -173,7 +196,15 @@ export class SessionService {
   private async figures(s: SessionRecord) {
     const [totals, movements] = await Promise.all([this.sales.totals(s.id), this.sessions.movements(s.id)]);
     const sum = (type: string) => movements.filter((m) => m.type === type).reduce((a, m) => a + m.amount, 0);
-    return { openingBalance: s.openingBalance, salesByMethod: totals.byMethod, salesCount: totals.salesCount, cashSales: totals.cashSales, cashRefunds: totals.cashRefunds, cashIn: sum('cash_in'), cashOut: sum('cash_out') };
+    return {
+      openingBalance: s.openingBalance,
+      salesByMethod: totals.byMethod,
+      salesCount: totals.salesCount,
+      cashSales: totals.cashSales,
+      cashRefunds: totals.cashRefunds,
+      cashIn: sum('cash_in'),
+      cashOut: sum('cash_out'),
+    };
   }
 
   private async move(principal: Principal, id: number, action: 'suspend' | 'resume', changes: Partial<SessionRecord>) {

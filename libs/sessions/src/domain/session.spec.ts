@@ -12,14 +12,42 @@ describe('cashier session rules', () => {
   });
 
   it('refuses every other move with a conflict', () => {
-    const bad: [SessionStatus, SessionAction][] = [['open', 'resume'], ['suspended', 'suspend'], ['suspended', 'cash_movement'], ['suspended', 'sell'], ['closed', 'close'], ['closed', 'resume'], ['closed', 'suspend'], ['closed', 'cash_movement'], ['closed', 'sell']];
+    const bad: [SessionStatus, SessionAction][] = [
+      ['open', 'resume'],
+      ['suspended', 'suspend'],
+      ['suspended', 'cash_movement'],
+      ['suspended', 'sell'],
+      ['closed', 'close'],
+      ['closed', 'resume'],
+      ['closed', 'suspend'],
+      ['closed', 'cash_movement'],
+      ['closed', 'sell'],
+    ];
     for (const [status, action] of bad) expect(() => transition(status, action)).toThrow(ConflictError);
   });
 
   it('computes the expected cash', () => {
-    expect(expectedCash({ openingBalance: 10000, salesByMethod: { cash: 2500, card: 9000 }, salesCount: 3, cashSales: 2500, cashRefunds: 500, cashIn: 1000, cashOut: 2000 })).toBe(11000);
+    expect(
+      expectedCash({
+        openingBalance: 10000,
+        salesByMethod: { cash: 2500, card: 9000 },
+        salesCount: 3,
+        cashSales: 2500,
+        cashRefunds: 500,
+        cashIn: 1000,
+        cashOut: 2000,
+      }),
+    ).toBe(11000);
     fc.assert(
-      fc.property(fc.nat(1e7), fc.nat(1e7), fc.nat(1e7), fc.nat(1e7), fc.nat(1e7), (o, s, r, i, x) => expectedCash({ openingBalance: o, salesByMethod: {}, salesCount: 0, cashSales: s, cashRefunds: r, cashIn: i, cashOut: x }) === o + s - r + i - x),
+      fc.property(
+        fc.nat(1e7),
+        fc.nat(1e7),
+        fc.nat(1e7),
+        fc.nat(1e7),
+        fc.nat(1e7),
+        (o, s, r, i, x) =>
+          expectedCash({ openingBalance: o, salesByMethod: {}, salesCount: 0, cashSales: s, cashRefunds: r, cashIn: i, cashOut: x }) === o + s - r + i - x,
+      ),
     );
   });
 });

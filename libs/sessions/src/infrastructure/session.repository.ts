@@ -8,7 +8,6 @@ import { CashMovementEntity, SessionEntity } from './session.entities';
 
 @Injectable()
 export class TypeOrmSessionRepository extends TxRepository implements SessionRepository {
-
   private get repo() {
     return this.em.getRepository(SessionEntity);
   }
@@ -45,7 +44,11 @@ export class TypeOrmSessionRepository extends TxRepository implements SessionRep
 
   async list(filter: { storeIds: readonly number[] | 'all'; userId?: number; status?: SessionStatus }, page: PageRequest): Promise<Page<SessionRecord>> {
     const [rows, total] = await this.repo.findAndCount({
-      where: { ...(filter.storeIds === 'all' ? {} : { storeId: In([...filter.storeIds, 0]) }), ...(filter.userId ? { userId: filter.userId } : {}), ...(filter.status ? { status: filter.status } : {}) },
+      where: {
+        ...(filter.storeIds === 'all' ? {} : { storeId: In([...filter.storeIds, 0]) }),
+        ...(filter.userId ? { userId: filter.userId } : {}),
+        ...(filter.status ? { status: filter.status } : {}),
+      },
       order: { id: 'DESC' },
       skip: pageOffset(page),
       take: page.perPage,

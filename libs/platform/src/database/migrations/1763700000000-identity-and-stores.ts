@@ -151,7 +151,18 @@ export class IdentityAndStores1763700000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['outbox_events', 'access_tokens', 'user_stores', 'user_permissions', 'users', 'role_permissions', 'roles', 'warehouse_stores', 'warehouses', 'stores']) {
+    for (const table of [
+      'outbox_events',
+      'access_tokens',
+      'user_stores',
+      'user_permissions',
+      'users',
+      'role_permissions',
+      'roles',
+      'warehouse_stores',
+      'warehouses',
+      'stores',
+    ]) {
       await q.dropTable(table);
     }
   }

@@ -185,14 +185,7 @@ export class CatalogReference1763700100000 implements MigrationInterface {
       }),
       new Table({
         name: 'price_book_entries',
-        columns: [
-          col.id(),
-          col.ref('price_book_id'),
-          col.ref('item_id'),
-          col.money('price'),
-          col.int('min_quantity', { default: 1 }),
-          ...col.timestamps(),
-        ],
+        columns: [col.id(), col.ref('price_book_id'), col.ref('item_id'), col.money('price'), col.int('min_quantity', { default: 1 }), ...col.timestamps()],
         foreignKeys: [fk('price_book_id', 'price_books', 'CASCADE'), fk('item_id', 'items', 'CASCADE')],
         indices: [{ columnNames: ['price_book_id', 'item_id', 'min_quantity'], isUnique: true }, { columnNames: ['item_id'] }],
       }),
@@ -239,7 +232,27 @@ export class CatalogReference1763700100000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['tombstones', 'customers', 'price_book_customer_groups', 'price_book_stores', 'price_book_entries', 'price_books', 'customer_groups', 'serial_numbers', 'stock_movements', 'stock_levels', 'item_barcodes', 'item_units', 'items', 'tax_rates', 'tax_classes', 'categories', 'store_payment_methods', 'payment_methods', 'currencies']) {
+    for (const table of [
+      'tombstones',
+      'customers',
+      'price_book_customer_groups',
+      'price_book_stores',
+      'price_book_entries',
+      'price_books',
+      'customer_groups',
+      'serial_numbers',
+      'stock_movements',
+      'stock_levels',
+      'item_barcodes',
+      'item_units',
+      'items',
+      'tax_rates',
+      'tax_classes',
+      'categories',
+      'store_payment_methods',
+      'payment_methods',
+      'currencies',
+    ]) {
       await q.dropTable(table);
     }
   }

@@ -28,7 +28,14 @@ type Row = Record<string, unknown>;
 export async function seedDemoData(
   em: EntityManager,
   deps: DemoSeedDeps,
-  roles: readonly { slug: string; name: string; isSuperAdmin: boolean; permissions: readonly string[]; maxDiscountPercentBp: number; maxDiscountAmount: number }[],
+  roles: readonly {
+    slug: string;
+    name: string;
+    isSuperAdmin: boolean;
+    permissions: readonly string[];
+    maxDiscountPercentBp: number;
+    maxDiscountAmount: number;
+  }[],
 ): Promise<DemoSeedReport> {
   const now = deps.now ?? new Date();
   const created: Record<string, number> = {};
@@ -39,7 +46,9 @@ export async function seedDemoData(
 
   async function findId(table: string, where: Row): Promise<number | undefined> {
     const clauses = Object.entries(where).map(([k, v]) => (v === null ? `${q(k)} IS NULL` : `${q(k)} = ?`));
-    const params = Object.values(where).filter((v) => v !== null).map(bind);
+    const params = Object.values(where)
+      .filter((v) => v !== null)
+      .map(bind);
     const rows = (await em.query(`SELECT id FROM ${q(table)} WHERE ${clauses.join(' AND ')} LIMIT 1`, params)) as { id: number }[];
     return rows[0] ? Number(rows[0].id) : undefined;
   }
@@ -59,14 +68,53 @@ export async function seedDemoData(
   }
 
   // Stores and warehouses
-  const dt = await ensure('stores', { code: 'DT' }, { name: 'Downtown Store', address: '1 Main Street, Springfield', phone: '+1 555 0100', currency_code: 'USD', timezone: 'America/New_York', prices_include_tax: false, allow_negative_stock: false, receipt_header: 'Downtown Store\n1 Main Street', receipt_footer: 'Thank you for shopping with us!', is_active: true, ...ts });
-  const ap = await ensure('stores', { code: 'AP' }, { name: 'Airport Store', address: 'Terminal 2, Springfield Airport', phone: '+1 555 0200', currency_code: 'USD', timezone: 'America/New_York', prices_include_tax: true, allow_negative_stock: false, receipt_header: 'Airport Store\nTerminal 2', receipt_footer: 'Safe travels!', is_active: true, ...ts });
+  const dt = await ensure(
+    'stores',
+    { code: 'DT' },
+    {
+      name: 'Downtown Store',
+      address: '1 Main Street, Springfield',
+      phone: '+1 555 0100',
+      currency_code: 'USD',
+      timezone: 'America/New_York',
+      prices_include_tax: false,
+      allow_negative_stock: false,
+      receipt_header: 'Downtown Store\n1 Main Street',
+      receipt_footer: 'Thank you for shopping with us!',
+      is_active: true,
+      ...ts,
+    },
+  );
+  const ap = await ensure(
+    'stores',
+    { code: 'AP' },
+    {
+      name: 'Airport Store',
+      address: 'Terminal 2, Springfield Airport',
+      phone: '+1 555 0200',
+      currency_code: 'USD',
+      timezone: 'America/New_York',
+      prices_include_tax: true,
+      allow_negative_stock: false,
+      receipt_header: 'Airport Store\nTerminal 2',
+      receipt_footer: 'Safe travels!',
+      is_active: true,
+      ...ts,
+    },
+  );
   const whDt = await ensure('warehouses', { code: 'DT-MAIN' }, { store_id: dt, name: 'Downtown Floor', is_active: true, ...ts });
   const whAp = await ensure('warehouses', { code: 'AP-MAIN' }, { store_id: ap, name: 'Airport Floor', is_active: true, ...ts });
-  const whCentral = await ensure('warehouses', { code: 'CENTRAL' }, { store_id: null, name: 'Central Warehouse', address: '99 Depot Road', is_active: true, ...ts });
+  const whCentral = await ensure(
+    'warehouses',
+    { code: 'CENTRAL' },
+    { store_id: null, name: 'Central Warehouse', address: '99 Depot Road', is_active: true, ...ts },
+  );
   await ensure('warehouse_stores', { warehouse_id: whCentral, store_id: dt }, {});
   await ensure('warehouse_stores', { warehouse_id: whCentral, store_id: ap }, {});
-  for (const [store, wh] of [[dt, whDt], [ap, whAp]]) {
+  for (const [store, wh] of [
+    [dt, whDt],
+    [ap, whAp],
+  ]) {
     await em.query(`UPDATE ${q('stores')} SET ${q('default_warehouse_id')} = ? WHERE id = ? AND ${q('default_warehouse_id')} IS NULL`, [wh, store]);
   }
 
@@ -97,10 +145,30 @@ export async function seedDemoData(
   const retail = await ensure('customer_groups', { code: 'retail' }, { name: 'Retail', ...ts });
   const members = await ensure('customer_groups', { code: 'members' }, { name: 'Members', ...ts });
   await ensure('customers', { is_walk_in: true, name: 'Walk-in Customer' }, { customer_group_id: retail, status: 'active', payment_terms_days: 0, ...ts });
-  await ensure('customers', { email: 'jane.doe@example.com' }, { name: 'Jane Doe', phone: '+1 555 0142', address: '12 Elm Street, Springfield', customer_group_id: members, status: 'active', payment_terms_days: 30, is_walk_in: false, ...ts });
+  await ensure(
+    'customers',
+    { email: 'jane.doe@example.com' },
+    {
+      name: 'Jane Doe',
+      phone: '+1 555 0142',
+      address: '12 Elm Street, Springfield',
+      customer_group_id: members,
+      status: 'active',
+      payment_terms_days: 30,
+      is_walk_in: false,
+      ...ts,
+    },
+  );
 
   const cat: Record<string, number> = {};
-  for (const [i, c] of [['beverages', 'Beverages', null], ['coffee', 'Coffee & Tea', 'beverages'], ['snacks', 'Snacks', null], ['groceries', 'Groceries', null], ['household', 'Household', null], ['electronics', 'Electronics', null]].entries()) {
+  for (const [i, c] of [
+    ['beverages', 'Beverages', null],
+    ['coffee', 'Coffee & Tea', 'beverages'],
+    ['snacks', 'Snacks', null],
+    ['groceries', 'Groceries', null],
+    ['household', 'Household', null],
+    ['electronics', 'Electronics', null],
+  ].entries()) {
     cat[c[0] as string] = await ensure('categories', { slug: c[0] }, { name: c[1], parent_id: c[2] ? cat[c[2]] : null, is_active: true, sort_order: i, ...ts });
   }
 
@@ -139,10 +207,30 @@ export async function seedDemoData(
     ['GRO-007', 'Sea Salt 500g', 'groceries', 149, 50, taxZero, false],
     ['SNK-006', 'Gift Card Sleeve', 'snacks', 0, 0, taxZero, false],
   ];
-  const stockPlan: [number, number][] = [[whDt, 50], [whAp, 30], [whCentral, 200]];
+  const stockPlan: [number, number][] = [
+    [whDt, 50],
+    [whAp, 30],
+    [whCentral, 200],
+  ];
   const itemIds: Record<string, number> = {};
   for (const [idx, [sku, name, category, price, cost, tax, serial]] of items.entries()) {
-    const itemId = await ensure('items', { sku }, { name, category_id: cat[category], base_price: price, cost, tax_class_id: tax, base_unit: 'each', is_active: sku !== 'SNK-006', is_serial_tracked: serial, reorder_level: 10, reorder_quantity: 40, ...ts });
+    const itemId = await ensure(
+      'items',
+      { sku },
+      {
+        name,
+        category_id: cat[category],
+        base_price: price,
+        cost,
+        tax_class_id: tax,
+        base_unit: 'each',
+        is_active: sku !== 'SNK-006',
+        is_serial_tracked: serial,
+        reorder_level: 10,
+        reorder_quantity: 40,
+        ...ts,
+      },
+    );
     itemIds[sku] = itemId;
     await ensure('item_barcodes', { barcode: String(4006381333900 + idx * 7) }, { item_id: itemId, item_unit_id: null });
     for (const [wh, planned] of stockPlan) {
@@ -150,10 +238,26 @@ export async function seedDemoData(
       if ((await findId('stock_levels', { item_id: itemId, warehouse_id: wh })) !== undefined) continue;
       await ensure('stock_levels', { item_id: itemId, warehouse_id: wh }, { quantity: qty, reorder_level: null, updated_at: now });
       // The opening balance is a ledger row too, so stock always equals the sum of movements.
-      await insert('stock_movements', { item_id: itemId, warehouse_id: wh, type: 'receive', quantity: qty, balance_after: qty, unit_cost: cost, reference_type: 'seed', reference_id: 'demo', user_id: null, notes: 'Demo opening stock', created_at: now });
+      await insert('stock_movements', {
+        item_id: itemId,
+        warehouse_id: wh,
+        type: 'receive',
+        quantity: qty,
+        balance_after: qty,
+        unit_cost: cost,
+        reference_type: 'seed',
+        reference_id: 'demo',
+        user_id: null,
+        notes: 'Demo opening stock',
+        created_at: now,
+      });
       if (serial) {
         for (let n = 1; n <= qty; n++) {
-          await ensure('serial_numbers', { item_id: itemId, serial: `${sku}-${wh}-${String(n).padStart(4, '0')}` }, { warehouse_id: wh, status: 'in_stock', sale_id: null, ...ts });
+          await ensure(
+            'serial_numbers',
+            { item_id: itemId, serial: `${sku}-${wh}-${String(n).padStart(4, '0')}` },
+            { warehouse_id: wh, status: 'in_stock', sale_id: null, ...ts },
+          );
         }
       }
     }
@@ -163,27 +267,66 @@ export async function seedDemoData(
   await ensure('item_barcodes', { barcode: '14006381333907' }, { item_id: itemIds['BEV-001'], item_unit_id: caseUnit });
 
   // Price books: member prices (customer group) and airport prices (store), both active.
-  const memberBook = await ensure('price_books', { code: 'MEMBERS' }, { name: 'Member prices', currency_code: 'USD', priority: 10, is_active: true, valid_from: null, valid_to: null, ...ts });
+  const memberBook = await ensure(
+    'price_books',
+    { code: 'MEMBERS' },
+    { name: 'Member prices', currency_code: 'USD', priority: 10, is_active: true, valid_from: null, valid_to: null, ...ts },
+  );
   await ensure('price_book_customer_groups', { price_book_id: memberBook, customer_group_id: members }, {});
-  for (const [sku, price] of [['COF-001', 799], ['COF-002', 1099], ['SNK-003', 499]] as const) {
+  for (const [sku, price] of [
+    ['COF-001', 799],
+    ['COF-002', 1099],
+    ['SNK-003', 499],
+  ] as const) {
     await ensure('price_book_entries', { price_book_id: memberBook, item_id: itemIds[sku], min_quantity: 1 }, { price, ...ts });
   }
-  const airportBook = await ensure('price_books', { code: 'AIRPORT' }, { name: 'Airport prices', currency_code: 'USD', priority: 5, is_active: true, valid_from: null, valid_to: null, ...ts });
+  const airportBook = await ensure(
+    'price_books',
+    { code: 'AIRPORT' },
+    { name: 'Airport prices', currency_code: 'USD', priority: 5, is_active: true, valid_from: null, valid_to: null, ...ts },
+  );
   await ensure('price_book_stores', { price_book_id: airportBook, store_id: ap }, {});
-  for (const [sku, price] of [['BEV-001', 249], ['BEV-003', 299], ['SNK-002', 299]] as const) {
+  for (const [sku, price] of [
+    ['BEV-001', 249],
+    ['BEV-003', 299],
+    ['SNK-002', 299],
+  ] as const) {
     await ensure('price_book_entries', { price_book_id: airportBook, item_id: itemIds[sku], min_quantity: 1 }, { price, ...ts });
   }
 
   // Roles and users
   const roleIds: Record<string, number> = {};
   for (const role of roles) {
-    roleIds[role.slug] = await ensure('roles', { slug: role.slug }, { name: role.name, is_super_admin: role.isSuperAdmin, max_discount_percent_bp: role.maxDiscountPercentBp, max_discount_amount: role.maxDiscountAmount, ...ts });
+    roleIds[role.slug] = await ensure(
+      'roles',
+      { slug: role.slug },
+      {
+        name: role.name,
+        is_super_admin: role.isSuperAdmin,
+        max_discount_percent_bp: role.maxDiscountPercentBp,
+        max_discount_amount: role.maxDiscountAmount,
+        ...ts,
+      },
+    );
     for (const permission of role.permissions) await ensure('role_permissions', { role_id: roleIds[role.slug], permission }, {});
   }
   const storeIds: Record<string, number> = { DT: dt, AP: ap };
   const hash = await deps.hashPassword(DEMO_PASSWORD);
   for (const u of DEMO_USERS) {
-    const userId = await ensure('users', { email: u.email }, { name: u.name, password_hash: hash, pin_hash: u.role === 'cashier' ? null : await deps.hashPassword(u.role === 'admin' ? '9999' : '1234'), role_id: roleIds[u.role], default_store_id: storeIds[u.stores[0]], is_api_application: false, is_active: true, ...ts });
+    const userId = await ensure(
+      'users',
+      { email: u.email },
+      {
+        name: u.name,
+        password_hash: hash,
+        pin_hash: u.role === 'cashier' ? null : await deps.hashPassword(u.role === 'admin' ? '9999' : '1234'),
+        role_id: roleIds[u.role],
+        default_store_id: storeIds[u.stores[0]],
+        is_api_application: false,
+        is_active: true,
+        ...ts,
+      },
+    );
     for (const s of u.stores) await ensure('user_stores', { user_id: userId, store_id: storeIds[s] }, {});
   }
   return { created };
