@@ -1,23 +1,23 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { LivePriceRegistry } from './application/live-price.registry';
-import { CategoryRepository, ItemRepository, LivePrice, ReferenceRepository, StockRepository } from './application/catalog.ports';
+import { CategoryRepository, ItemRepository, StockRepository, TaxClassDirectory } from './application/catalog.ports';
 import { CategoryService } from './application/category.service';
 import { InventoryService } from './application/inventory.service';
+import { ItemCatalog } from './application/item-catalog';
 import { ItemService } from './application/item.service';
-import { PosProductService } from './application/pos-product.service';
-import { ReferenceService } from './application/reference.service';
+import { StockLedger } from './application/stock-ledger';
+import { StoreContext } from './application/store-context';
 import { StoreRepository } from './application/store.ports';
 import { StoreService } from './application/store.service';
 import { CATALOG_ENTITIES } from './infrastructure/catalog.entities';
 import { TypeOrmCategoryRepository } from './infrastructure/category.repository';
 import { TypeOrmItemRepository } from './infrastructure/item.repository';
-import { TypeOrmReferenceRepository } from './infrastructure/reference.repository';
+import { SqlTaxClassDirectory } from './infrastructure/sql-tax-class.directory';
 import { TypeOrmStockRepository } from './infrastructure/stock.repository';
 import { STORE_ENTITIES } from './infrastructure/store.entities';
 import { TypeOrmStoreRepository } from './infrastructure/store.repository';
 
-/** Stores, warehouses, payment methods, categories, items, stock, currencies, price books. */
+/** Stores, warehouses, payment methods, categories, items, units, barcodes and stock. */
 @Module({
   imports: [TypeOrmModule.forFeature([...STORE_ENTITIES, ...CATALOG_ENTITIES])],
   providers: [
@@ -25,29 +25,15 @@ import { TypeOrmStoreRepository } from './infrastructure/store.repository';
     CategoryService,
     ItemService,
     InventoryService,
-    ReferenceService,
-    PosProductService,
+    StoreContext,
+    StockLedger,
+    ItemCatalog,
     { provide: StoreRepository, useClass: TypeOrmStoreRepository },
     { provide: CategoryRepository, useClass: TypeOrmCategoryRepository },
     { provide: ItemRepository, useClass: TypeOrmItemRepository },
     { provide: StockRepository, useClass: TypeOrmStockRepository },
-    { provide: ReferenceRepository, useClass: TypeOrmReferenceRepository },
-    LivePriceRegistry,
-    { provide: LivePrice, useExisting: LivePriceRegistry },
+    { provide: TaxClassDirectory, useClass: SqlTaxClassDirectory },
   ],
-  exports: [
-    StoreService,
-    CategoryService,
-    ItemService,
-    InventoryService,
-    ReferenceService,
-    PosProductService,
-    StockRepository,
-    ItemRepository,
-    StoreRepository,
-    ReferenceRepository,
-    CategoryRepository,
-    LivePriceRegistry,
-  ],
+  exports: [StoreService, CategoryService, ItemService, InventoryService, StoreContext, StockLedger, ItemCatalog],
 })
 export class CatalogModule {}

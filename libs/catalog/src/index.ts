@@ -1,13 +1,29 @@
-export * from './domain/stock-status';
-export * from './application/store.ports';
-export * from './application/store.service';
+/**
+ * The catalog's published interface: stores, warehouses and payment methods; categories and
+ * items; stock. Other contexts use the use cases and records below, never the repositories,
+ * entities or tables behind them (.dependency-cruiser.js enforces it).
+ *   StoreContext  resolve the store (and warehouse) a request acts in and check access
+ *   StockLedger   sell, restock, write off, adjust, transfer: the only way stock changes
+ *   ItemCatalog   read-only items, units and barcodes
+ */
+export { CatalogModule } from './catalog.module';
+export { StoreContext } from './application/store-context';
+export { StockLedger } from './application/stock-ledger';
+export type { StockLine, StockReference, AdjustmentInput, AdjustmentLineInput } from './application/stock-ledger';
+export { ItemCatalog } from './application/item-catalog';
+export * from './application/catalog.events';
+export type { PaymentMethodRecord, StoreRecord, StoreScope, WarehouseRecord } from './application/store.ports';
+export type { CategoryRecord, ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord, StockMovementRecord } from './application/catalog.records';
+export { ADJUSTMENT_TYPES, stockStatus } from './domain/stock-status';
+export type { AdjustmentType, StockStatus } from './domain/stock-status';
+
+// Use cases of the catalog's own HTTP endpoints (back office, reference data, integration feeds).
+export { StoreService } from './application/store.service';
+export type { StoreListOptions } from './application/store.service';
 export * from './application/store-views';
-export * from './application/catalog.records';
-export * from './application/catalog.ports';
-export * from './application/category.service';
-export * from './application/item.service';
-export * from './application/inventory.service';
-export * from './application/reference.service';
-export * from './application/pos-product.service';
-export * from './catalog.module';
-export * from './application/live-price.registry';
+export { CategoryService } from './application/category.service';
+export type { CategoryInput, CategoryView } from './application/category.service';
+export { ItemService } from './application/item.service';
+export type { ItemInput, ItemView } from './application/item.service';
+export { InventoryService } from './application/inventory.service';
+export type { MovementView } from './application/inventory.service';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { DEFAULT_ROLES, PasswordHasher } from '@pos/identity';
+import { DEFAULT_ROLES, UserAdminService } from '@pos/identity';
 import { APP_CONFIG, AppConfig, DemoSeedReport, seedDemoData } from '@pos/platform';
 
 /** Loads the demo data set in one transaction (idempotent). */
@@ -9,11 +9,11 @@ import { APP_CONFIG, AppConfig, DemoSeedReport, seedDemoData } from '@pos/platfo
 export class DemoDataService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly hasher: PasswordHasher,
+    private readonly users: UserAdminService,
   ) {}
 
   seed(): Promise<DemoSeedReport> {
-    return this.db.transaction((em) => seedDemoData(em, { hashPassword: (p) => this.hasher.hash(p) }, DEFAULT_ROLES));
+    return this.db.transaction((em) => seedDemoData(em, { hashPassword: (p) => this.users.hashSecret(p) }, DEFAULT_ROLES));
   }
 
   async isEmpty(): Promise<boolean> {

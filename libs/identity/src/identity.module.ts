@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiApplicationService } from './application/api-application.service';
+import { ApproverService } from './application/approver.service';
 import { AuthService } from './application/auth.service';
 import { PasswordHasher, StoreDirectory, TokenRepository, TwoFactorProvider, UserRepository } from './application/ports';
 import { TokenService } from './application/token.service';
@@ -17,6 +18,7 @@ import { SqlStoreDirectory } from './infrastructure/sql-store.directory';
   imports: [TypeOrmModule.forFeature(IDENTITY_ENTITIES)],
   providers: [
     AuthService,
+    ApproverService,
     TokenService,
     ApiApplicationService,
     UserAdminService,
@@ -26,6 +28,6 @@ import { SqlStoreDirectory } from './infrastructure/sql-store.directory';
     { provide: TwoFactorProvider, useClass: TotpTwoFactorProvider },
     { provide: StoreDirectory, useClass: SqlStoreDirectory },
   ],
-  exports: [AuthService, TokenService, ApiApplicationService, UserAdminService, PasswordHasher, TwoFactorProvider, UserRepository],
+  exports: [AuthService, ApproverService, TokenService, ApiApplicationService, UserAdminService],
 })
 export class IdentityModule {}

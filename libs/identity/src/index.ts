@@ -1,9 +1,15 @@
+/**
+ * Identity's published interface: who is calling (Principal and its checks), authentication and
+ * tokens for the HTTP edge, API applications and user administration, and `ApproverService`
+ * (verify a manager's credentials at a till). Repositories, hashers and entities stay inside.
+ */
 export * from './domain/permissions';
 export * from './domain/principal';
-export * from './application/ports';
-export * from './application/auth.service';
-export * from './application/token.service';
-export * from './application/api-application.service';
-export * from './application/user-admin.service';
-export * from './identity.module';
-export * from './infrastructure/identity.entities';
+export { IdentityModule } from './identity.module';
+export { AuthService, DEFAULT_DEVICE_NAME } from './application/auth.service';
+export type { LoginInput, LoginResult } from './application/auth.service';
+export { TokenService, TouchTokenJob, hashToken } from './application/token.service';
+export { ApiApplicationService } from './application/api-application.service';
+export { UserAdminService } from './application/user-admin.service';
+export { ApproverService, APPROVER_MAX_FAILURES } from './application/approver.service';
+export type { Approver, ApproverCredentials } from './application/approver.service';

@@ -1,3 +1,5 @@
+import { ValidationFailedError } from './errors';
+
 /**
  * Money is carried as integer minor units (cents) everywhere inside the service.
  * Conversions from and to the JSON decimal numbers of the contract go through strings so
@@ -89,4 +91,31 @@ function numberToPlainString(value: number): string {
   const text = value.toString();
   if (!/e/i.test(text)) return text;
   return value.toFixed(20).replace(/\.?0+$/, '');
+}
+
+/**
+ * A JSON amount sent in a currency with `decimals` decimals, to minor units; more decimals than
+ * the currency has (0.5 of a yen, 1.005 dollars) is a 422 on the field, never a silent rounding.
+ */
+export function amountToMinor(value: number, decimals: number, field: string): Minor {
+  const places = decimalPlaces(value);
+  if (places > decimals) {
+    throw ValidationFailedError.field(
+      field,
+      decimals === 0 ? `The ${field} must be a whole amount in this currency.` : `The ${field} must have at most ${decimals} decimal places.`,
+    );
+  }
+  try {
+    return toMinor(value, decimals);
+  } catch {
+    throw ValidationFailedError.field(field, `The ${field} is not a valid amount.`);
+  }
+}
+
+/** Decimal places of a finite number as written in its shortest form (1e-7 has 7). */
+export function decimalPlaces(value: number): number {
+  if (!Number.isFinite(value)) return Infinity;
+  const text = numberToPlainString(value);
+  const dot = text.indexOf('.');
+  return dot < 0 ? 0 : text.length - dot - 1;
 }

@@ -1,6 +1,15 @@
-export * from './domain/payments';
-export * from './application/sale.ports';
-export * from './application/checkout.service';
-export * from './application/sale.service';
-export * from './application/sale.views';
-export * from './sales.module';
+/**
+ * The sales context's published interface: checkout, sales history, receipts, voids and
+ * invoices (their use cases and views), the sale events (integration events for webhooks, domain
+ * facts in minor units for in-process subscribers), and the sale records those facts carry.
+ */
+export { SalesModule } from './sales.module';
+export { CheckoutService } from './application/checkout.service';
+export type { CheckoutInput, CheckoutLineInput, CheckoutPaymentInput, CheckoutOutcome } from './application/checkout.service';
+export { SaleService, InvoiceService } from './application/sale.service';
+export { SaleViews, invoiceView } from './application/sale.views';
+export type { SaleDetailView } from './application/sale.views';
+export * from './application/sale.events';
+export type { SaleRecord, SaleItemRecord, SalePaymentRecord, InvoiceRecord } from './application/sale.ports';
+export { settle } from './domain/payments';
+export type { Settlement, Tender, TenderType } from './domain/payments';

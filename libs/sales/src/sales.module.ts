@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '@pos/catalog';
 import { CustomersModule } from '@pos/customers';
 import { PricingModule } from '@pos/pricing';
-import { SessionsModule } from '@pos/sessions';
+import { SessionSalesTotals, SessionsModule } from '@pos/sessions';
 import { CheckoutService } from './application/checkout.service';
 import { IdempotencyRepository, SaleRepository } from './application/sale.ports';
 import { InvoiceService, SaleService } from './application/sale.service';
@@ -20,10 +20,10 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     SaleService,
     InvoiceService,
     SaleViews,
-    SaleSessionTotals,
+    { provide: SessionSalesTotals, useClass: SaleSessionTotals },
     { provide: SaleRepository, useClass: TypeOrmSaleRepository },
     { provide: IdempotencyRepository, useClass: TypeOrmIdempotencyRepository },
   ],
-  exports: [CheckoutService, SaleService, InvoiceService, SaleViews, SaleRepository],
+  exports: [CheckoutService, SaleService, InvoiceService, SaleViews, SessionSalesTotals],
 })
 export class SalesModule {}

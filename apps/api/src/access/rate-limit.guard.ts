@@ -52,8 +52,11 @@ export class RateLimitGuard implements CanActivate {
 function tracker(tier: Tier, req: Request): string {
   const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
   if (tier === 'login') {
-    const body = req.body as { email?: unknown } | undefined;
-    const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase().slice(0, 255) : '';
+    // Keyed by IP + the account being tried: the login email, or the approver's for discount approvals
+    // (terminals behind one address do not share one budget; guessing one account is still capped).
+    const body = req.body as { email?: unknown; approver_email?: unknown } | undefined;
+    const account = body?.email ?? body?.approver_email;
+    const email = typeof account === 'string' ? account.trim().toLowerCase().slice(0, 255) : '';
     return digest(`${ip}|${email}`);
   }
   const auth = req.headers.authorization;

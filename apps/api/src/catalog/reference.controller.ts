@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ReferenceService } from '@pos/catalog';
+import { ReferenceService } from '@pos/pricing';
 import { Principal } from '@pos/identity';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ReferenceService } from '@pos/catalog';
-import { TaxAndCurrencyService } from '@pos/pricing';
+import { ReferenceService, TaxAndCurrencyService } from '@pos/pricing';
 import { RequirePermission } from '../access/policy.decorators';
 import { ConvertQuery, RateDto } from './pricing.dto';
 

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { assertStoreAccess, Principal } from '@pos/identity';
+import { assertStoreAccess, currentStoreId, Principal } from '@pos/identity';
 import { fromMinor, toMinor } from '@pos/kernel';
-import { PricingRuleService, PricingService, RuleValues, RuleWrite } from '@pos/pricing';
+import { CurrencyDecimals, PricingRuleService, PricingService, RuleValues, RuleWrite } from '@pos/pricing';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { MessageResult } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
@@ -53,6 +53,7 @@ function ruleInput(b: CreateRuleDto | UpdateRuleDto): Partial<RuleWrite> {
 @Controller('pricing-rules')
 export class PricingRulesController {
   constructor(
+    private readonly currencies: CurrencyDecimals,
     private readonly rules: PricingRuleService,
     private readonly pricing: PricingService,
   ) {}
@@ -100,7 +101,7 @@ export class PricingRulesController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Which rules apply to a cart and what each does' })
   async evaluate(@CurrentPrincipal() p: Principal, @Body() body: PricingCartDto) {
-    const r = await this.pricing.price(p, cartRequest(body));
+    const r = await this.pricing.price(p, cartRequest(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p))));
     const effects = new Map<number, { id: number; name: string; lines: number[]; saving: number }>();
     r.cart.lines.forEach((line, i) => {
       let previous = line.basePrice;

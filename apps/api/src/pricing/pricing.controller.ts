@@ -4,6 +4,7 @@ import { currentStoreId, Principal } from '@pos/identity';
 import { fromMinor, toMinor, ValidationFailedError } from '@pos/kernel';
 import {
   bestPriceBook,
+  CurrencyDecimals,
   DiscountApprovalService,
   pricedCartView,
   pricedLineView,
@@ -22,6 +23,7 @@ import { CalculateDto, DiscountApproveDto, ItemPriceQuery, PricingCartDto, Prici
 @RateTier('pos')
 export class PricingController {
   constructor(
+    private readonly currencies: CurrencyDecimals,
     private readonly pricing: PricingService,
     private readonly rules: PricingRuleService,
     private readonly tax: TaxAndCurrencyService,
@@ -33,7 +35,7 @@ export class PricingController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Price a cart: every line with its source, rules, bundles, discounts and tax' })
   async cart(@CurrentPrincipal() p: Principal, @Body() body: PricingCartDto) {
-    return pricedCartView(await this.pricing.price(p, cartRequest(body)));
+    return pricedCartView(await this.pricing.price(p, cartRequest(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p)))));
   }
 
   @Post('pricing/calculate-result')
@@ -41,7 +43,7 @@ export class PricingController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Price a cart, returning only the figures (no steps)' })
   async calculateResult(@CurrentPrincipal() p: Principal, @Body() body: PricingCartDto) {
-    const view = pricedCartView(await this.pricing.price(p, cartRequest(body)));
+    const view = pricedCartView(await this.pricing.price(p, cartRequest(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p)))));
     return {
       subtotal: view.subtotal,
       discount_total: view.discount_total,
@@ -92,7 +94,7 @@ export class PricingController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Check a client-priced cart against the server: discrepancies per line' })
   async validate(@CurrentPrincipal() p: Principal, @Body() body: PricingValidateDto) {
-    const req = cartRequest(body);
+    const req = cartRequest(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p)));
     // Price without the client's prices: the point is to compare them with the server's.
     const server = pricedCartView(await this.pricing.price(p, { ...req, lines: req.lines.map((l) => ({ ...l, price: undefined })) }));
     const discrepancies: { line: number | null; field: string; client: number; server: number }[] = [];
@@ -214,7 +216,7 @@ export class PricingController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Tax for a cart: per line and per rate' })
   async taxCalculate(@CurrentPrincipal() p: Principal, @Body() body: PricingCartDto) {
-    return this.tax.taxView(await this.pricing.price(p, cartRequest(body)));
+    return this.tax.taxView(await this.pricing.price(p, cartRequest(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p)))));
   }
 
   @Get('pos/tax/info')
@@ -238,13 +240,12 @@ export class PricingController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'A manager approves one discount for one cart: returns a short-lived signed token' })
   approve(@CurrentPrincipal() p: Principal, @Body() body: DiscountApproveDto) {
-    const storeId = body.store_id ?? currentStoreId(p);
-    if (storeId === null) throw ValidationFailedError.field('store_id', 'The store_id field is required.');
     return this.approvals.approve(p, {
       approverEmail: body.approver_email,
       password: body.password,
       pin: body.pin,
-      storeId,
+      twoFactorCode: body.two_factor_code,
+      storeId: body.store_id,
       target: body.item_id === undefined ? 'cart' : { itemId: body.item_id },
       discount: toDiscount(body.discount_type, body.discount_value, 'discount')!,
       cartReference: body.cart_reference,

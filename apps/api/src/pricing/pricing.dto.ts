@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsInt, IsNumber, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { Discount } from '@pos/pricing';
-import { toMinor, ValidationFailedError } from '@pos/kernel';
+import { amountToMinor, toMinor, ValidationFailedError } from '@pos/kernel';
 import { PageQueryDto } from '../http/page-query.dto';
 import {
   OptionalBoolean,
@@ -232,6 +232,7 @@ export class DiscountApproveDto {
   @RequiredString({ max: 255, email: true }) approver_email!: string;
   @OptionalString({ max: 1024, trim: false }) password?: string;
   @OptionalString({ max: 16, trim: false }) pin?: string;
+  @OptionalString({ max: 16, description: "The approver's TOTP code, required with a password when they have 2FA" }) two_factor_code?: string;
   @OptionalInt({ description: "Default: the token's store" }) store_id?: number;
   @OptionalInt({ description: "The line's item; omit for a cart discount" }) item_id?: number;
   @RequiredString({ in: DISCOUNT_TYPES }) discount_type!: (typeof DISCOUNT_TYPES)[number];
@@ -240,7 +241,7 @@ export class DiscountApproveDto {
 }
 
 /** percent / percentage: value is 0-100 (to bp); amount / fixed: money (to minor units). */
-export function toDiscount(type: string | undefined, value: number | undefined, field: string): Discount | undefined {
+export function toDiscount(type: string | undefined, value: number | undefined, field: string, decimals = 2): Discount | undefined {
   if (!type && (value === undefined || value === 0)) return undefined;
   if (!type) throw ValidationFailedError.field(`${field}_type`, `The ${field}_type field is required with ${field}_value.`);
   if (value === undefined) throw ValidationFailedError.field(`${field}_value`, `The ${field}_value field is required with ${field}_type.`);
@@ -248,7 +249,7 @@ export function toDiscount(type: string | undefined, value: number | undefined, 
     if (value > 100) throw ValidationFailedError.field(`${field}_value`, 'A percentage cannot exceed 100.');
     return { type: 'percent', valueBp: toMinor(value, 2) };
   }
-  return { type: 'amount', value: toMinor(value) };
+  return { type: 'amount', value: amountToMinor(value, decimals, `${field}_value`) };
 }
 
 export class PriceChangeDto {

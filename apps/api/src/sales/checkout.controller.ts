@@ -3,7 +3,8 @@ import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Principal } from '@pos/identity';
-import { toMinor, ValidationFailedError } from '@pos/kernel';
+import { amountToMinor, ValidationFailedError } from '@pos/kernel';
+import { CurrencyDecimals } from '@pos/pricing';
 import { CheckoutInput, CheckoutService } from '@pos/sales';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { toDiscount } from '../pricing/pricing.dto';
@@ -26,12 +27,14 @@ export function fingerprint(body: unknown): string {
     .digest('hex');
 }
 
-function discountOf(type: string | undefined, value: number | undefined, amount: number | undefined, field: string) {
-  if (!type && amount !== undefined && amount > 0) return { type: 'amount' as const, value: toMinor(amount) };
-  return toDiscount(type, value, field);
+function discountOf(type: string | undefined, value: number | undefined, amount: number | undefined, field: string, decimals: number) {
+  if (!type && amount !== undefined && amount > 0) return { type: 'amount' as const, value: amountToMinor(amount, decimals, `${field}_amount`) };
+  return toDiscount(type, value, field, decimals);
 }
 
-export function checkoutInput(b: CheckoutDto): CheckoutInput {
+/** The checkout body to the use case's input: JSON amounts in the store's currency (its `decimals`) to minor units. */
+export function checkoutInput(b: CheckoutDto, decimals: number): CheckoutInput {
+  const money = (v: number, field: string) => amountToMinor(v, decimals, field);
   const id = (v: string | undefined, field: string) => {
     if (v === undefined) return undefined;
     if (!/^\d{1,9}$/.test(v)) throw ValidationFailedError.field(field, `The ${field} field must be an id.`);
@@ -40,13 +43,13 @@ export function checkoutInput(b: CheckoutDto): CheckoutInput {
   return {
     storeId: b.store_id,
     idempotencyKey: b.idempotency_key,
-    totalAmount: toMinor(b.total_amount),
+    totalAmount: money(b.total_amount, 'total_amount'),
     customerId: id(b.customer_id, 'customer_id'),
     reference: b.reference,
     taxExempt: b.tax_exempt,
     taxExemptReason: b.tax_exempt_reason,
     offlineCreatedAt: b.offline_created_at ? new Date(b.offline_created_at) : undefined,
-    cartDiscount: discountOf(b.cart_discount_type, b.cart_discount_value, b.cart_discount_amount, 'cart_discount'),
+    cartDiscount: discountOf(b.cart_discount_type, b.cart_discount_value, b.cart_discount_amount, 'cart_discount', decimals),
     cartDiscountReason: b.cart_discount_reason,
     cartDiscountApprovalToken: b.cart_discount_approval_token,
     legacyPaymentMethod: b.payment_method,
@@ -57,8 +60,8 @@ export function checkoutInput(b: CheckoutDto): CheckoutInput {
       unitId: l.unit_id,
       warehouseId: l.warehouse_id,
       serialNumber: l.serial_number,
-      price: l.price === undefined ? undefined : toMinor(l.price),
-      discount: discountOf(l.discount_type, l.discount_value, l.discount_amount, `items.${i}.discount`),
+      price: l.price === undefined ? undefined : money(l.price, `items.${i}.price`),
+      discount: discountOf(l.discount_type, l.discount_value, l.discount_amount, `items.${i}.discount`, decimals),
       discountReason: l.discount_reason,
       discountApprovalToken: l.discount_approval_token,
       baseQuantity: l.base_quantity,
@@ -66,8 +69,8 @@ export function checkoutInput(b: CheckoutDto): CheckoutInput {
     payments: b.payments.map((p, i) => ({
       code: p.payment_method_code,
       methodId: id(p.payment_method_id, `payments.${i}.payment_method_id`),
-      amount: toMinor(p.amount),
-      tendered: p.tendered === undefined ? undefined : toMinor(p.tendered),
+      amount: money(p.amount, `payments.${i}.amount`),
+      tendered: p.tendered === undefined ? undefined : money(p.tendered, `payments.${i}.tendered`),
       reference: p.reference,
     })),
   };
@@ -76,7 +79,10 @@ export function checkoutInput(b: CheckoutDto): CheckoutInput {
 @ApiTags('POS: checkout')
 @Controller('pos/checkout')
 export class CheckoutController {
-  constructor(private readonly checkout: CheckoutService) {}
+  constructor(
+    private readonly checkout: CheckoutService,
+    private readonly currencies: CurrencyDecimals,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -87,7 +93,7 @@ export class CheckoutController {
       'Idempotent on idempotency_key: the same body replays the original response (header Idempotent-Replayed: true); another body is 422; while the first is running, 409 with Retry-After.',
   })
   async create(@CurrentPrincipal() p: Principal, @Body() body: CheckoutDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const outcome = await this.checkout.checkout(p, checkoutInput(body), fingerprint(req.body));
+    const outcome = await this.checkout.checkout(p, checkoutInput(body, await this.currencies.ofStore(body.store_id)), fingerprint(req.body));
     res.status(outcome.status);
     if (outcome.replayed) res.setHeader('Idempotent-Replayed', 'true');
     return outcome.body;
@@ -97,7 +103,7 @@ export class CheckoutController {
   @HttpCode(200)
   @RequirePermission('sales.create')
   @ApiOperation({ summary: 'Every checkout check and the priced cart, without writing anything' })
-  validate(@CurrentPrincipal() p: Principal, @Body() body: CheckoutDto) {
-    return this.checkout.validate(p, checkoutInput(body));
+  async validate(@CurrentPrincipal() p: Principal, @Body() body: CheckoutDto) {
+    return this.checkout.validate(p, checkoutInput(body, await this.currencies.ofStore(body.store_id)));
   }
 }

@@ -2,7 +2,6 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Principal } from '@pos/identity';
-import { toMinor } from '@pos/kernel';
 import { InvoiceService, SaleService } from '@pos/sales';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { dayEnd, dayStart } from '../catalog/inventory.controller';
@@ -96,6 +95,6 @@ export class SalesController {
   @RequirePermission('invoices.manage')
   @ApiOperation({ summary: 'Record a later payment of an on-account balance' })
   pay(@CurrentPrincipal() p: Principal, @Param('invoice', IdPipe) id: number, @Body() b: InvoicePaymentDto) {
-    return this.invoices.pay(p, id, { code: b.payment_method_code, amount: toMinor(b.amount), reference: b.reference });
+    return this.invoices.pay(p, id, { code: b.payment_method_code, amount: b.amount, reference: b.reference });
   }
 }

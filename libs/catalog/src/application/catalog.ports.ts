@@ -1,18 +1,5 @@
 import { Page, PageRequest } from '@pos/kernel';
-import {
-  CategoryRecord,
-  CurrencyRecord,
-  ItemBarcodeRecord,
-  ItemRecord,
-  ItemUnitRecord,
-  PriceBookEntryRecord,
-  PriceBookRecord,
-  SerialNumberRecord,
-  StockLevelRecord,
-  StockMovementRecord,
-  TaxClassRecord,
-  TaxRateRecord,
-} from './catalog.records';
+import { CategoryRecord, ItemBarcodeRecord, ItemRecord, ItemUnitRecord, SerialNumberRecord, StockLevelRecord, StockMovementRecord } from './catalog.records';
 import { StoreScope } from './store.ports';
 import { StockStatus } from '../domain/stock-status';
 
@@ -58,7 +45,10 @@ export abstract class ItemRepository {
    */
   abstract search(q: string, options: { categoryId?: number; limit: number }): Promise<ItemRecord[]>;
   abstract find(id: number, withDeleted?: boolean): Promise<ItemRecord | null>;
-  abstract findByIds(ids: number[]): Promise<ItemRecord[]>;
+  abstract findByIds(ids: number[], withDeleted?: boolean): Promise<ItemRecord[]>;
+  abstract itemIdsByBarcode(barcode: string): Promise<number[]>;
+  /** Absolute base prices (re-applying is harmless). */
+  abstract setBasePrices(changes: { itemId: number; price: number }[], now: Date): Promise<void>;
   abstract findBySku(sku: string): Promise<ItemRecord | null>;
   abstract findByName(name: string, excludeId?: number): Promise<ItemRecord | null>;
   abstract barcodes(itemIds: number[]): Promise<ItemBarcodeRecord[]>;
@@ -132,23 +122,11 @@ export abstract class StockRepository {
   abstract updateSerials(ids: number[], changes: { warehouseId?: number | null; status?: string; saleId?: number | null }, now: Date): Promise<void>;
 }
 
-export abstract class ReferenceRepository {
-  abstract currencies(): Promise<CurrencyRecord[]>;
-  abstract currency(idOrCode: number | string): Promise<CurrencyRecord | null>;
-  abstract taxClasses(ids?: number[]): Promise<TaxClassRecord[]>;
-  abstract taxRates(taxClassIds: number[], storeId: number | null): Promise<TaxRateRecord[]>;
-  abstract priceBooks(scope: StoreScope, page: PageRequest): Promise<Page<PriceBookRecord & { storeIds: number[]; customerGroupIds: number[] }>>;
-  abstract priceBook(id: number): Promise<(PriceBookRecord & { storeIds: number[]; customerGroupIds: number[] }) | null>;
-  abstract priceBookEntries(priceBookId: number): Promise<PriceBookEntryRecord[]>;
-}
-
 /**
- * The live price the POS shows for an item in a store. The base-price implementation in this
- * context is the default; the pricing engine (next issue) provides the real one.
+ * Tax classes are the pricing context's; an item only points at one. The catalog reads the two
+ * facts it needs (does the class exist, what is it called) through this narrow port of its own,
+ * rather than depending on pricing (which depends on the catalog).
  */
-export abstract class LivePrice {
-  abstract unitPrices(
-    items: Pick<ItemRecord, 'id' | 'basePrice'>[],
-    context: { storeId: number; customerId?: number },
-  ): Promise<Map<number, { price: number; source: string }>>;
+export abstract class TaxClassDirectory {
+  abstract find(ids: number[]): Promise<{ id: number; name: string; code: string }[]>;
 }

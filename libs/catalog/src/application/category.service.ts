@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
 import { Clock, ConflictError, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
-import { ChangeLog } from '@pos/platform';
+import { ChangeLog, Transactional } from '@pos/platform';
 import { CategoryRecord } from './catalog.records';
 import { CategoryRepository } from './catalog.ports';
 

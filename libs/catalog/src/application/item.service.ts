@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
 import { Clock, ConflictError, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
-import { canAccessStore, Principal } from '@pos/identity';
-import { ChangeLog, isUniqueViolation } from '@pos/platform';
+import { Principal } from '@pos/identity';
+import { ChangeLog, isUniqueViolation, Transactional } from '@pos/platform';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord } from './catalog.records';
-import { CategoryRepository, ItemRepository, ItemWrite, ReferenceRepository, StockRepository, UnitWrite } from './catalog.ports';
-import { StoreRepository } from './store.ports';
+import { CategoryRepository, ItemRepository, ItemWrite, StockRepository, TaxClassDirectory, UnitWrite } from './catalog.ports';
+import { StoreContext } from './store-context';
 import { stockStatus } from '../domain/stock-status';
 
 export interface ItemView {
@@ -91,9 +90,9 @@ export class ItemService {
   constructor(
     private readonly items: ItemRepository,
     private readonly categories: CategoryRepository,
-    private readonly reference: ReferenceRepository,
+    private readonly taxClasses: TaxClassDirectory,
     private readonly stock: StockRepository,
-    private readonly stores: StoreRepository,
+    private readonly stores: StoreContext,
     private readonly changes: ChangeLog,
     private readonly clock: Clock,
   ) {}
@@ -126,7 +125,7 @@ export class ItemService {
       this.items.units([id]),
       item.categoryId ? this.categories.find(item.categoryId) : Promise.resolve(null),
       this.stock.levelsForItem(id),
-      item.taxClassId ? this.reference.taxClasses([item.taxClassId]) : Promise.resolve([]),
+      item.taxClassId ? this.taxClasses.find([item.taxClassId]) : Promise.resolve([]),
     ]);
     return {
       ...itemView(item, barcodes, units, category ? { id: category.id, name: category.name } : null),
@@ -138,8 +137,7 @@ export class ItemService {
   private async visibleStock(principal: Principal, item: ItemRecord, levels: StockLevelRecord[]) {
     const out = [];
     for (const level of levels) {
-      const stores = await this.stores.storesOfWarehouse(level.warehouseId);
-      if (principal.stores !== 'all' && !stores.some((s) => canAccessStore(principal, s))) continue;
+      if (!(await this.stores.canSeeWarehouse(principal, level.warehouseId))) continue;
       const reorder = level.reorderLevel ?? item.reorderLevel;
       out.push({ warehouse_id: level.warehouseId, quantity: level.quantity, reorder_level: reorder, stock_status: stockStatus(level.quantity, reorder) });
     }
@@ -199,6 +197,11 @@ export class ItemService {
     return this.show(principal, id);
   }
 
+  /** Bulk base-price changes (absolute prices), in the caller's transaction (the bulk price job's chunk). */
+  async setBasePrices(changes: { itemId: number; price: number }[], now: Date): Promise<void> {
+    if (changes.length) await this.items.setBasePrices(changes, now);
+  }
+
   @Transactional()
   async remove(id: number): Promise<void> {
     const current = await this.items.find(id);
@@ -243,7 +246,7 @@ export class ItemService {
       if (other && other.id !== itemId) add('sku', 'The sku has already been taken.');
     }
     if (input.categoryId != null && !(await this.categories.find(input.categoryId))) add('category_id', 'The selected category does not exist.');
-    if (input.taxClassId != null && (await this.reference.taxClasses([input.taxClassId])).length === 0)
+    if (input.taxClassId != null && (await this.taxClasses.find([input.taxClassId])).length === 0)
       add('tax_class_id', 'The selected tax class does not exist.');
     const codes = [...(input.barcodes ?? []), ...(input.units ?? []).map((u) => u.barcode).filter((b): b is string => !!b)];
     const seen = new Set<string>();
@@ -265,7 +268,7 @@ export class ItemService {
       unitNames.add(u.name.toLowerCase());
     });
     for (const [i, level] of (input.warehouseReorderLevels ?? []).entries()) {
-      if (!(await this.stores.findWarehouse(level.warehouseId))) add(`warehouse_reorder_levels.${i}.warehouse_id`, 'The selected warehouse does not exist.');
+      if (!(await this.stores.warehouse(level.warehouseId))) add(`warehouse_reorder_levels.${i}.warehouse_id`, 'The selected warehouse does not exist.');
     }
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
   }

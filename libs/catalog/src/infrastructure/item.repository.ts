@@ -64,8 +64,18 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     return this.repo.findOneBy(withDeleted ? { id } : { id, deletedAt: IsNull() });
   }
 
-  findByIds(ids: number[]): Promise<ItemRecord[]> {
-    return ids.length ? this.repo.findBy({ id: In(ids), deletedAt: IsNull() }) : Promise.resolve([]);
+  findByIds(ids: number[], withDeleted = false): Promise<ItemRecord[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.repo.findBy(withDeleted ? { id: In(ids) } : { id: In(ids), deletedAt: IsNull() });
+  }
+
+  async itemIdsByBarcode(barcode: string): Promise<number[]> {
+    const rows = await this.em.getRepository(ItemBarcodeEntity).findBy({ barcode });
+    return [...new Set(rows.map((r) => r.itemId))];
+  }
+
+  async setBasePrices(changes: { itemId: number; price: number }[], now: Date): Promise<void> {
+    for (const c of changes) await this.repo.update({ id: c.itemId }, { basePrice: c.price, updatedAt: now });
   }
 
   findBySku(sku: string): Promise<ItemRecord | null> {

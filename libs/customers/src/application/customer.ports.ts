@@ -11,6 +11,8 @@ export interface CustomerRecord {
   isWalkIn: boolean;
   status: string;
   paymentTermsDays: number;
+  /** Sales to this customer carry no tax (e.g. a registered charity or a reseller). */
+  taxExempt: boolean;
   notes: string | null;
   anonymisedAt: Date | null;
   createdAt: Date;
@@ -39,10 +41,20 @@ export abstract class CustomerRepository {
   abstract search(q: string, limit: number): Promise<CustomerRecord[]>;
   abstract find(id: number): Promise<CustomerRecord | null>;
   abstract findByEmail(email: string, excludeId?: number): Promise<CustomerRecord | null>;
+  /** Live customers whose name, email or phone is exactly q (sales search). */
+  abstract idsMatching(q: string, limit: number): Promise<number[]>;
   abstract create(customer: CustomerWrite, now: Date): Promise<CustomerRecord>;
   abstract update(id: number, changes: Partial<CustomerWrite>, now: Date): Promise<void>;
   abstract anonymiseAndDelete(id: number, at: Date): Promise<void>;
   abstract groups(ids?: number[]): Promise<CustomerGroupRecord[]>;
   abstract groupByCode(code: string): Promise<CustomerGroupRecord | null>;
   abstract createGroup(name: string, code: string, now: Date): Promise<CustomerGroupRecord>;
+}
+
+/** What pricing and checkout need to know about a customer, and nothing else. */
+export interface CustomerPricingProfile {
+  id: number;
+  customerGroupId: number | null;
+  paymentTermsDays: number;
+  taxExempt: boolean;
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
 import { Clock, ConflictError, NotFoundError, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, Principal } from '@pos/identity';
-import { ChangeLog } from '@pos/platform';
-import { CustomerFilter, CustomerGroupRecord, CustomerRecord, CustomerRepository, CustomerWrite } from './customer.ports';
+import { ChangeLog, Transactional } from '@pos/platform';
+import { CustomerCreated, CustomerUpdated } from './customer.events';
+import { customerView } from './customer.views';
+import { CustomerFilter, CustomerGroupRecord, CustomerPricingProfile, CustomerRecord, CustomerRepository, CustomerWrite } from './customer.ports';
 
 export interface CustomerInput {
   name?: string;
@@ -14,27 +15,8 @@ export interface CustomerInput {
   storeId?: number | null;
   status?: 'active' | 'inactive';
   paymentTermsDays?: number;
+  taxExempt?: boolean;
   notes?: string | null;
-}
-
-export function customerView(c: CustomerRecord, groups: CustomerGroupRecord[] = []) {
-  const group = groups.find((g) => g.id === c.customerGroupId);
-  return {
-    id: c.id,
-    name: c.name,
-    email: c.email,
-    phone: c.phone,
-    address: c.address,
-    customer_group_id: c.customerGroupId,
-    customer_group: group ? { id: group.id, name: group.name, code: group.code } : null,
-    store_id: c.storeId,
-    is_walk_in: c.isWalkIn,
-    status: c.status,
-    payment_terms_days: c.paymentTermsDays,
-    notes: c.notes,
-    created_at: c.createdAt.toISOString(),
-    updated_at: c.updatedAt.toISOString(),
-  };
 }
 
 /**
@@ -62,6 +44,17 @@ export class CustomerService {
     return found.map((c) => customerView(c, groups));
   }
 
+  /** Published to pricing and checkout: the customer's group, payment terms and tax exemption (null: no such customer). */
+  async pricingProfile(id: number): Promise<CustomerPricingProfile | null> {
+    const c = await this.customers.find(id);
+    return c ? { id: c.id, customerGroupId: c.customerGroupId, paymentTermsDays: c.paymentTermsDays, taxExempt: c.taxExempt } : null;
+  }
+
+  /** Published to sales search: customers whose name, email or phone is exactly q. */
+  idsMatching(q: string): Promise<number[]> {
+    return this.customers.idsMatching(q.trim(), 500);
+  }
+
   async show(id: number) {
     const c = await this.customers.find(id);
     if (!c) throw new NotFoundError('Customer');
@@ -82,12 +75,13 @@ export class CustomerService {
         storeId: input.storeId ?? null,
         status: input.status ?? 'active',
         paymentTermsDays: input.paymentTermsDays ?? 30,
+        taxExempt: input.taxExempt ?? false,
         notes: input.notes ?? null,
       },
       now,
     );
     const view = customerView(c, await this.groupsOf([c]));
-    await this.changes.event('customer.created', { customer: view }, c.storeId);
+    await this.changes.event(CustomerCreated, { customer: view }, c.storeId);
     return view;
   }
 
@@ -105,10 +99,11 @@ export class CustomerService {
     if (input.storeId !== undefined) changes.storeId = input.storeId;
     if (input.status !== undefined) changes.status = input.status;
     if (input.paymentTermsDays !== undefined) changes.paymentTermsDays = input.paymentTermsDays;
+    if (input.taxExempt !== undefined) changes.taxExempt = input.taxExempt;
     if (input.notes !== undefined) changes.notes = input.notes;
     await this.customers.update(id, changes, this.clock.now());
     const view = await this.show(id);
-    await this.changes.event('customer.updated', { customer: view }, view.store_id);
+    await this.changes.event(CustomerUpdated, { customer: view }, view.store_id);
     return view;
   }
 

@@ -16,6 +16,7 @@ export class CustomerEntity implements CustomerRecord {
   @Column({ name: 'is_walk_in' }) isWalkIn!: boolean;
   @Column() status!: string;
   @Column({ name: 'payment_terms_days', type: 'integer' }) paymentTermsDays!: number;
+  @Column({ name: 'tax_exempt' }) taxExempt!: boolean;
   @Column({ type: 'text', nullable: true }) notes!: string | null;
   @Column(date('anonymised_at', true)) anonymisedAt!: Date | null;
   @Column(date('created_at')) createdAt!: Date;

@@ -51,6 +51,17 @@ export class TypeOrmCustomerRepository extends TxRepository implements CustomerR
     return rows.find((r) => r.id !== excludeId) ?? null;
   }
 
+  async idsMatching(q: string, limit: number): Promise<number[]> {
+    const rows = await this.repo
+      .createQueryBuilder('c')
+      .select('c.id', 'id')
+      .where('c.name = :q OR c.email = :qLower OR c.phone = :q', { q, qLower: q.toLowerCase() })
+      .orderBy('c.id', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: number }>();
+    return rows.map((r) => Number(r.id));
+  }
+
   create(c: CustomerWrite, now: Date): Promise<CustomerRecord> {
     return this.repo.save(this.repo.create({ ...c, isWalkIn: false, anonymisedAt: null, createdAt: now, updatedAt: now, deletedAt: null }));
   }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
 import { NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { StoreDirectory, TokenRecord, TokenRepository, UserAccess, UserRepository } from './ports';
 import { TokenService } from './token.service';
+import { Transactional } from '@pos/platform';
 
 export interface ApiApplicationView {
   id: number;

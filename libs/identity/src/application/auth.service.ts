@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
 import { ConflictError, fromMinor, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, currentStoreId, Principal } from '../domain/principal';
 import { PasswordHasher, StoreDirectory, TwoFactorProvider, UserRepository } from './ports';
 import { TokenService, toPrincipal } from './token.service';
+import { Transactional } from '@pos/platform';
 
 export interface LoginInput {
   email: string;

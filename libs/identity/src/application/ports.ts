@@ -18,6 +18,9 @@ export interface UserRecord {
   twoFactorConfirmedAt: Date | null;
   maxDiscountPercentBp: number | null;
   maxDiscountAmount: number | null;
+  /** Failed approver verifications in a row, and until when approvals are refused after too many. */
+  approvalFailures: number;
+  approvalLockedUntil: Date | null;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
@@ -80,6 +83,8 @@ export abstract class UserRepository {
         | 'defaultStoreId'
         | 'maxDiscountPercentBp'
         | 'maxDiscountAmount'
+        | 'approvalFailures'
+        | 'approvalLockedUntil'
       >
     >,
   ): Promise<void>;

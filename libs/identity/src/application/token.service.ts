@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
 import { Clock } from '@pos/kernel';
-import { APP_CONFIG, AppConfig, defineJob, JobHandler, JobQueue } from '@pos/platform';
+import { APP_CONFIG, AppConfig, defineJob, JobHandler, JobQueue, Transactional } from '@pos/platform';
 import { Principal } from '../domain/principal';
 import { TokenRecord, TokenRepository, UserAccess, UserRepository } from './ports';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
 import { NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { PasswordHasher, StoreDirectory, UserRecord, UserRepository } from './ports';
 import { TokenService } from './token.service';
+import { Transactional } from '@pos/platform';
 
 /** Staff user administration used by the CLI (and later by back-office endpoints). */
 @Injectable()
@@ -13,6 +13,11 @@ export class UserAdminService {
     private readonly stores: StoreDirectory,
     private readonly tokens: TokenService,
   ) {}
+
+  /** The password (or PIN) hash identity stores; the demo seed uses it for its users. */
+  hashSecret(plain: string): Promise<string> {
+    return this.hasher.hash(plain);
+  }
 
   @Transactional()
   async createUser(input: { name: string; email: string; password: string; role: string; storeIds: number[] }): Promise<UserRecord> {

@@ -52,6 +52,8 @@ export class TypeOrmUserRepository extends TxRepository implements UserRepositor
         isActive: true,
         twoFactorSecret: null,
         twoFactorConfirmedAt: null,
+        approvalFailures: 0,
+        approvalLockedUntil: null,
         maxDiscountPercentBp: null,
         maxDiscountAmount: null,
         createdAt: now,

@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClsModule } from 'nestjs-cls';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
@@ -10,6 +11,7 @@ import { dataSourceOptions } from './data-source';
 import { SerializedTransactionalAdapterTypeOrm } from './serialized-adapter';
 import { ChangeLog } from './changes/change-log';
 import { OutboxEventEntity, TombstoneEntity } from './changes/change.entities';
+import { DomainEvents } from '../events/domain-events';
 
 /**
  * TypeORM (one DataSource) + CLS ambient transactions: a use case marked @Transactional()
@@ -23,6 +25,7 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       imports: [
+        DiscoveryModule,
         TypeOrmModule.forRootAsync({
           inject: [APP_CONFIG],
           useFactory: (config: AppConfig) => ({
@@ -44,8 +47,8 @@ export class DatabaseModule {
           ],
         }),
       ],
-      providers: [ChangeLog],
-      exports: [TypeOrmModule, ChangeLog],
+      providers: [ChangeLog, DomainEvents],
+      exports: [TypeOrmModule, ChangeLog, DomainEvents],
     };
   }
 }

@@ -7,3 +7,4 @@ export * from './changes/change-log';
 export * from './changes/change.entities';
 export * from './db-errors';
 export * from './tx-repository';
+export * from './transactional';

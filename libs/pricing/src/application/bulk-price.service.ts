@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
 import { Clock, NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { Principal } from '@pos/identity';
-import { ChangeLog, defineJob, JobHandler, JobQueue, QueueName } from '@pos/platform';
+import { ItemCatalog, ItemService } from '@pos/catalog';
+import { ChangeLog, defineJob, JobHandler, JobQueue, QueueName, Transactional } from '@pos/platform';
+import { PricesBulkUpdated } from './pricing.events';
 import { BulkJobRecord, PriceChangeRow, PricingRepository } from './pricing.ports';
+import { ReferenceRepository } from './reference.ports';
 
 export type PriceChange = PriceChangeRow;
 
@@ -30,6 +32,9 @@ export class BulkPriceService {
 
   constructor(
     private readonly pricing: PricingRepository,
+    private readonly reference: ReferenceRepository,
+    private readonly catalog: ItemCatalog,
+    private readonly itemAdmin: ItemService,
     private readonly queue: JobQueue,
     private readonly changes: ChangeLog,
     private readonly clock: Clock,
@@ -89,7 +94,17 @@ export class BulkPriceService {
   @Transactional()
   async applyChunk(jobId: number, chunk: PriceChange[], processed: number, all: PriceChange[] | null): Promise<void> {
     const now = this.clock.now();
-    await this.pricing.applyPriceChanges(chunk, now);
+    // Base prices are the catalog's (its use case writes them); price-book entries are ours.
+    await this.itemAdmin.setBasePrices(
+      chunk.filter((c) => c.priceBookId === undefined).map((c) => ({ itemId: c.itemId, price: c.price })),
+      now,
+    );
+    await this.reference.upsertPriceBookEntries(
+      chunk
+        .filter((c) => c.priceBookId !== undefined)
+        .map((c) => ({ priceBookId: c.priceBookId!, itemId: c.itemId, price: c.price, minQuantity: c.minQuantity ?? 1 })),
+      now,
+    );
     const result = all
       ? {
           items_updated: all.filter((c) => c.priceBookId === undefined).length,
@@ -101,13 +116,13 @@ export class BulkPriceService {
       updatedAt: now,
       ...(all ? { status: 'completed', finishedAt: now, result: JSON.stringify(result) } : {}),
     });
-    if (all) await this.changes.event('prices.bulk_updated', { job_id: jobId, total: all.length, ...result, item_ids: [...new Set(all.map((c) => c.itemId))] });
+    if (all) await this.changes.event(PricesBulkUpdated, { job_id: jobId, total: all.length, ...result!, item_ids: [...new Set(all.map((c) => c.itemId))] });
   }
 
   private async validate(changes: PriceChange[]): Promise<void> {
     const errors: Record<string, string[]> = {};
-    const items = await this.pricing.existingItemIds([...new Set(changes.map((c) => c.itemId))]);
-    const books = await this.pricing.existingPriceBookIds([...new Set(changes.map((c) => c.priceBookId).filter((b): b is number => b !== undefined))]);
+    const items = await this.catalog.existingIds([...new Set(changes.map((c) => c.itemId))]);
+    const books = await this.reference.existingPriceBookIds([...new Set(changes.map((c) => c.priceBookId).filter((b): b is number => b !== undefined))]);
     const seen = new Set<string>();
     changes.forEach((c, i) => {
       if (!items.has(c.itemId)) (errors[`changes.${i}.item_id`] ??= []).push('The selected item does not exist.');

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
 import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, canAccessStore, currentStoreId, Principal } from '@pos/identity';
-import { ItemRepository, StockRepository, StoreRepository } from '@pos/catalog';
-import { ChangeLog } from '@pos/platform';
+import { ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
+import { ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
 import { bundleCount } from '../domain/pricing-engine';
 import { BundleRecord, BundleWrite, PricingRepository } from './pricing.ports';
@@ -30,9 +29,9 @@ export function bundleView(b: BundleRecord) {
 export class BundleService {
   constructor(
     private readonly pricing: PricingRepository,
-    private readonly items: ItemRepository,
-    private readonly stock: StockRepository,
-    private readonly stores: StoreRepository,
+    private readonly items: ItemCatalog,
+    private readonly stock: StockLedger,
+    private readonly stores: StoreContext,
     private readonly changes: ChangeLog,
     private readonly clock: Clock,
     private readonly active: ActivePricingCache,
@@ -149,13 +148,11 @@ export class BundleService {
     let wh = warehouseId;
     if (wh === undefined) {
       const storeId = currentStoreId(principal);
-      wh = storeId === null ? undefined : ((await this.stores.findStore(storeId))?.defaultWarehouseId ?? undefined);
+      wh = storeId === null ? undefined : ((await this.stores.store(storeId))?.defaultWarehouseId ?? undefined);
     }
     if (wh === undefined) throw ValidationFailedError.field('warehouse_id', 'The warehouse_id field is required.');
-    const serves = await this.stores.storesOfWarehouse(wh);
-    if (!serves.length) throw ValidationFailedError.field('warehouse_id', 'The selected warehouse does not exist.');
     // A warehouse of another store, named as a filter: 403 (as on the inventory endpoints).
-    if (principal.stores !== 'all' && !serves.some((s) => canAccessStore(principal, s))) assertStoreAccess(principal, serves[0]);
+    await this.stores.requireWarehouse(principal, wh, 'forbidden');
     const levels = await this.stock.levels(
       b.components.map((c) => c.itemId),
       [wh],

@@ -1,9 +1,11 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock, ForbiddenError, fromMinor, ValidationFailedError } from '@pos/kernel';
-import { canAccessStore, hasPermission, PasswordHasher, Principal, toPrincipal, UserRepository } from '@pos/identity';
+import { ApproverService, hasPermission, Principal } from '@pos/identity';
+import { ItemCatalog, StoreContext } from '@pos/catalog';
 import { APP_CONFIG, AppConfig } from '@pos/platform';
 import { Discount } from '../domain/pricing.types';
+import { discountKey } from '../domain/discount-policy';
 
 export interface ApprovalScope {
   storeId: number;
@@ -27,15 +29,6 @@ interface ApprovalClaims {
 
 const TTL_SECONDS = 600;
 
-export function discountKey(d: Discount): string {
-  return d.type === 'percent' ? `percent:${d.valueBp}` : `amount:${d.value}`;
-}
-
-/** Whether a discount stays within a user's limits (percent in bp, amount in minor units). */
-export function withinLimits(limits: { maxPercentBp: number; maxAmount: number }, discount: { percentBp: number; amount: number }): boolean {
-  return discount.percentBp <= limits.maxPercentBp && discount.amount <= limits.maxAmount;
-}
-
 /**
  * Discounts beyond a cashier's limits need a manager's approval: the manager's email with
  * password or PIN, for one discount on one line (or the cart) of one cart, by this cashier, in
@@ -47,8 +40,9 @@ export class DiscountApprovalService {
   private readonly key: Buffer;
 
   constructor(
-    private readonly users: UserRepository,
-    private readonly hasher: PasswordHasher,
+    private readonly approvers: ApproverService,
+    private readonly stores: StoreContext,
+    private readonly items: ItemCatalog,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -65,17 +59,27 @@ export class DiscountApprovalService {
     };
   }
 
-  async approve(cashier: Principal, input: { approverEmail: string; password?: string; pin?: string } & ApprovalScope) {
-    if (!canAccessStore(cashier, input.storeId)) throw new ForbiddenError('You do not have access to this store.', 'store_forbidden');
-    if (!input.password && !input.pin) throw ValidationFailedError.field('password', "Give the approver's password or PIN.");
-    const user = await this.users.findByEmail(input.approverEmail.trim().toLowerCase());
-    const secretHash = input.password ? user?.passwordHash : user?.pinHash;
-    const ok = !!user && !!secretHash && user.isActive && !user.isApiApplication && (await this.hasher.verify(secretHash, (input.password ?? input.pin)!));
-    if (!ok) throw ValidationFailedError.field('approver_email', 'These approver credentials do not match our records.');
-    const access = await this.users.loadAccess(user.id);
-    const approver = toPrincipal(access!);
-    if (!hasPermission(approver, 'discounts.approve')) throw new ForbiddenError('The approver may not approve discounts.', 'approver_not_allowed');
-    if (!canAccessStore(approver, input.storeId)) throw new ForbiddenError('The approver does not work in this store.', 'approver_not_allowed');
+  /**
+   * Wrong credentials, a user who may not approve discounts or does not work in the store, and a
+   * locked-out approver all get the same 422 (the endpoint must not tell which, or it becomes a
+   * password oracle); the approver's own limit is checked only once they are verified.
+   */
+  async approve(
+    cashier: Principal,
+    input: { approverEmail: string; password?: string; pin?: string; twoFactorCode?: string; storeId?: number } & Omit<ApprovalScope, 'storeId'>,
+  ) {
+    const store = await this.stores.resolve(cashier, input.storeId);
+    if (input.target !== 'cart' && !(await this.items.existingIds([input.target.itemId])).has(input.target.itemId)) {
+      throw ValidationFailedError.field('item_id', 'The selected item does not exist.');
+    }
+    if (!input.password && !input.pin)
+      throw ValidationFailedError.field('password', "Give the approver's PIN, or their password (with their two-factor code when 2FA is on).");
+    const approver = await this.approvers.verifyApprover(
+      { email: input.approverEmail, pin: input.pin, password: input.pin ? undefined : input.password, twoFactorCode: input.twoFactorCode },
+      { permission: 'discounts.approve', storeId: store.id },
+    );
+    if (!approver)
+      throw ValidationFailedError.field('approver_email', 'These approver credentials do not match our records, or they may not approve discounts here.');
     const d = input.discount;
     const fits = d.type === 'percent' ? d.valueBp <= approver.discountLimits.maxPercentBp : d.value <= approver.discountLimits.maxAmount;
     if (!fits) throw new ForbiddenError("The discount is beyond the approver's own limit.", 'approver_limit');
@@ -84,7 +88,7 @@ export class DiscountApprovalService {
       jti: randomUUID(),
       approver: approver.userId,
       cashier: cashier.userId,
-      store: input.storeId,
+      store: store.id,
       target: input.target === 'cart' ? 'cart' : `item:${input.target.itemId}`,
       discount: discountKey(d),
       cart: input.cartReference,
@@ -94,7 +98,7 @@ export class DiscountApprovalService {
       approval_token: this.sign(claims),
       expires_at: new Date(exp * 1000).toISOString(),
       approved_by: { id: approver.userId, name: approver.name },
-      store_id: input.storeId,
+      store_id: store.id,
       scope: input.target === 'cart' ? 'cart' : 'line',
       item_id: input.target === 'cart' ? null : input.target.itemId,
       discount: d.type === 'percent' ? { type: 'percent', value: d.valueBp / 100 } : { type: 'amount', value: fromMinor(d.value) },

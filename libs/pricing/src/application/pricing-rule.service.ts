@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
 import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
-import { CategoryRepository, ItemRepository } from '@pos/catalog';
-import { ChangeLog } from '@pos/platform';
+import { ItemCatalog } from '@pos/catalog';
+import { ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
 import { RuleFilter, RuleRecord, RuleWrite, PricingRepository } from './pricing.ports';
 
@@ -68,8 +67,7 @@ function valueFor(kind: RuleWrite['kind'], values: RuleValues): number | undefin
 export class PricingRuleService {
   constructor(
     private readonly pricing: PricingRepository,
-    private readonly items: ItemRepository,
-    private readonly categories: CategoryRepository,
+    private readonly items: ItemCatalog,
     private readonly changes: ChangeLog,
     private readonly clock: Clock,
     private readonly active: ActivePricingCache,
@@ -170,14 +168,8 @@ export class PricingRuleService {
       );
     }
     if (c.categoryIds?.length) {
-      const found = await this.categories.findByIds(c.categoryIds);
-      c.categoryIds.forEach((id, i) =>
-        need(
-          found.some((f) => f.id === id && !f.deletedAt),
-          `category_ids.${i}`,
-          'The selected category does not exist.',
-        ),
-      );
+      const found = await this.items.existingCategoryIds(c.categoryIds);
+      c.categoryIds.forEach((id, i) => need(found.has(id), `category_ids.${i}`, 'The selected category does not exist.'));
     }
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
   }

@@ -77,10 +77,6 @@ export abstract class PricingRepository {
   abstract createBulkJob(job: Omit<BulkJobRecord, 'id'>): Promise<BulkJobRecord>;
   abstract bulkJob(id: number): Promise<BulkJobRecord | null>;
   abstract updateBulkJob(id: number, changes: Partial<BulkJobRecord>): Promise<void>;
-  /** Sets item base prices or upserts price-book entries (absolute prices: re-applying is harmless). */
-  abstract applyPriceChanges(changes: PriceChangeRow[], now: Date): Promise<void>;
-  abstract existingItemIds(ids: number[]): Promise<Set<number>>;
-  abstract existingPriceBookIds(ids: number[]): Promise<Set<number>>;
   abstract rules(filter: RuleFilter, page: PageRequest): Promise<Page<RuleRecord>>;
   abstract activeRules(): Promise<RuleRecord[]>;
   abstract rule(id: number): Promise<RuleRecord | null>;

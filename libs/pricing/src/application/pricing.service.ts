@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, fromMinor, NotFoundError, ValidationFailedError } from '@pos/kernel';
-import { assertStoreAccess, currentStoreId, Principal } from '@pos/identity';
+import { Principal } from '@pos/identity';
 import { CustomerService } from '@pos/customers';
-import { ItemRecord, ItemRepository, ItemUnitRecord, ReferenceRepository, StoreRecord, StoreRepository, TaxRateRecord } from '@pos/catalog';
+import { ItemCatalog, ItemRecord, ItemUnitRecord, StoreContext, StoreRecord } from '@pos/catalog';
 import { priceCart } from '../domain/pricing-engine';
+import { exemptionProblem } from '../domain/tax-exemption';
+import { TaxRateRecord } from './reference.records';
+import { ReferenceRepository } from './reference.ports';
 import { CartLineInput, Discount, PricedCart, PricedLine } from '../domain/pricing.types';
 import { PricingRepository } from './pricing.ports';
 import { ActivePricingCache } from './active-pricing.cache';
@@ -22,6 +25,8 @@ export interface CartRequest {
   storeId?: number;
   customerId?: number;
   taxExempt?: boolean;
+  /** Why a sale without a customer is tax exempt (an exemption needs a customer or a reason). */
+  taxExemptReason?: string;
   at?: Date;
   lines: CartLineRequest[];
   cartDiscount?: Discount;
@@ -52,8 +57,8 @@ export interface PricedCartResult {
 export class PricingService {
   constructor(
     private readonly pricing: PricingRepository,
-    private readonly items: ItemRepository,
-    private readonly stores: StoreRepository,
+    private readonly items: ItemCatalog,
+    private readonly stores: StoreContext,
     private readonly reference: ReferenceRepository,
     private readonly customers: CustomerService,
     private readonly clock: Clock,
@@ -78,18 +83,17 @@ export class PricingService {
 
   async price(principal: Principal, req: CartRequest): Promise<PricedCartResult> {
     const field = req.field ?? 'items';
-    const storeId = req.storeId ?? currentStoreId(principal);
-    if (storeId === null) throw ValidationFailedError.field('store_id', 'The store_id field is required.');
-    assertStoreAccess(principal, storeId);
-    const store = await this.stores.findStore(storeId);
-    if (!store) throw ValidationFailedError.field('store_id', 'The selected store does not exist.');
+    const store = await this.stores.resolve(principal, req.storeId);
+    const storeId = store.id;
+    const problem = exemptionProblem({ taxExempt: req.taxExempt ?? false, hasCustomer: req.customerId !== undefined, reason: req.taxExemptReason });
+    if (problem) throw ValidationFailedError.field(problem.field, problem.message);
     let customerGroupId: number | null = null;
+    let customerExempt = false;
     if (req.customerId !== undefined) {
-      const customer = await this.customers.show(req.customerId).catch((e: unknown) => {
-        if (e instanceof NotFoundError) throw ValidationFailedError.field('customer_id', 'The selected customer does not exist.');
-        throw e;
-      });
-      customerGroupId = customer.customer_group_id;
+      const profile = await this.customers.pricingProfile(req.customerId);
+      if (!profile) throw ValidationFailedError.field('customer_id', 'The selected customer does not exist.');
+      customerGroupId = profile.customerGroupId;
+      customerExempt = profile.taxExempt;
     }
     if (req.lines.length === 0) throw ValidationFailedError.field(field, `The ${field} field must have at least 1 item.`);
 
@@ -118,7 +122,7 @@ export class PricingService {
       this.reference.taxRates([...new Set(itemRows.map((i) => i.taxClassId).filter((c): c is number => c !== null))], storeId),
       this.reference.currency(store.currencyCode),
     ]);
-    const taxExempt = req.taxExempt ?? false;
+    const taxExempt = (req.taxExempt ?? false) || customerExempt;
     const lines: CartLineInput[] = req.lines.map((l, i) => {
       const item = items.get(l.itemId)!;
       const unit = units[i];

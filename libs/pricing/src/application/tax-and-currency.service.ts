@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
 import { Clock, fromMinor, NotFoundError, roundHalfAwayFromZero, toMinor, ValidationFailedError } from '@pos/kernel';
-import { assertStoreAccess, currentStoreId, Principal } from '@pos/identity';
-import { ReferenceRepository, StoreRepository } from '@pos/catalog';
+import { Principal } from '@pos/identity';
+import { StoreContext } from '@pos/catalog';
+import { ReferenceRepository } from './reference.ports';
 import { PricingRepository } from './pricing.ports';
 import { PricedCartResult, taxRateFor } from './pricing.service';
+import { Transactional } from '@pos/platform';
 
 const RATE_SCALE = 100_000_000;
 
@@ -12,18 +13,15 @@ const RATE_SCALE = 100_000_000;
 @Injectable()
 export class TaxAndCurrencyService {
   constructor(
-    private readonly stores: StoreRepository,
+    private readonly stores: StoreContext,
     private readonly reference: ReferenceRepository,
     private readonly pricing: PricingRepository,
     private readonly clock: Clock,
   ) {}
 
   async taxInfo(principal: Principal, storeIdParam?: number) {
-    const storeId = storeIdParam ?? currentStoreId(principal);
-    if (storeId === null) throw ValidationFailedError.field('store_id', 'The store_id field is required.');
-    assertStoreAccess(principal, storeId);
-    const store = await this.stores.findStore(storeId);
-    if (!store) throw ValidationFailedError.field('store_id', 'The selected store does not exist.');
+    const store = await this.stores.resolve(principal, storeIdParam);
+    const storeId = store.id;
     const classes = await this.reference.taxClasses();
     const rates = await this.reference.taxRates(
       classes.map((c) => c.id),

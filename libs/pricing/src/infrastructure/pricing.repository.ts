@@ -3,7 +3,7 @@ import { TxRepository } from '@pos/platform';
 import { In, IsNull, LessThanOrEqual } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { PriceBookCandidate, RuleConditions, RuleKind } from '../domain/pricing.types';
-import { BulkJobRecord, BundleRecord, BundleWrite, PriceChangeRow, PricingRepository, RuleFilter, RuleRecord, RuleWrite } from '../application/pricing.ports';
+import { BulkJobRecord, BundleRecord, BundleWrite, PricingRepository, RuleFilter, RuleRecord, RuleWrite } from '../application/pricing.ports';
 import { BulkPriceJobEntity, BundleEntity, BundleItemEntity, ExchangeRateEntity, PricingRuleEntity, PricingRuleTargetEntity } from './pricing.entities';
 
 /**
@@ -235,53 +235,6 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
 
   async updateBulkJob(id: number, changes: Partial<BulkJobRecord>): Promise<void> {
     await this.em.getRepository(BulkPriceJobEntity).update({ id }, changes);
-  }
-
-  async applyPriceChanges(changes: PriceChangeRow[], now: Date): Promise<void> {
-    const at = this.when(now);
-    for (const c of changes) {
-      if (c.priceBookId === undefined) {
-        await this.em.query('UPDATE items SET base_price = ?, updated_at = ? WHERE id = ?', [c.price, at, c.itemId]);
-        continue;
-      }
-      const minQ = c.minQuantity ?? 1;
-      const [entry] = (await this.em.query('SELECT id FROM price_book_entries WHERE price_book_id = ? AND item_id = ? AND min_quantity = ?', [
-        c.priceBookId,
-        c.itemId,
-        minQ,
-      ])) as { id: number }[];
-      if (entry) await this.em.query('UPDATE price_book_entries SET price = ?, updated_at = ? WHERE id = ?', [c.price, at, entry.id]);
-      else
-        await this.em.query('INSERT INTO price_book_entries (price_book_id, item_id, price, min_quantity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
-          c.priceBookId,
-          c.itemId,
-          c.price,
-          minQ,
-          at,
-          at,
-        ]);
-      await this.em.query('UPDATE price_books SET updated_at = ? WHERE id = ?', [at, c.priceBookId]);
-    }
-  }
-
-  async existingItemIds(ids: number[]): Promise<Set<number>> {
-    const out = new Set<number>();
-    for (let i = 0; i < ids.length; i += 1000) {
-      const chunk = ids.slice(i, i + 1000);
-      const rows = (await this.em.query(`SELECT id FROM items WHERE deleted_at IS NULL AND id IN (${chunk.map(() => '?').join(',')})`, chunk)) as {
-        id: number;
-      }[];
-      rows.forEach((r) => out.add(Number(r.id)));
-    }
-    return out;
-  }
-
-  async existingPriceBookIds(ids: number[]): Promise<Set<number>> {
-    if (!ids.length) return new Set();
-    const rows = (await this.em.query(`SELECT id FROM price_books WHERE deleted_at IS NULL AND id IN (${ids.map(() => '?').join(',')})`, ids)) as {
-      id: number;
-    }[];
-    return new Set(rows.map((r) => Number(r.id)));
   }
 
   /** Raw-query parameters: SQLite stores booleans as 1/0 and dates as UTC text. */

@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { BadRequestError, Clock, ConflictError, ForbiddenError, fromMinor, ValidationFailedError } from '@pos/kernel';
+import { BadRequestError, Clock, ConflictError, ForbiddenError, fromMinor, minorToString, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, Principal } from '@pos/identity';
-import { ItemRepository, levelCrossing, PaymentMethodRecord, StockRepository, StoreRecord, StoreRepository } from '@pos/catalog';
+import { PaymentMethodRecord, StockLedger, StockLine, StoreContext, StoreRecord } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
-import { ChangeLog, isRetryableTransactionError } from '@pos/platform';
-import { DiscountApprovalService, Discount, PricedCartResult, PricingService, withinLimits } from '@pos/pricing';
+import { ChangeLog, DomainEvents, withTransactionRetry } from '@pos/platform';
+import { Discount, DiscountApprovalService, discountsBeyondLimits, PricedCartResult, PricingService } from '@pos/pricing';
 import { SessionService } from '@pos/sessions';
 import { settle, TenderType } from '../domain/payments';
-import { IdempotencyRepository, SaleRepository } from './sale.ports';
+import { SaleCompleted, SaleRecordedFacts } from './sale.events';
+import { IdempotencyRepository, SaleItemRecord, SaleRecord, SaleRepository } from './sale.ports';
 import { SaleViews } from './sale.views';
 
 export interface CheckoutLineInput {
@@ -33,6 +34,7 @@ export interface CheckoutPaymentInput {
   reference?: string;
 }
 
+/** A checkout with every amount in minor units of the store's currency. */
 export interface CheckoutInput {
   storeId: number;
   idempotencyKey: string;
@@ -53,13 +55,23 @@ export interface CheckoutInput {
 
 export type CheckoutOutcome = { replayed: boolean; status: number; body: unknown };
 
-interface Prepared {
+interface Tender {
+  method: PaymentMethodRecord;
+  amount: number;
+  applied: number;
+  tendered: number | null;
+  change: number;
+  reference: string | null;
+}
+
+/** Everything a checkout decided before writing anything. */
+interface PreparedSale {
   store: StoreRecord;
   priced: PricedCartResult;
   warehouses: number[];
   approvals: (number | null)[];
   cartApproval: number | null;
-  tenders: { method: PaymentMethodRecord; amount: number; applied: number; tendered: number | null; change: number; reference: string | null }[];
+  tenders: Tender[];
   change: number;
   paid: number;
   onAccount: number;
@@ -85,11 +97,11 @@ export class CheckoutService {
     private readonly pricing: PricingService,
     private readonly approvals: DiscountApprovalService,
     private readonly sessions: SessionService,
-    private readonly stores: StoreRepository,
-    private readonly items: ItemRepository,
-    private readonly stock: StockRepository,
+    private readonly stores: StoreContext,
+    private readonly ledger: StockLedger,
     private readonly customers: CustomerService,
     private readonly changes: ChangeLog,
+    private readonly domainEvents: DomainEvents,
     private readonly views: SaleViews,
     private readonly clock: Clock,
   ) {}
@@ -98,19 +110,15 @@ export class CheckoutService {
   async validate(principal: Principal, input: CheckoutInput) {
     const p = await this.prepare(principal, input, false);
     const sessionOk = await this.sessions.status(principal, input.storeId);
+    const m = (v: number) => fromMinor(v, p.priced.decimals);
     return {
       valid: true,
       can_sell: sessionOk.can_sell,
       session_id: sessionOk.session?.id ?? null,
       ...this.views.pricedCart(p.priced),
-      payments: p.tenders.map((t) => ({
-        payment_method_code: t.method.code,
-        amount: fromMinor(t.amount),
-        applied: fromMinor(t.applied),
-        change: fromMinor(t.change),
-      })),
-      change: fromMinor(p.change),
-      balance_due: fromMinor(p.onAccount),
+      payments: p.tenders.map((t) => ({ payment_method_code: t.method.code, amount: m(t.amount), applied: m(t.applied), change: m(t.change) })),
+      change: m(p.change),
+      balance_due: m(p.onAccount),
     };
   }
 
@@ -142,7 +150,7 @@ export class CheckoutService {
       }
     }
     try {
-      const body = await this.withDeadlockRetry(() => this.txHost.withTransaction(() => this.commit(principal, input)));
+      const body = await withTransactionRetry(this.txHost, () => this.commit(principal, input));
       return { replayed: false, status: 201, body };
     } catch (error) {
       // Nothing was written: free the key so the client can correct the request and retry it.
@@ -151,28 +159,177 @@ export class CheckoutService {
     }
   }
 
-  private async withDeadlockRetry<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work();
-      } catch (error) {
-        if (attempt >= 6 || !isRetryableTransactionError(error)) throw error;
-        await new Promise((r) => setTimeout(r, 25 * 2 ** attempt + Math.floor(Math.random() * 50)));
-      }
-    }
-  }
-
+  /** The sale's transaction: session, every check, the records, the stock, the events. */
   private async commit(principal: Principal, input: CheckoutInput): Promise<unknown> {
     const session = await this.sessions.requireOpen(principal, input.storeId);
     const p = await this.prepare(principal, input, true);
     const now = this.clock.now();
+    const { sale, items } = await this.recordSale(principal, input, p, session.id, now);
+    await this.takeStock(principal, p, input, sale.id);
+    const detail = await this.views.detail(sale.id, now);
+    await this.changes.event(SaleCompleted, { sale: detail }, p.store.id);
+    await this.domainEvents.publish(SaleRecordedFacts, { sale, items, payments: await this.sales.payments([sale.id]) });
+    await this.idempotency.complete(input.idempotencyKey, 201, JSON.stringify(detail), now);
+    return detail;
+  }
+
+  /** Every check that does not write. `forCommit` skips the stock pre-check (the ledger's UPDATE guards it). */
+  private async prepare(principal: Principal, input: CheckoutInput, forCommit: boolean): Promise<PreparedSale> {
+    const store = await this.stores.resolve(principal, input.storeId);
+    const priced = await this.pricing.price(principal, {
+      storeId: store.id,
+      customerId: input.customerId,
+      taxExempt: input.taxExempt,
+      taxExemptReason: input.taxExemptReason,
+      cartDiscount: input.cartDiscount,
+      at: input.offlineCreatedAt,
+      lines: input.items.map((l) => ({ itemId: l.itemId, quantity: l.qty, unitId: l.unitId, price: l.price, discount: l.discount })),
+    });
+    const { approvals, cartApproval } = this.approveDiscounts(principal, input, priced);
+    // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
+    const warehouses = await this.lineWarehouses(store, input, priced);
+    await this.ledger.checkSale(this.stockLines(input, priced, warehouses), {
+      checkStock: !forCommit && !store.allowNegativeStock && input.offlineCreatedAt === undefined,
+    });
+    this.assertTotal(input.totalAmount, priced);
+    const settled = await this.settlePayments(store, input, priced);
+    const profile = input.customerId === undefined ? null : await this.customers.pricingProfile(input.customerId);
+    return { store, priced, warehouses, approvals, cartApproval, ...settled, paymentTermsDays: profile?.paymentTermsDays ?? 30 };
+  }
+
+  /**
+   * A cashier's manual discounts (line discounts and prices typed below the server's) must stay
+   * within their limits (the pricing policy), else carry a valid approval token for exactly that
+   * discount on exactly this cart: 403 without one.
+   */
+  private approveDiscounts(
+    principal: Principal,
+    input: CheckoutInput,
+    priced: PricedCartResult,
+  ): { approvals: (number | null)[]; cartApproval: number | null } {
+    const m = (v: number) => fromMinor(v, priced.decimals);
+    const beyond = discountsBeyondLimits(
+      priced.cart.lines.map((l, i) => ({ ...l, serverUnitPrice: priced.serverUnitPrices[i], requested: input.items[i].discount })),
+      input.cartDiscount,
+      principal.discountLimits,
+    );
+    const approvals = beyond.lines.map((need, i) => {
+      if (!need) return null;
+      const token = input.items[i].discountApprovalToken;
+      const scope = { storeId: input.storeId, target: { itemId: priced.cart.lines[i].itemId }, discount: need.discount, cartReference: input.idempotencyKey };
+      const approver = token ? this.approvals.verify(token, principal, scope) : null;
+      if (approver === null) {
+        throw new ForbiddenError(
+          `The discount on items.${i} (${m(need.amount)}, ${need.percentBp / 100}%) is beyond your limit; a manager's approval token is required.`,
+          'discount_requires_approval',
+        );
+      }
+      return approver;
+    });
+    if (!beyond.cart) return { approvals, cartApproval: null };
+    const token = input.cartDiscountApprovalToken;
+    const scope = { storeId: input.storeId, target: 'cart' as const, discount: beyond.cart.discount, cartReference: input.idempotencyKey };
+    const cartApproval = token ? this.approvals.verify(token, principal, scope) : null;
+    if (cartApproval === null) {
+      throw new ForbiddenError(
+        `The cart discount (${m(beyond.cart.amount)}, ${beyond.cart.percentBp / 100}%) is beyond your limit; a manager's approval token is required.`,
+        'discount_requires_approval',
+      );
+    }
+    return { approvals, cartApproval };
+  }
+
+  /** Each line's warehouse (the store's default unless named; it must serve the store), units and serial rules. */
+  private async lineWarehouses(store: StoreRecord, input: CheckoutInput, priced: PricedCartResult): Promise<number[]> {
+    const errors: Record<string, string[]> = {};
+    const serves = new Map<number, boolean>();
+    const warehouses: number[] = [];
+    for (const [i, r] of input.items.entries()) {
+      const wh = r.warehouseId ?? store.defaultWarehouseId;
+      if (wh === null) {
+        errors[`items.${i}.warehouse_id`] = ['The store has no default warehouse; give warehouse_id.'];
+        warehouses.push(0);
+        continue;
+      }
+      if (!serves.has(wh)) serves.set(wh, await this.stores.serves(wh, store.id));
+      if (!serves.get(wh)) errors[`items.${i}.warehouse_id`] = ['The selected warehouse does not serve this store.'];
+      warehouses.push(wh);
+      const item = priced.items.get(r.itemId)!;
+      const factor = priced.units[i]?.factor ?? 1;
+      if (r.baseQuantity !== undefined && r.baseQuantity !== r.qty * factor) {
+        errors[`items.${i}.base_quantity`] = [`The base_quantity must be qty x unit factor (${r.qty * factor}).`];
+      }
+      if (item.isSerialTracked) {
+        if (!r.serialNumber) errors[`items.${i}.serial_number`] = ['A serial number is required for this item.'];
+        else if (factor * r.qty !== 1) errors[`items.${i}.qty`] = ['A serial-tracked item is sold one unit per line.'];
+      }
+    }
+    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
+    return warehouses;
+  }
+
+  private assertTotal(client: number, priced: PricedCartResult): void {
+    const server = priced.cart.total;
+    if (client === server) return;
+    const m = (v: number) => fromMinor(v, priced.decimals);
+    throw new BadRequestError('total_mismatch', `The total_amount ${m(client)} does not match the server total ${m(server)}.`, {
+      client_total: m(client),
+      server_total: m(server),
+    });
+  }
+
+  /** The tenders against the total (the settlement rules are the domain's `settle`). */
+  private async settlePayments(store: StoreRecord, input: CheckoutInput, priced: PricedCartResult) {
+    const total = priced.cart.total;
+    const methods = await this.stores.paymentMethods(store.id);
+    let payments = input.payments;
+    if (!payments.length) {
+      if (!input.legacyPaymentMethod && input.legacyPaymentMethodId === undefined)
+        throw ValidationFailedError.field('payments', 'The payments field is required.');
+      payments = [{ code: input.legacyPaymentMethod, methodId: input.legacyPaymentMethodId, amount: total }];
+    }
+    const errors: Record<string, string[]> = {};
+    const resolved = payments.map((p, i) => {
+      const method = methods.find((m) => (p.code !== undefined ? m.code === p.code : m.id === p.methodId));
+      if (!method) errors[`payments.${i}.payment_method_code`] = ['The selected payment method is not available in this store.'];
+      return method;
+    });
+    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
+    const tenderType = (m: PaymentMethodRecord): TenderType => (['cash', 'card', 'on_account'].includes(m.type) ? (m.type as TenderType) : 'other');
+    const s = settle(
+      total,
+      payments.map((p, i) => ({ type: tenderType(resolved[i]!), amount: p.amount })),
+      (v) => minorToString(v, priced.decimals),
+    );
+    for (const problem of s.problems) (errors[problem.index === null ? 'payments' : `payments.${problem.index}.amount`] ??= []).push(problem.message);
+    if (s.onAccount > 0 && input.customerId === undefined) errors.customer_id = ['An on-account payment needs a customer.'];
+    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
+    const tenders: Tender[] = payments.map((p, i) => ({
+      method: resolved[i]!,
+      amount: p.amount,
+      applied: s.applied[i],
+      tendered: p.tendered ?? (resolved[i]!.type === 'cash' ? p.amount : null),
+      change: s.changeGiven[i],
+      reference: p.reference ?? null,
+    }));
+    return { tenders, change: s.change, paid: s.paid, onAccount: s.onAccount };
+  }
+
+  /** The receipt number, the sale, its lines and payments, and its invoice. */
+  private async recordSale(
+    principal: Principal,
+    input: CheckoutInput,
+    p: PreparedSale,
+    sessionId: number,
+    now: Date,
+  ): Promise<{ sale: SaleRecord; items: SaleItemRecord[] }> {
     const number = await this.sales.nextReceiptNumber(p.store.id);
     const cart = p.priced.cart;
     const uniqueWarehouses = [...new Set(p.warehouses)];
     const sale = await this.sales.insertSale({
       storeId: p.store.id,
       warehouseId: uniqueWarehouses.length === 1 ? uniqueWarehouses[0] : null,
-      sessionId: session.id,
+      sessionId,
       userId: principal.userId,
       customerId: input.customerId ?? null,
       receiptNumber: `${p.store.code}-${String(number).padStart(6, '0')}`,
@@ -196,44 +353,43 @@ export class CheckoutService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.sales.insertItems(
-      cart.lines.map((l, i) => {
-        const item = p.priced.items.get(l.itemId)!;
-        const unit = p.priced.units[i];
-        const r = input.items[i];
-        return {
-          saleId: sale.id,
-          lineNo: i,
-          itemId: l.itemId,
-          sku: item.sku,
-          name: item.name,
-          unitId: unit?.id ?? null,
-          unitName: unit?.name ?? null,
-          factor: unit?.factor ?? 1,
-          quantity: l.quantity,
-          baseQuantity: l.quantity * (unit?.factor ?? 1),
-          basePrice: l.basePrice,
-          unitPrice: l.unitPrice,
-          unitCost: item.cost * (unit?.factor ?? 1),
-          priceSource: l.priceSource,
-          gross: l.gross,
-          ruleDiscount: l.ruleDiscount,
-          bundleDiscount: l.bundleDiscount,
-          manualDiscount: l.manualDiscount,
-          cartDiscount: l.cartDiscount,
-          discountReason: r.discountReason ?? (l.cartDiscount > 0 ? (input.cartDiscountReason ?? null) : null),
-          discountApprovedBy: p.approvals[i] ?? (l.cartDiscount > 0 ? p.cartApproval : null),
-          net: l.net,
-          taxRateBp: l.taxRateBp,
-          tax: l.tax,
-          total: l.total,
-          warehouseId: p.warehouses[i],
-          serialNumber: r.serialNumber ?? null,
-          returnedQuantity: 0,
-          steps: JSON.stringify(l.steps),
-        };
-      }),
-    );
+    const items = cart.lines.map((l, i): Omit<SaleItemRecord, 'id'> => {
+      const item = p.priced.items.get(l.itemId)!;
+      const unit = p.priced.units[i];
+      const r = input.items[i];
+      return {
+        saleId: sale.id,
+        lineNo: i,
+        itemId: l.itemId,
+        sku: item.sku,
+        name: item.name,
+        unitId: unit?.id ?? null,
+        unitName: unit?.name ?? null,
+        factor: unit?.factor ?? 1,
+        quantity: l.quantity,
+        baseQuantity: l.quantity * (unit?.factor ?? 1),
+        basePrice: l.basePrice,
+        unitPrice: l.unitPrice,
+        unitCost: item.cost * (unit?.factor ?? 1),
+        priceSource: l.priceSource,
+        gross: l.gross,
+        ruleDiscount: l.ruleDiscount,
+        bundleDiscount: l.bundleDiscount,
+        manualDiscount: l.manualDiscount,
+        cartDiscount: l.cartDiscount,
+        discountReason: r.discountReason ?? (l.cartDiscount > 0 ? (input.cartDiscountReason ?? null) : null),
+        discountApprovedBy: p.approvals[i] ?? (l.cartDiscount > 0 ? p.cartApproval : null),
+        net: l.net,
+        taxRateBp: l.taxRateBp,
+        tax: l.tax,
+        total: l.total,
+        warehouseId: p.warehouses[i],
+        serialNumber: r.serialNumber ?? null,
+        returnedQuantity: 0,
+        steps: JSON.stringify(l.steps),
+      };
+    });
+    await this.sales.insertItems(items);
     await this.sales.insertPayments(
       p.tenders.map((t) => ({
         saleId: sale.id,
@@ -247,8 +403,6 @@ export class CheckoutService {
         createdAt: now,
       })),
     );
-    await this.takeStock(principal, p, input, sale.id, now);
-    const dueAt = new Date(now.getTime() + p.paymentTermsDays * 86_400_000);
     await this.sales.insertInvoice({
       saleId: sale.id,
       storeId: p.store.id,
@@ -256,228 +410,38 @@ export class CheckoutService {
       number: `INV-${p.store.code}-${String(number).padStart(6, '0')}`,
       status: p.onAccount > 0 ? 'issued' : 'paid',
       issuedAt: now,
-      dueAt,
+      dueAt: new Date(now.getTime() + p.paymentTermsDays * 86_400_000),
       amount: cart.total,
       paid: cart.total - p.onAccount,
       balance: p.onAccount,
       createdAt: now,
       updatedAt: now,
     });
-    const detail = await this.views.detail(sale.id);
-    await this.changes.event('sale.completed', { sale: detail }, p.store.id);
-    await this.idempotency.complete(input.idempotencyKey, 201, JSON.stringify(detail), now);
-    return detail;
+    return { sale, items: await this.sales.items([sale.id]) };
   }
 
-  private async takeStock(principal: Principal, p: Prepared, input: CheckoutInput, saleId: number, now: Date): Promise<void> {
-    const allowNegative = p.store.allowNegativeStock || input.offlineCreatedAt !== undefined;
-    // Rows are locked in one fixed order (warehouse, item) so two carts never wait on each other crosswise.
-    const order = p.priced.cart.lines.map((l, i) => ({ l, i })).sort((a, b) => p.warehouses[a.i] - p.warehouses[b.i] || a.l.itemId - b.l.itemId || a.i - b.i);
-    for (const { l, i } of order) {
-      const item = p.priced.items.get(l.itemId)!;
-      const factor = p.priced.units[i]?.factor ?? 1;
-      const warehouseId = p.warehouses[i];
-      const moved = await this.stock.move(
-        {
-          itemId: item.id,
-          warehouseId,
-          type: 'sale',
-          delta: -l.quantity * factor,
-          unitCost: item.cost,
-          referenceType: 'sale',
-          referenceId: String(saleId),
-          userId: principal.userId,
-          notes: null,
-        },
-        allowNegative ? null : 0,
-        now,
-      );
-      if (!moved) throw new ConflictError('insufficient_stock', `Not enough stock of ${item.sku} (${item.name}) for items.${i}.`);
-      const serial = input.items[i].serialNumber;
-      if (item.isSerialTracked && serial) {
-        const [row] = await this.stock.serials(item.id, { warehouseId, status: 'in_stock', serials: [serial] });
-        if (!row) throw ValidationFailedError.field(`items.${i}.serial_number`, 'The serial number is not in stock in this warehouse.');
-        await this.stock.updateSerials([row.id], { status: 'sold', saleId }, now);
-      }
-      const level = moved.reorderLevel ?? item.reorderLevel;
-      const crossing = levelCrossing(moved.before, moved.after, level);
-      if (crossing)
-        await this.changes.event(
-          `inventory.${crossing}`,
-          { item_id: item.id, sku: item.sku, name: item.name, warehouse_id: warehouseId, quantity: moved.after, reorder_level: level },
-          p.store.id,
-        );
-    }
-  }
-
-  /** Every check that does not write. `forCommit` skips the stock pre-check (the UPDATE guards it). */
-  private async prepare(principal: Principal, input: CheckoutInput, forCommit: boolean): Promise<Prepared> {
-    assertStoreAccess(principal, input.storeId);
-    const store = await this.stores.findStore(input.storeId);
-    if (!store) throw ValidationFailedError.field('store_id', 'The selected store does not exist.');
-    if (input.taxExempt && input.customerId === undefined && !input.taxExemptReason) {
-      throw ValidationFailedError.field('tax_exempt_reason', 'A tax-exempt sale needs a customer_id or a tax_exempt_reason.');
-    }
-    const priced = await this.pricing.price(principal, {
-      storeId: store.id,
-      customerId: input.customerId,
-      taxExempt: input.taxExempt,
-      cartDiscount: input.cartDiscount,
-      at: input.offlineCreatedAt,
-      lines: input.items.map((l) => ({ itemId: l.itemId, quantity: l.qty, unitId: l.unitId, price: l.price, discount: l.discount })),
-    });
-    const { approvals, cartApproval } = this.checkDiscounts(principal, input, priced);
-
-    // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
-    const warehouses = await this.lineWarehouses(store, input, priced, forCommit);
-    const client = input.totalAmount;
-    if (client !== priced.cart.total) {
-      throw new BadRequestError('total_mismatch', `The total_amount ${fromMinor(client)} does not match the server total ${fromMinor(priced.cart.total)}.`, {
-        client_total: fromMinor(client),
-        server_total: fromMinor(priced.cart.total),
-      });
-    }
-
-    const { tenders, change, paid, onAccount } = await this.settlePayments(store, input, priced.cart.total);
-    let paymentTermsDays = 30;
-    if (input.customerId !== undefined) paymentTermsDays = (await this.customers.show(input.customerId)).payment_terms_days;
-    return { store, priced, warehouses, approvals, cartApproval, tenders, change, paid, onAccount, paymentTermsDays };
-  }
-
-  /**
-   * A cashier's manual discounts (line discounts and prices typed below the server's) must stay
-   * within their limits, else carry a valid approval token for exactly that discount (403).
-   */
-  private checkDiscounts(principal: Principal, input: CheckoutInput, priced: PricedCartResult): { approvals: (number | null)[]; cartApproval: number | null } {
-    const limits = principal.discountLimits;
-    const approvals = priced.cart.lines.map((l, i) => {
-      const r = input.items[i];
-      const server = priced.serverUnitPrices[i] * l.quantity;
-      const override = Math.max(0, server - l.unitPrice * l.quantity);
-      const amount = l.manualDiscount + override;
-      if (amount <= 0) return null;
-      // A percent discount is judged by the percent asked for, not by its rounded effect
-      // (10% of 3.49 is 0.35, which is 10.03%).
-      const percentBp = r.discount?.type === 'percent' && override === 0 ? r.discount.valueBp : server > 0 ? Math.round((amount * 10000) / server) : 10000;
-      if (withinLimits(limits, { percentBp, amount })) return null;
-      const discount: Discount = r.discount && override === 0 ? r.discount : { type: 'amount', value: amount };
-      const approver = r.discountApprovalToken
-        ? this.approvals.verify(r.discountApprovalToken, principal, {
-            storeId: input.storeId,
-            target: { itemId: l.itemId },
-            discount,
-            cartReference: input.idempotencyKey,
-          })
-        : null;
-      if (approver === null) {
-        throw new ForbiddenError(
-          `The discount on items.${i} (${fromMinor(amount)}, ${percentBp / 100}%) is beyond your limit; a manager's approval token is required.`,
-          'discount_requires_approval',
-        );
-      }
-      return approver;
-    });
-    const cartAmount = priced.cart.lines.reduce((a, l) => a + l.cartDiscount, 0);
-    if (cartAmount <= 0 || !input.cartDiscount) return { approvals, cartApproval: null };
-    const base = priced.cart.lines.reduce((a, l) => a + l.net + l.cartDiscount, 0);
-    const percentBp = input.cartDiscount.type === 'percent' ? input.cartDiscount.valueBp : base > 0 ? Math.round((cartAmount * 10000) / base) : 10000;
-    if (withinLimits(limits, { percentBp, amount: cartAmount })) return { approvals, cartApproval: null };
-    const approver = input.cartDiscountApprovalToken
-      ? this.approvals.verify(input.cartDiscountApprovalToken, principal, {
-          storeId: input.storeId,
-          target: 'cart',
-          discount: input.cartDiscount,
-          cartReference: input.idempotencyKey,
-        })
-      : null;
-    if (approver === null)
-      throw new ForbiddenError(
-        `The cart discount (${fromMinor(cartAmount)}, ${percentBp / 100}%) is beyond your limit; a manager's approval token is required.`,
-        'discount_requires_approval',
-      );
-    return { approvals, cartApproval: approver };
-  }
-
-  private async lineWarehouses(store: StoreRecord, input: CheckoutInput, priced: PricedCartResult, forCommit: boolean): Promise<number[]> {
-    const errors: Record<string, string[]> = {};
-    const serves = new Map<number, number[]>();
-    const warehouses: number[] = [];
-    for (const [i, r] of input.items.entries()) {
-      const wh = r.warehouseId ?? store.defaultWarehouseId;
-      if (wh === null) {
-        errors[`items.${i}.warehouse_id`] = ['The store has no default warehouse; give warehouse_id.'];
-        warehouses.push(0);
-        continue;
-      }
-      if (!serves.has(wh)) serves.set(wh, await this.stores.storesOfWarehouse(wh));
-      if (!serves.get(wh)!.includes(store.id)) errors[`items.${i}.warehouse_id`] = ['The selected warehouse does not serve this store.'];
-      warehouses.push(wh);
-      const item = priced.items.get(r.itemId)!;
-      const factor = priced.units[i]?.factor ?? 1;
-      if (r.baseQuantity !== undefined && r.baseQuantity !== r.qty * factor)
-        errors[`items.${i}.base_quantity`] = [`The base_quantity must be qty x unit factor (${r.qty * factor}).`];
-      if (item.isSerialTracked) {
-        if (!r.serialNumber) errors[`items.${i}.serial_number`] = ['A serial number is required for this item.'];
-        else if ((priced.units[i]?.factor ?? 1) * r.qty !== 1) errors[`items.${i}.qty`] = ['A serial-tracked item is sold one unit per line.'];
-        else if (!(await this.stock.serials(item.id, { warehouseId: wh, status: 'in_stock', serials: [r.serialNumber] })).length)
-          errors[`items.${i}.serial_number`] = ['The serial number is not in stock in this warehouse.'];
-      }
-    }
-    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
-    if (!forCommit && !store.allowNegativeStock && input.offlineCreatedAt === undefined) {
-      const need = new Map<string, number>();
-      priced.cart.lines.forEach((l, i) =>
-        need.set(`${l.itemId}:${warehouses[i]}`, (need.get(`${l.itemId}:${warehouses[i]}`) ?? 0) + l.quantity * (priced.units[i]?.factor ?? 1)),
-      );
-      for (const [key, qty] of need) {
-        const [itemId, wh] = key.split(':').map(Number);
-        const onHand = (await this.stock.levels([itemId], [wh]))[0]?.quantity ?? 0;
-        if (onHand < qty)
-          throw new ConflictError('insufficient_stock', `Not enough stock of ${priced.items.get(itemId)!.sku}: ${onHand} on hand, ${qty} needed.`);
-      }
-    }
-    return warehouses;
-  }
-
-  private async settlePayments(store: StoreRecord, input: CheckoutInput, total: number) {
-    const methods = (await this.stores.paymentMethodsByStore([store.id])).get(store.id) ?? [];
-    let payments = input.payments;
-    if (!payments.length) {
-      if (!input.legacyPaymentMethod && input.legacyPaymentMethodId === undefined)
-        throw ValidationFailedError.field('payments', 'The payments field is required.');
-      payments = [{ code: input.legacyPaymentMethod, methodId: input.legacyPaymentMethodId, amount: total }];
-    }
-    const errors: Record<string, string[]> = {};
-    const resolved = payments.map((p, i) => {
-      const method = methods.find((m) => (p.code !== undefined ? m.code === p.code : m.id === p.methodId));
-      if (!method) errors[`payments.${i}.payment_method_code`] = ['The selected payment method is not available in this store.'];
-      return method;
-    });
-    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
-    const tenderType = (m: PaymentMethodRecord): TenderType => (['cash', 'card', 'on_account'].includes(m.type) ? (m.type as TenderType) : 'other');
-    const s = settle(
-      total,
-      payments.map((p, i) => ({ type: tenderType(resolved[i]!), amount: p.amount })),
+  /** The goods leave through the ledger (an offline sale may take stock below zero: they already left). */
+  private async takeStock(principal: Principal, p: PreparedSale, input: CheckoutInput, saleId: number): Promise<void> {
+    await this.ledger.sell(
+      { type: 'sale', id: String(saleId), userId: principal.userId, storeId: p.store.id },
+      this.stockLines(input, p.priced, p.warehouses),
+      {
+        allowNegative: p.store.allowNegativeStock || input.offlineCreatedAt !== undefined,
+      },
     );
-    for (const problem of s.problems)
-      (errors[problem.index === null ? 'payments' : `payments.${problem.index}.amount`] ??= []).push(
-        problem.message.replace(/\((\d+)\)/g, (_, v: string) => `(${fromMinor(Number(v))})`),
-      );
-    if (s.onAccount > 0 && input.customerId === undefined) errors.customer_id = ['An on-account payment needs a customer.'];
-    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
-    let changeLeft = s.change;
-    const tenders = payments.map((p, i) => {
-      const change = resolved[i]!.type === 'cash' ? Math.min(changeLeft, p.amount) : 0;
-      changeLeft -= change;
+  }
+
+  private stockLines(input: CheckoutInput, priced: PricedCartResult, warehouses: number[]): StockLine[] {
+    return priced.cart.lines.map((l, i) => {
+      const item = priced.items.get(l.itemId)!;
       return {
-        method: resolved[i]!,
-        amount: p.amount,
-        applied: s.applied[i],
-        tendered: p.tendered ?? (resolved[i]!.type === 'cash' ? p.amount : null),
-        change,
-        reference: p.reference ?? null,
+        field: `items.${i}`,
+        itemId: l.itemId,
+        warehouseId: warehouses[i],
+        quantity: l.quantity * (priced.units[i]?.factor ?? 1),
+        serialNumber: item.isSerialTracked ? (input.items[i].serialNumber ?? null) : null,
+        unitCost: item.cost,
       };
     });
-    return { tenders, change: s.change, paid: s.paid, onAccount: s.onAccount };
   }
 }

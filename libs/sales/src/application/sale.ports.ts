@@ -112,7 +112,10 @@ export interface SaleFilter {
   userId?: number;
   customerId?: number;
   sessionId?: number;
+  /** Receipt number or reference equal to q, or (given) one of these items sold, or one of these customers. */
   q?: string;
+  qItemIds?: number[];
+  qCustomerIds?: number[];
 }
 
 export interface IdempotencyRecord {

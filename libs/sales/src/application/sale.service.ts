@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { Clock, ConflictError, fromMinor, minorToString, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { amountToMinor, Clock, ConflictError, fromMinor, minorToString, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
-import { StockRepository, StoreRepository } from '@pos/catalog';
-import { ChangeLog } from '@pos/platform';
+import { ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
+import { CustomerService } from '@pos/customers';
+import { CurrencyDecimals } from '@pos/pricing';
+import { ChangeLog, DomainEvents, withTransactionRetry } from '@pos/platform';
+import { SaleVoided, SaleVoidedFacts } from './sale.events';
 import { SaleFilter, SaleRecord, SaleRepository } from './sale.ports';
 import { invoiceView, SaleViews } from './sale.views';
 
@@ -17,15 +20,22 @@ export class SaleService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly sales: SaleRepository,
     private readonly views: SaleViews,
-    private readonly stores: StoreRepository,
-    private readonly stock: StockRepository,
+    private readonly stores: StoreContext,
+    private readonly ledger: StockLedger,
+    private readonly items: ItemCatalog,
+    private readonly customers: CustomerService,
+    private readonly currencies: CurrencyDecimals,
     private readonly changes: ChangeLog,
+    private readonly domainEvents: DomainEvents,
     private readonly clock: Clock,
   ) {}
 
   async list(principal: Principal, filter: Omit<SaleFilter, 'storeIds'>, page: PageRequest) {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
-    const result = await this.sales.list({ ...filter, storeIds: principal.stores }, page);
+    // q matches a receipt number or reference here, and items (by barcode) and customers (by
+    // name, email or phone) through the catalog and customers contexts.
+    const q = filter.q ? { qItemIds: await this.items.itemIdsByBarcode(filter.q), qCustomerIds: await this.customers.idsMatching(filter.q) } : {};
+    const result = await this.sales.list({ ...filter, ...q, storeIds: principal.stores }, page);
     const rows = await this.views.summaries(result.items);
     return new Page(rows, result.total, result.page, result.perPage);
   }
@@ -35,45 +45,36 @@ export class SaleService {
     return this.views.detail(id, this.clock.now());
   }
 
-  /** All a printer needs; `text` renders a 40-column plain receipt. */
+  /** All a printer needs, as JSON amounts in the sale's currency. */
   async receipt(principal: Principal, id: number) {
-    const sale = await this.visible(principal, id);
-    const detail = await this.views.detail(id, this.clock.now());
-    const store = (await this.stores.findStore(sale.storeId))!;
+    const r = await this.receiptModel(principal, id);
+    const m = (v: number) => fromMinor(v, r.decimals);
     return {
-      store: { id: store.id, name: store.name, address: store.address, phone: store.phone, header: store.receiptHeader },
-      receipt_number: detail.receipt_number,
-      date: detail.created_at,
-      cashier_id: sale.userId,
-      customer_id: sale.customerId,
-      status: detail.status,
-      lines: detail.items.map((l) => ({
-        name: l.name,
-        sku: l.sku,
-        quantity: l.quantity,
-        unit: l.unit?.name ?? null,
-        unit_price: l.unit_price,
-        discount: l.discounts.total,
-        total: l.total,
-        serial_number: l.serial_number,
-      })),
-      subtotal: detail.subtotal,
-      discount_total: detail.discount_total,
-      taxes: this.taxLines(detail.items),
-      tax_total: detail.tax_total,
-      total: detail.total_amount,
-      payments: detail.payments.map((p) => ({ method: p.payment_method_code, amount: p.amount, tendered: p.tendered, change: p.change })),
-      change: detail.change_amount,
-      balance_due: detail.balance_due,
-      prices_include_tax: store.pricesIncludeTax,
-      footer: store.receiptFooter,
-      currency: detail.currency,
+      store: r.store,
+      receipt_number: r.receiptNumber,
+      date: r.date,
+      cashier_id: r.cashierId,
+      customer_id: r.customerId,
+      status: r.status,
+      lines: r.lines.map((l) => ({ ...l, unit_price: m(l.unit_price), discount: m(l.discount), total: m(l.total) })),
+      subtotal: m(r.subtotal),
+      discount_total: m(r.discountTotal),
+      taxes: r.taxes.map((t) => ({ rate: t.rateBp / 100, tax: m(t.tax) })),
+      tax_total: m(r.taxTotal),
+      total: m(r.total),
+      payments: r.payments.map((p) => ({ method: p.method, amount: m(p.amount), tendered: p.tendered === null ? null : m(p.tendered), change: m(p.change) })),
+      change: m(r.change),
+      balance_due: m(r.balanceDue),
+      prices_include_tax: r.pricesIncludeTax,
+      footer: r.footer,
+      currency: r.currency,
     };
   }
 
+  /** The 40-column plain-text receipt, amounts printed from minor units with the currency's decimals. */
   async receiptText(principal: Principal, id: number): Promise<string> {
-    const r = await this.receipt(principal, id);
-    const money = (v: number) => minorToString(Math.round(v * 100));
+    const r = await this.receiptModel(principal, id);
+    const money = (v: number) => minorToString(v, r.decimals);
     const row = (left: string, right: string) => {
       const l = left.slice(0, WIDTH - right.length - 1);
       return l + ' '.repeat(Math.max(1, WIDTH - l.length - right.length)) + right;
@@ -83,7 +84,7 @@ export class SaleService {
     for (const line of (r.store.header ?? r.store.name).split('\n')) out.push(center(line));
     out.push(
       '-'.repeat(WIDTH),
-      row(`Receipt ${r.receipt_number}`, ''),
+      row(`Receipt ${r.receiptNumber}`, ''),
       row(r.date.slice(0, 16).replace('T', ' '), r.status === 'completed' ? '' : r.status.toUpperCase()),
       '-'.repeat(WIDTH),
     );
@@ -93,15 +94,61 @@ export class SaleService {
       if (l.serial_number) out.push(`  S/N ${l.serial_number}`);
     }
     out.push('-'.repeat(WIDTH), row('Subtotal', money(r.subtotal)));
-    if (r.discount_total) out.push(row('Discounts', '-' + money(r.discount_total)));
-    for (const t of r.taxes) out.push(row(`Tax ${t.rate}%${r.prices_include_tax ? ' (incl.)' : ''}`, money(t.tax)));
+    if (r.discountTotal) out.push(row('Discounts', '-' + money(r.discountTotal)));
+    for (const t of r.taxes) out.push(row(`Tax ${t.rateBp / 100}%${r.pricesIncludeTax ? ' (incl.)' : ''}`, money(t.tax)));
     out.push(row('TOTAL', `${r.currency} ${money(r.total)}`));
     for (const p of r.payments) out.push(row(p.method.toUpperCase(), money(p.tendered ?? p.amount)));
     if (r.change) out.push(row('Change', money(r.change)));
-    if (r.balance_due) out.push(row('On account', money(r.balance_due)));
+    if (r.balanceDue) out.push(row('On account', money(r.balanceDue)));
     out.push('-'.repeat(WIDTH));
     for (const line of (r.footer ?? '').split('\n').filter(Boolean)) out.push(center(line));
     return out.join('\n') + '\n';
+  }
+
+  /** A receipt in minor units, built from the sale's records (both renderings start here). */
+  private async receiptModel(principal: Principal, id: number) {
+    const sale = await this.visible(principal, id);
+    const [items, payments, store, decimals] = await Promise.all([
+      this.sales.items([id]),
+      this.sales.payments([id]),
+      this.stores.store(sale.storeId),
+      this.currencies.of(sale.currencyCode),
+    ]);
+    const taxes = new Map<number, number>();
+    for (const l of items) taxes.set(l.taxRateBp, (taxes.get(l.taxRateBp) ?? 0) + l.tax);
+    return {
+      decimals,
+      store: { id: sale.storeId, name: store?.name ?? '', address: store?.address ?? null, phone: store?.phone ?? null, header: store?.receiptHeader ?? null },
+      receiptNumber: sale.receiptNumber,
+      date: sale.createdAt.toISOString(),
+      cashierId: sale.userId,
+      customerId: sale.customerId,
+      status: sale.status,
+      lines: items.map((l) => ({
+        name: l.name,
+        sku: l.sku,
+        quantity: l.quantity,
+        unit: l.unitName,
+        unit_price: l.unitPrice,
+        discount: l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount,
+        total: l.total,
+        serial_number: l.serialNumber,
+      })),
+      subtotal: sale.subtotal,
+      discountTotal: sale.discountTotal,
+      taxes: [...taxes.entries()]
+        .filter(([, v]) => v !== 0)
+        .sort((a, b) => a[0] - b[0])
+        .map(([rateBp, tax]) => ({ rateBp, tax })),
+      taxTotal: sale.taxTotal,
+      total: sale.totalAmount,
+      payments: payments.map((p) => ({ method: p.methodCode, amount: p.amount, tendered: p.tendered, change: p.changeAmount })),
+      change: sale.changeAmount,
+      balanceDue: sale.balanceDue,
+      pricesIncludeTax: store?.pricesIncludeTax ?? false,
+      footer: store?.receiptFooter ?? null,
+      currency: sale.currencyCode,
+    };
   }
 
   /**
@@ -109,49 +156,38 @@ export class SaleService {
    * payments (the invoice is voided, a refund of what was paid), emits sale.voided.
    */
   async void(principal: Principal, id: number, reason?: string) {
-    return this.txHost.withTransaction(async () => {
+    return withTransactionRetry(this.txHost, async () => {
       const sale = await this.visible(principal, id);
       if (sale.status !== 'completed') throw new ConflictError('sale_not_voidable', `A ${sale.status} sale cannot be voided.`);
       const items = await this.sales.items([id]);
       if (items.some((l) => l.returnedQuantity > 0)) throw new ConflictError('sale_has_returns', 'A sale with returns cannot be voided.');
       const now = this.clock.now();
-      for (const l of items) {
-        await this.stock.move(
-          {
-            itemId: l.itemId,
-            warehouseId: l.warehouseId,
-            type: 'void',
-            delta: l.baseQuantity,
-            unitCost: l.factor ? Math.round(l.unitCost / l.factor) : l.unitCost,
-            referenceType: 'sale_void',
-            referenceId: String(id),
-            userId: principal.userId,
-            notes: reason ?? null,
-          },
-          null,
-          now,
-        );
-        if (l.serialNumber) {
-          const [serial] = await this.stock.serials(l.itemId, { serials: [l.serialNumber] });
-          if (serial) await this.stock.updateSerials([serial.id], { status: 'in_stock', saleId: null, warehouseId: l.warehouseId }, now);
-        }
-      }
+      await this.ledger.restock(
+        { type: 'sale_void', id: String(id), userId: principal.userId, storeId: sale.storeId, notes: reason ?? null },
+        items.map((l) => ({
+          field: `items.${l.lineNo}`,
+          itemId: l.itemId,
+          warehouseId: l.warehouseId,
+          quantity: l.baseQuantity,
+          serialNumber: l.serialNumber,
+          unitCost: l.factor ? Math.round(l.unitCost / l.factor) : l.unitCost,
+        })),
+        'void',
+      );
       await this.sales.updateSale(id, { status: 'voided', voidedAt: now, voidedBy: principal.userId, voidReason: reason ?? null, updatedAt: now });
       const invoice = await this.sales.invoiceOfSale(id);
       if (invoice) await this.sales.updateInvoice(invoice.id, { status: 'void', balance: 0, updatedAt: now });
       const detail = await this.views.detail(id, now);
-      await this.changes.event('sale.voided', { sale: detail, refunded: detail.paid_amount, reason: reason ?? null }, sale.storeId);
+      await this.changes.event(SaleVoided, { sale: detail, refunded: detail.paid_amount, reason: reason ?? null }, sale.storeId);
+      await this.domainEvents.publish(SaleVoidedFacts, {
+        sale: { ...sale, status: 'voided', voidedAt: now, voidedBy: principal.userId, voidReason: reason ?? null, updatedAt: now },
+        items,
+        payments: await this.sales.payments([id]),
+        voidedBy: principal.userId,
+        at: now,
+      });
       return detail;
     });
-  }
-
-  private taxLines(items: { tax_rate: number; tax: number; net: number }[]) {
-    const byRate = new Map<number, number>();
-    for (const l of items) byRate.set(l.tax_rate, (byRate.get(l.tax_rate) ?? 0) + Math.round(l.tax * 100));
-    return [...byRate.entries()]
-      .filter(([, v]) => v !== 0)
-      .sort((a, b) => a[0] - b[0])
-      .map(([rate, tax]) => ({ rate, tax: fromMinor(tax) }));
   }
 
   async visible(principal: Principal, id: number): Promise<SaleRecord> {
@@ -167,26 +203,31 @@ export class InvoiceService {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly sales: SaleRepository,
-    private readonly stores: StoreRepository,
+    private readonly stores: StoreContext,
+    private readonly views: SaleViews,
+    private readonly currencies: CurrencyDecimals,
     private readonly clock: Clock,
   ) {}
 
   async list(principal: Principal, filter: { storeId?: number; status?: string; from?: Date; to?: Date; q?: string }, page: PageRequest) {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
     const now = this.clock.now();
-    return (await this.sales.invoices({ ...filter, storeIds: principal.stores, now }, page)).map((i) => invoiceView(i, now));
+    const result = await this.sales.invoices({ ...filter, storeIds: principal.stores, now }, page);
+    const money = new Map<number, (v: number) => number>();
+    for (const storeId of new Set(result.items.map((i) => i.storeId))) money.set(storeId, await this.moneyOfStore(storeId));
+    return result.map((i) => invoiceView(i, now, money.get(i.storeId)));
   }
 
   async show(principal: Principal, id: number) {
     const inv = await this.sales.invoice(id);
     if (!inv || !canAccessStore(principal, inv.storeId)) throw new NotFoundError('Invoice');
-    const payments = await this.sales.invoicePayments(id);
+    const [payments, m] = await Promise.all([this.sales.invoicePayments(id), this.moneyOfStore(inv.storeId)]);
     return {
-      ...invoiceView(inv, this.clock.now()),
+      ...invoiceView(inv, this.clock.now(), m),
       payments: payments.map((p) => ({
         id: p.id,
         payment_method_code: p.methodCode,
-        amount: fromMinor(p.amount),
+        amount: m(p.amount),
         reference: p.reference,
         user_id: p.userId,
         created_at: p.createdAt.toISOString(),
@@ -194,30 +235,37 @@ export class InvoiceService {
     };
   }
 
+  /** Records a later payment; `amount` is a JSON amount in the invoice's currency (its decimals decide what is valid). */
   async pay(principal: Principal, id: number, input: { code: string; amount: number; reference?: string }) {
-    return this.txHost.withTransaction(async () => {
+    return withTransactionRetry(this.txHost, async () => {
       const inv = await this.sales.invoice(id);
       if (!inv || !canAccessStore(principal, inv.storeId)) throw new NotFoundError('Invoice');
+      const store = await this.stores.store(inv.storeId);
+      const decimals = await this.currencies.of(store?.currencyCode ?? '');
+      const amount = amountToMinor(input.amount, decimals, 'amount');
       if (inv.status === 'void') throw new ConflictError('invoice_void', 'A voided invoice cannot be paid.');
       if (inv.balance <= 0) throw new ConflictError('invoice_paid', 'The invoice is already paid.');
-      if (input.amount > inv.balance) throw ValidationFailedError.field('amount', `The amount cannot exceed the balance (${fromMinor(inv.balance)}).`);
-      const method = ((await this.stores.paymentMethodsByStore([inv.storeId])).get(inv.storeId) ?? []).find(
-        (m) => m.code === input.code && m.type !== 'on_account',
-      );
+      if (amount > inv.balance) throw ValidationFailedError.field('amount', `The amount cannot exceed the balance (${minorToString(inv.balance, decimals)}).`);
+      const method = (await this.stores.paymentMethods(inv.storeId)).find((m) => m.code === input.code && m.type !== 'on_account');
       if (!method) throw ValidationFailedError.field('payment_method_code', 'The selected payment method is not available for invoice payments.');
       const now = this.clock.now();
       await this.sales.insertInvoicePayment({
         invoiceId: id,
         paymentMethodId: method.id,
         methodCode: method.code,
-        amount: input.amount,
+        amount,
         reference: input.reference ?? null,
         userId: principal.userId,
         createdAt: now,
       });
-      const balance = inv.balance - input.amount;
-      await this.sales.updateInvoice(id, { paid: inv.paid + input.amount, balance, status: balance === 0 ? 'paid' : 'partially_paid', updatedAt: now });
+      const balance = inv.balance - amount;
+      await this.sales.updateInvoice(id, { paid: inv.paid + amount, balance, status: balance === 0 ? 'paid' : 'partially_paid', updatedAt: now });
       return this.show(principal, id);
     });
+  }
+
+  private async moneyOfStore(storeId: number): Promise<(v: number) => number> {
+    const store = await this.stores.store(storeId);
+    return this.views.money(store?.currencyCode ?? '');
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { fromMinor, NotFoundError } from '@pos/kernel';
-import { StoreRepository } from '@pos/catalog';
-import { PricedCartResult, pricedCartView } from '@pos/pricing';
+import { StoreContext } from '@pos/catalog';
+import { CurrencyDecimals, PricedCartResult, pricedCartView } from '@pos/pricing';
 import { InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository } from './sale.ports';
 
 export function invoiceStatus(inv: InvoiceRecord, now: Date): string {
@@ -9,7 +9,10 @@ export function invoiceStatus(inv: InvoiceRecord, now: Date): string {
   return inv.status;
 }
 
-export function invoiceView(inv: InvoiceRecord, now: Date) {
+type Money = (minor: number) => number;
+const cents: Money = (v) => fromMinor(v);
+
+export function invoiceView(inv: InvoiceRecord, now: Date, m: Money = cents) {
   return {
     id: inv.id,
     number: inv.number,
@@ -19,13 +22,13 @@ export function invoiceView(inv: InvoiceRecord, now: Date) {
     status: invoiceStatus(inv, now),
     issued_at: inv.issuedAt.toISOString(),
     due_at: inv.dueAt.toISOString(),
-    amount: fromMinor(inv.amount),
-    paid: fromMinor(inv.paid),
-    balance: fromMinor(inv.balance),
+    amount: m(inv.amount),
+    paid: m(inv.paid),
+    balance: m(inv.balance),
   };
 }
 
-function itemView(l: SaleItemRecord) {
+function itemView(l: SaleItemRecord, m: Money) {
   return {
     id: l.id,
     line: l.lineNo,
@@ -36,48 +39,57 @@ function itemView(l: SaleItemRecord) {
     quantity: l.quantity,
     base_quantity: l.baseQuantity,
     returned_quantity: l.returnedQuantity,
-    base_price: fromMinor(l.basePrice),
-    unit_price: fromMinor(l.unitPrice),
+    base_price: m(l.basePrice),
+    unit_price: m(l.unitPrice),
     price_source: l.priceSource,
-    gross: fromMinor(l.gross),
+    gross: m(l.gross),
     discounts: {
-      rule: fromMinor(l.ruleDiscount),
-      bundle: fromMinor(l.bundleDiscount),
-      manual: fromMinor(l.manualDiscount),
-      cart: fromMinor(l.cartDiscount),
-      total: fromMinor(l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount),
+      rule: m(l.ruleDiscount),
+      bundle: m(l.bundleDiscount),
+      manual: m(l.manualDiscount),
+      cart: m(l.cartDiscount),
+      total: m(l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount),
     },
     discount_reason: l.discountReason,
     discount_approved_by: l.discountApprovedBy,
-    net: fromMinor(l.net),
+    net: m(l.net),
     tax_rate: l.taxRateBp / 100,
-    tax: fromMinor(l.tax),
-    total: fromMinor(l.total),
+    tax: m(l.tax),
+    total: m(l.total),
     warehouse_id: l.warehouseId,
     serial_number: l.serialNumber,
   };
 }
 
-function paymentView(p: SalePaymentRecord) {
+function paymentView(p: SalePaymentRecord, m: Money) {
   return {
     id: p.id,
     payment_method_id: p.paymentMethodId,
     payment_method_code: p.methodCode,
     type: p.methodType,
-    amount: fromMinor(p.amount),
-    tendered: p.tendered === null ? null : fromMinor(p.tendered),
-    change: fromMinor(p.changeAmount),
+    amount: m(p.amount),
+    tendered: p.tendered === null ? null : m(p.tendered),
+    change: m(p.changeAmount),
     reference: p.reference,
   };
 }
+
+export type SaleDetailView = Awaited<ReturnType<SaleViews['detail']>>;
 
 /** Views of sales shared by checkout, the sales endpoints, receipts and the integration feed. */
 @Injectable()
 export class SaleViews {
   constructor(
     private readonly sales: SaleRepository,
-    private readonly stores: StoreRepository,
+    private readonly stores: StoreContext,
+    private readonly currencies: CurrencyDecimals,
   ) {}
+
+  /** Minor units to JSON amounts in a currency (its own decimals: JPY has none). */
+  async money(currencyCode: string): Promise<Money> {
+    const decimals = await this.currencies.of(currencyCode);
+    return (v) => fromMinor(v, decimals);
+  }
 
   pricedCart(r: PricedCartResult) {
     return pricedCartView(r);
@@ -85,19 +97,19 @@ export class SaleViews {
 
   /** Summary rows (contract 2.5) for a page of sales: store and warehouse names in two queries. */
   async summaries(sales: SaleRecord[]) {
-    const storeIds = [...new Set(sales.map((s) => s.storeId))];
-    const stores = new Map<number, string>();
-    for (const id of storeIds) stores.set(id, (await this.stores.findStore(id))?.name ?? '');
-    const warehouses = new Map<number, string>();
-    for (const id of [...new Set(sales.map((s) => s.warehouseId).filter((w): w is number => w !== null))])
-      warehouses.set(id, (await this.stores.findWarehouse(id))?.name ?? '');
+    const { stores, warehouses } = await this.stores.names(
+      sales.map((s) => s.storeId),
+      sales.map((s) => s.warehouseId).filter((w): w is number => w !== null),
+    );
+    const money = new Map<string, Money>();
+    for (const code of new Set(sales.map((s) => s.currencyCode))) money.set(code, await this.money(code));
     return sales.map((s) => ({
       id: s.id,
       receipt_number: s.receiptNumber,
       status: s.status,
       store: { id: s.storeId, name: stores.get(s.storeId) ?? '' },
       warehouse: s.warehouseId === null ? null : { id: s.warehouseId, name: warehouses.get(s.warehouseId) ?? '' },
-      total_amount: fromMinor(s.totalAmount),
+      total_amount: money.get(s.currencyCode)!(s.totalAmount),
       created_at: s.createdAt.toISOString(),
       customer_id: s.customerId,
       user_id: s.userId,
@@ -109,6 +121,7 @@ export class SaleViews {
   async detail(id: number, now = new Date()) {
     const s = await this.sales.find(id);
     if (!s) throw new NotFoundError('Sale');
+    const m = await this.money(s.currencyCode);
     const [[summary], items, payments, invoice] = await Promise.all([
       this.summaries([s]),
       this.sales.items([id]),
@@ -117,12 +130,12 @@ export class SaleViews {
     ]);
     return {
       ...summary,
-      subtotal: fromMinor(s.subtotal),
-      discount_total: fromMinor(s.discountTotal),
-      tax_total: fromMinor(s.taxTotal),
-      paid_amount: fromMinor(s.paidAmount),
-      change_amount: fromMinor(s.changeAmount),
-      balance_due: fromMinor(s.balanceDue),
+      subtotal: m(s.subtotal),
+      discount_total: m(s.discountTotal),
+      tax_total: m(s.taxTotal),
+      paid_amount: m(s.paidAmount),
+      change_amount: m(s.changeAmount),
+      balance_due: m(s.balanceDue),
       currency: s.currencyCode,
       tax_exempt: s.taxExempt,
       tax_exempt_reason: s.taxExemptReason,
@@ -130,9 +143,9 @@ export class SaleViews {
       offline_created_at: s.offlineCreatedAt?.toISOString() ?? null,
       voided_at: s.voidedAt?.toISOString() ?? null,
       void_reason: s.voidReason,
-      items: items.map(itemView),
-      payments: payments.map(paymentView),
-      invoice: invoice ? invoiceView(invoice, now) : null,
+      items: items.map((l) => itemView(l, m)),
+      payments: payments.map((p) => paymentView(p, m)),
+      invoice: invoice ? invoiceView(invoice, now, m) : null,
     };
   }
 }

@@ -43,3 +43,23 @@ describe('settle', () => {
     );
   });
 });
+
+describe('settle: change per tender', () => {
+  it('hands change back on cash tenders only, first cash tender first, never more than each gave', () => {
+    const s = settle(1850, [
+      { type: 'card', amount: 1000 },
+      { type: 'cash', amount: 100 },
+      { type: 'cash', amount: 1000 },
+    ]);
+    expect(s.problems).toEqual([]);
+    expect(s.change).toBe(250);
+    expect(s.changeGiven).toEqual([0, 100, 150]);
+    expect(s.applied).toEqual([1000, 0, 850]);
+  });
+
+  it('writes amounts in messages with the formatter it is given', () => {
+    expect(settle(1000, [{ type: 'cash', amount: 999 }], (v) => (v / 100).toFixed(2)).problems[0].message).toBe(
+      'The payments (9.99) do not cover the total (10.00).',
+    );
+  });
+});

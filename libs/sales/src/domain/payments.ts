@@ -15,6 +15,8 @@ export interface Tender {
 export interface Settlement {
   /** What each tender pays towards the total (cash net of change). */
   applied: number[];
+  /** Change handed back on each tender (only cash tenders give change, first cash tender first). */
+  changeGiven: number[];
   change: number;
   /** Money received at the till (cash net of change + card/other). */
   paid: number;
@@ -22,7 +24,8 @@ export interface Settlement {
   problems: { index: number | null; message: string }[];
 }
 
-export function settle(total: number, tenders: Tender[]): Settlement {
+/** `format` writes amounts in messages (minor units to the currency's decimals). */
+export function settle(total: number, tenders: Tender[], format: (minor: number) => string = String): Settlement {
   const problems: Settlement['problems'] = [];
   tenders.forEach((t, i) => {
     if (!Number.isSafeInteger(t.amount) || t.amount <= 0) problems.push({ index: i, message: 'The amount must be greater than 0.' });
@@ -36,16 +39,17 @@ export function settle(total: number, tenders: Tender[]): Settlement {
     const i = tenders.findIndex((t) => t.type !== 'cash');
     problems.push({ index: i, message: 'Non-cash payments cannot exceed the amount due.' });
   }
-  if (given < total) problems.push({ index: null, message: `The payments (${given}) do not cover the total (${total}).` });
+  if (given < total) problems.push({ index: null, message: `The payments (${format(given)}) do not cover the total (${format(total)}).` });
   const change = Math.max(0, Math.min(cash, given - total));
   // Cash is applied net of change, first cash tender first.
   let changeLeft = change;
-  const applied = tenders.map((t) => {
-    if (t.type !== 'cash' || changeLeft === 0) return t.amount;
+  const changeGiven = tenders.map((t) => {
+    if (t.type !== 'cash' || changeLeft === 0) return 0;
     const take = Math.min(changeLeft, t.amount);
     changeLeft -= take;
-    return t.amount - take;
+    return take;
   });
+  const applied = tenders.map((t, i) => t.amount - changeGiven[i]);
   const onAccount = sum('on_account');
-  return { applied, change, paid: given - change - onAccount, onAccount, problems };
+  return { applied, changeGiven, change, paid: given - change - onAccount, onAccount, problems };
 }

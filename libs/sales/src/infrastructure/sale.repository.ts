@@ -92,15 +92,11 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     if (f.q) {
       const q = f.q;
       qb.andWhere(
-        new Brackets((b) =>
-          b
-            .where('s.receipt_number = :q', { q })
-            .orWhere('s.reference = :q', { q })
-            .orWhere('s.id IN (SELECT si.sale_id FROM sale_items si WHERE si.item_id IN (SELECT ib.item_id FROM item_barcodes ib WHERE ib.barcode = :q))', {
-              q,
-            })
-            .orWhere('s.customer_id IN (SELECT c.id FROM customers c WHERE c.name = :q OR c.email = :qLower OR c.phone = :q)', { q, qLower: q.toLowerCase() }),
-        ),
+        new Brackets((b) => {
+          b.where('s.receipt_number = :q', { q }).orWhere('s.reference = :q', { q });
+          if (f.qItemIds?.length) b.orWhere('s.id IN (SELECT si.sale_id FROM sale_items si WHERE si.item_id IN (:...qItemIds))', { qItemIds: f.qItemIds });
+          if (f.qCustomerIds?.length) b.orWhere('s.customer_id IN (:...qCustomerIds)', { qCustomerIds: f.qCustomerIds });
+        }),
       );
     }
     const [rows, total] = await qb.orderBy('s.id', 'DESC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();

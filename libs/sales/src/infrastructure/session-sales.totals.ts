@@ -1,22 +1,15 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { SessionSalesTotals, SessionSalesTotalsRegistry } from '@pos/sessions';
+import { Injectable } from '@nestjs/common';
+import { SessionSalesFigures, SessionSalesTotals } from '@pos/sessions';
 import { SaleRepository } from '../application/sale.ports';
 
-/** A session's sales figures from its sales (voided ones excluded; returns come later). */
+/** Binds the sessions context's port: a session's sales figures from its sales (voided ones excluded). */
 @Injectable()
-export class SaleSessionTotals extends SessionSalesTotals implements OnModuleInit {
-  constructor(
-    private readonly sales: SaleRepository,
-    private readonly registry: SessionSalesTotalsRegistry,
-  ) {
+export class SaleSessionTotals extends SessionSalesTotals {
+  constructor(private readonly sales: SaleRepository) {
     super();
   }
 
-  onModuleInit(): void {
-    this.registry.use(this);
-  }
-
-  async totals(sessionId: number) {
+  async totals(sessionId: number): Promise<SessionSalesFigures> {
     const t = await this.sales.sessionTotals(sessionId);
     return { salesCount: t.salesCount, salesTotal: t.salesTotal, byMethod: t.byMethod, cashSales: t.byMethod.cash ?? 0, cashRefunds: 0 };
   }

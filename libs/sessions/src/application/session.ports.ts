@@ -44,9 +44,20 @@ export abstract class SessionRepository {
   abstract list(filter: { storeIds: readonly number[] | 'all'; userId?: number; status?: SessionStatus }, page: PageRequest): Promise<Page<SessionRecord>>;
 }
 
-/** Sales figures of a session; provided by the sales context (checkout). */
+export interface SessionSalesFigures {
+  salesCount: number;
+  salesTotal: number;
+  /** Money taken per payment method code (voided sales excluded). */
+  byMethod: Record<string, number>;
+  cashSales: number;
+  /** Cash paid back to customers at this till (returns processed in this session). */
+  cashRefunds: number;
+}
+
+/**
+ * Sales figures of a session. Sessions own the port; the sales context (which depends on
+ * sessions) binds it, and SessionService checks the binding at boot (requirePort).
+ */
 export abstract class SessionSalesTotals {
-  abstract totals(
-    sessionId: number,
-  ): Promise<{ salesCount: number; salesTotal: number; byMethod: Record<string, number>; cashSales: number; cashRefunds: number }>;
+  abstract totals(sessionId: number): Promise<SessionSalesFigures>;
 }

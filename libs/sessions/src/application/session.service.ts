@@ -1,30 +1,13 @@
-import { Injectable } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { Clock, ConflictError, fromMinor, NotFoundError, ValidationFailedError } from '@pos/kernel';
-import { assertStoreAccess, canAccessStore, currentStoreId, Principal } from '@pos/identity';
-import { ChangeLog } from '@pos/platform';
+import { canAccessStore, currentStoreId, Principal } from '@pos/identity';
+import { StoreContext } from '@pos/catalog';
+import { ChangeLog, requirePort, Transactional } from '@pos/platform';
+import { SessionClosed, SessionOpened } from './session.events';
+import { sessionView } from './session.views';
 import { expectedCash, transition } from '../domain/session';
 import { CashMovementRecord, SessionRecord, SessionRepository, SessionSalesTotals } from './session.ports';
-
-export function sessionView(s: SessionRecord) {
-  const m = (v: number | null) => (v === null ? null : fromMinor(v));
-  return {
-    id: s.id,
-    user_id: s.userId,
-    store_id: s.storeId,
-    cash_register_id: s.cashRegisterId,
-    status: s.status,
-    opening_balance: fromMinor(s.openingBalance),
-    closing_balance: m(s.closingBalance),
-    expected_cash: m(s.expectedCash),
-    discrepancy: m(s.discrepancy),
-    notes: s.notes,
-    discrepancy_notes: s.discrepancyNotes,
-    opened_at: s.openedAt.toISOString(),
-    suspended_at: s.suspendedAt?.toISOString() ?? null,
-    closed_at: s.closedAt?.toISOString() ?? null,
-  };
-}
 
 function movementView(m: CashMovementRecord) {
   return {
@@ -46,23 +29,30 @@ function movementView(m: CashMovementRecord) {
  * store (managers check tills), changed by its cashier or anyone with the store.
  */
 @Injectable()
-export class SessionService {
+export class SessionService implements OnModuleInit {
+  private sales!: SessionSalesTotals;
+
   constructor(
     private readonly sessions: SessionRepository,
-    private readonly sales: SessionSalesTotals,
+    private readonly stores: StoreContext,
     private readonly changes: ChangeLog,
     private readonly clock: Clock,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
+  onModuleInit(): void {
+    this.sales = requirePort(this.moduleRef, SessionSalesTotals, 'SessionService', 'SalesModule');
+  }
+
   async current(principal: Principal, storeIdParam?: number) {
-    const storeId = this.storeOf(principal, storeIdParam);
-    const s = await this.sessions.live(principal.userId, storeId);
+    const store = await this.stores.resolve(principal, storeIdParam);
+    const s = await this.sessions.live(principal.userId, store.id);
     return s ? sessionView(s) : null;
   }
 
   @Transactional()
   async open(principal: Principal, input: { storeId: number; openingBalance: number; cashRegisterId?: number; notes?: string }) {
-    assertStoreAccess(principal, input.storeId);
+    await this.stores.resolve(principal, input.storeId);
     const now = this.clock.now();
     const created = await this.sessions.open({
       userId: principal.userId,
@@ -83,7 +73,7 @@ export class SessionService {
       updatedAt: now,
     });
     if (!created) throw new ConflictError('session_already_open', 'You already have an open or suspended session in this store; resume or close it first.');
-    await this.changes.event('session.opened', { session: sessionView(created) }, created.storeId);
+    await this.changes.event(SessionOpened, { session: sessionView(created) }, created.storeId);
     return sessionView(created);
   }
 
@@ -142,7 +132,7 @@ export class SessionService {
       updatedAt: now,
     });
     const closed = sessionView((await this.sessions.find(s.id))!);
-    await this.changes.event('session.closed', { session: closed }, s.storeId);
+    await this.changes.event(SessionClosed, { session: closed }, s.storeId);
     return closed;
   }
 
@@ -218,12 +208,5 @@ export class SessionService {
     const s = await this.sessions.find(id);
     if (!s || !canAccessStore(principal, s.storeId)) throw new NotFoundError('Session');
     return s;
-  }
-
-  private storeOf(principal: Principal, storeId?: number): number {
-    const id = storeId ?? currentStoreId(principal);
-    if (id === null) throw ValidationFailedError.field('store_id', 'The store_id field is required.');
-    assertStoreAccess(principal, id);
-    return id;
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { TxRepository, isUniqueViolation } from '@pos/platform';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
-import { CashMovementRecord, SessionRecord, SessionRepository, SessionSalesTotals } from '../application/session.ports';
+import { CashMovementRecord, SessionRecord, SessionRepository } from '../application/session.ports';
 import { SessionStatus } from '../domain/session';
 import { CashMovementEntity, SessionEntity } from './session.entities';
 
@@ -54,23 +54,5 @@ export class TypeOrmSessionRepository extends TxRepository implements SessionRep
       take: page.perPage,
     });
     return new Page(rows, total, page.page, page.perPage);
-  }
-}
-
-/**
- * The sales figures a session summary uses. The sales context depends on sessions (checkout
- * needs an open session), so it plugs its implementation in here at start; without it (CLI,
- * worker) a session simply has no sales.
- */
-@Injectable()
-export class SessionSalesTotalsRegistry extends SessionSalesTotals {
-  private impl: SessionSalesTotals | null = null;
-
-  use(impl: SessionSalesTotals): void {
-    this.impl = impl;
-  }
-
-  async totals(sessionId: number) {
-    return this.impl ? this.impl.totals(sessionId) : { salesCount: 0, salesTotal: 0, byMethod: {}, cashSales: 0, cashRefunds: 0 };
   }
 }

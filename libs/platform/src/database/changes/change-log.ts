@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { EventDefinition } from '../../events/event-definition';
 import { OutboxEventEntity, TombstoneEntity } from './change.entities';
 
 /**
@@ -13,8 +14,10 @@ import { OutboxEventEntity, TombstoneEntity } from './change.entities';
 export class ChangeLog {
   constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
-  async event(type: string, payload: Record<string, unknown>, storeId: number | null = null): Promise<void> {
-    await this.tx.tx.getRepository(OutboxEventEntity).insert({ type, storeId, payload: JSON.stringify(payload), createdAt: new Date(), publishedAt: null });
+  async event<P extends object>(def: EventDefinition<P>, payload: P, storeId: number | null = null): Promise<void> {
+    await this.tx.tx
+      .getRepository(OutboxEventEntity)
+      .insert({ type: def.type, storeId, payload: JSON.stringify(payload), createdAt: new Date(), publishedAt: null });
   }
 
   async tombstone(entity: string, entityId: number, storeId: number | null = null): Promise<void> {

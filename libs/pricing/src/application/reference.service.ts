@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { fromMinor, NotFoundError, PageRequest } from '@pos/kernel';
 import { canAccessStore, Principal } from '@pos/identity';
-import { CurrencyRecord, PriceBookRecord } from './catalog.records';
-import { ReferenceRepository } from './catalog.ports';
+import { CurrencyRecord } from './reference.records';
+import { PriceBookWithScope, ReferenceRepository } from './reference.ports';
 
 export function currencyView(c: CurrencyRecord) {
   return {
@@ -17,7 +17,7 @@ export function currencyView(c: CurrencyRecord) {
   };
 }
 
-function priceBookView(b: PriceBookRecord & { storeIds: number[]; customerGroupIds: number[] }) {
+function priceBookView(b: PriceBookWithScope) {
   return {
     id: b.id,
     name: b.name,

@@ -1,6 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock } from '@pos/kernel';
-import { ItemRecord, LivePrice, LivePriceRegistry, StoreRepository } from '@pos/catalog';
+import { ItemRecord, StoreRecord } from '@pos/catalog';
 import { priceCart } from '../domain/pricing-engine';
 import { PricingRepository } from './pricing.ports';
 import { safeTimeZone } from './pricing.service';
@@ -11,49 +11,40 @@ import { ActivePricingCache } from './active-pricing.cache';
  * (price book, then rules; cart-wide conditions such as a minimum subtotal see only that unit).
  */
 @Injectable()
-export class EngineLivePrice extends LivePrice implements OnModuleInit {
+export class LivePriceService {
   constructor(
     private readonly pricing: PricingRepository,
-    private readonly stores: StoreRepository,
     private readonly clock: Clock,
-    private readonly registry: LivePriceRegistry,
     private readonly active: ActivePricingCache,
-  ) {
-    super();
-  }
+  ) {}
 
-  onModuleInit(): void {
-    this.registry.use(this);
-  }
-
-  async unitPrices(items: Pick<ItemRecord, 'id' | 'basePrice'>[], context: { storeId: number }): Promise<Map<number, { price: number; source: string }>> {
+  async unitPrices(items: ItemRecord[], store: StoreRecord): Promise<Map<number, { price: number; source: string }>> {
     const out = new Map<number, { price: number; source: string }>();
     if (!items.length) return out;
     const at = this.clock.now();
-    const store = await this.stores.findStore(context.storeId);
     const [books, rules] = await Promise.all([
       this.pricing.priceBookCandidates(
         items.map((i) => i.id),
-        { storeId: context.storeId, customerGroupId: null, at, currencyCode: store?.currencyCode ?? 'USD' },
+        { storeId: store.id, customerGroupId: null, at, currencyCode: store.currencyCode },
       ),
       this.active.activeRules(),
     ]);
+    const context = {
+      storeId: store.id,
+      customerGroupId: null,
+      at,
+      timeZone: safeTimeZone(store.timezone),
+      pricesIncludeTax: store.pricesIncludeTax,
+      taxExempt: true,
+    };
     for (const item of items) {
-      const full = item as Partial<ItemRecord> & Pick<ItemRecord, 'id' | 'basePrice'>;
       const r = priceCart({
-        context: {
-          storeId: context.storeId,
-          customerGroupId: null,
-          at,
-          timeZone: safeTimeZone(store?.timezone ?? 'UTC'),
-          pricesIncludeTax: store?.pricesIncludeTax ?? false,
-          taxExempt: true,
-        },
+        context,
         lines: [
           {
             key: '0',
             itemId: item.id,
-            categoryId: full.categoryId ?? null,
+            categoryId: item.categoryId,
             quantity: 1,
             basePrice: item.basePrice,
             priceBooks: books.get(item.id) ?? [],
@@ -63,8 +54,7 @@ export class EngineLivePrice extends LivePrice implements OnModuleInit {
         rules,
         bundles: [],
       });
-      const line = r.lines[0];
-      out.set(item.id, { price: line.net, source: line.priceSource });
+      out.set(item.id, { price: r.lines[0].net, source: r.lines[0].priceSource });
     }
     return out;
   }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
-import { CurrencyRecord, PriceBookEntryRecord, PriceBookRecord, TaxClassRecord, TaxRateRecord } from '../application/catalog.records';
-import { ReferenceRepository } from '../application/catalog.ports';
-import { StoreScope } from '../application/store.ports';
+import { StoreScope } from '@pos/catalog';
 import { TxRepository } from '@pos/platform';
-import { CurrencyEntity, PriceBookEntity, PriceBookEntryEntity, TaxClassEntity, TaxRateEntity } from './catalog.entities';
+import { CurrencyRecord, PriceBookEntryRecord, PriceBookRecord, TaxClassRecord, TaxRateRecord } from '../application/reference.records';
+import { ReferenceRepository } from '../application/reference.ports';
+import { CurrencyEntity, PriceBookEntity, PriceBookEntryEntity, TaxClassEntity, TaxRateEntity } from './reference.entities';
 
 type BookWithScope = PriceBookRecord & { storeIds: number[]; customerGroupIds: number[] };
 
@@ -73,5 +73,21 @@ export class TypeOrmReferenceRepository extends TxRepository implements Referenc
 
   priceBookEntries(priceBookId: number): Promise<PriceBookEntryRecord[]> {
     return this.em.getRepository(PriceBookEntryEntity).find({ where: { priceBookId }, order: { itemId: 'ASC', minQuantity: 'ASC' } });
+  }
+
+  async existingPriceBookIds(ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    return new Set((await this.em.getRepository(PriceBookEntity).findBy({ id: In(ids), deletedAt: IsNull() })).map((b) => b.id));
+  }
+
+  async upsertPriceBookEntries(entries: { priceBookId: number; itemId: number; price: number; minQuantity: number }[], now: Date): Promise<void> {
+    const repo = this.em.getRepository(PriceBookEntryEntity);
+    for (const e of entries) {
+      const existing = await repo.findOneBy({ priceBookId: e.priceBookId, itemId: e.itemId, minQuantity: e.minQuantity });
+      if (existing) await repo.update({ id: existing.id }, { price: e.price, updatedAt: now });
+      else await repo.insert({ ...e, createdAt: now, updatedAt: now });
+    }
+    const books = [...new Set(entries.map((e) => e.priceBookId))];
+    if (books.length) await this.em.getRepository(PriceBookEntity).update({ id: In(books) }, { updatedAt: now });
   }
 }

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { Page, PageRequest } from '@pos/kernel';
+import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from './catalog.records';
+import { CategoryRepository, ItemFilter, ItemRepository } from './catalog.ports';
+
+/**
+ * Published by the catalog: read-only access to items, their units and barcodes, for contexts
+ * that price, sell or report on them. Writes stay in ItemService (back office).
+ */
+@Injectable()
+export class ItemCatalog {
+  constructor(
+    private readonly items: ItemRepository,
+    private readonly categories: CategoryRepository,
+  ) {}
+
+  list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
+    return this.items.list(filter, page);
+  }
+
+  /** POS search over active items: exact barcode or SKU first, then name prefixes, then name contains. */
+  search(q: string, options: { categoryId?: number; limit: number }): Promise<ItemRecord[]> {
+    return this.items.search(q, options);
+  }
+
+  find(id: number, withDeleted = false): Promise<ItemRecord | null> {
+    return this.items.find(id, withDeleted);
+  }
+
+  /** Live items by id; with `withDeleted`, deleted ones too (old sales point at them). */
+  findByIds(ids: number[], withDeleted = false): Promise<ItemRecord[]> {
+    return this.items.findByIds(ids, withDeleted);
+  }
+
+  units(itemIds: number[]): Promise<ItemUnitRecord[]> {
+    return this.items.units(itemIds);
+  }
+
+  barcodes(itemIds: number[]): Promise<ItemBarcodeRecord[]> {
+    return this.items.barcodes(itemIds);
+  }
+
+  /** Ids of the live items among those given. */
+  async existingIds(ids: number[]): Promise<Set<number>> {
+    const out = new Set<number>();
+    for (let i = 0; i < ids.length; i += 1000) for (const item of await this.items.findByIds(ids.slice(i, i + 1000))) out.add(item.id);
+    return out;
+  }
+
+  /** Ids of the items a barcode (of the item or one of its units) belongs to. */
+  itemIdsByBarcode(barcode: string): Promise<number[]> {
+    return this.items.itemIdsByBarcode(barcode);
+  }
+
+  /** Ids of the live categories among those given. */
+  async existingCategoryIds(ids: number[]): Promise<Set<number>> {
+    return new Set((await this.categories.findByIds(ids)).filter((c) => !c.deletedAt).map((c) => c.id));
+  }
+}

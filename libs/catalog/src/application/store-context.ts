@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError, ValidationFailedError } from '@pos/kernel';
+import { assertStoreAccess, canAccessStore, currentStoreId, Principal } from '@pos/identity';
+import { PaymentMethodRecord, StoreRecord, StoreRepository, WarehouseRecord } from './store.ports';
+
+/**
+ * Published by the catalog: "which store (and warehouse) does this request act in, and may the
+ * caller act there". Every context resolves stores through it, so the rules live once:
+ *  - no store named: the principal's current store (token, default, first assigned); none: 422;
+ *  - another store named: 403; an unknown one: 422 on the field;
+ *  - a warehouse named must serve the store (its own or a standalone one serving it): else 422.
+ */
+@Injectable()
+export class StoreContext {
+  constructor(private readonly stores: StoreRepository) {}
+
+  /** The store a request acts in (403 for another store, 422 for none or an unknown one). */
+  async resolve(principal: Principal, storeId?: number, field = 'store_id'): Promise<StoreRecord> {
+    const id = storeId ?? currentStoreId(principal);
+    if (id === null) throw ValidationFailedError.field(field, `The ${field} field is required.`);
+    assertStoreAccess(principal, id);
+    const store = await this.stores.findStore(id);
+    if (!store) throw ValidationFailedError.field(field, 'The selected store does not exist.');
+    return store;
+  }
+
+  /** The store and the warehouse a till sells from: the one named (if it serves the store), else the store's default. */
+  async selling(principal: Principal, ctx: { storeId?: number; warehouseId?: number }): Promise<{ store: StoreRecord; warehouseId: number | null }> {
+    const store = await this.resolve(principal, ctx.storeId);
+    if (ctx.warehouseId === undefined) return { store, warehouseId: store.defaultWarehouseId };
+    if (!(await this.serves(ctx.warehouseId, store.id))) throw ValidationFailedError.field('warehouse_id', 'The selected warehouse does not serve this store.');
+    return { store, warehouseId: ctx.warehouseId };
+  }
+
+  /** Whether a warehouse belongs to or serves (standalone) a store. */
+  async serves(warehouseId: number, storeId: number): Promise<boolean> {
+    return (await this.stores.storesOfWarehouse(warehouseId)).includes(storeId);
+  }
+
+  /** Stores a warehouse belongs to or serves. */
+  storesOfWarehouse(warehouseId: number): Promise<number[]> {
+    return this.stores.storesOfWarehouse(warehouseId);
+  }
+
+  /**
+   * An active warehouse the caller may use (its store, or one of the stores it serves, is
+   * theirs). Unknown: 422 on the field; another store's: 403 or 404 as the caller asks.
+   */
+  async requireWarehouse(principal: Principal, warehouseId: number, onOther: 'forbidden' | 'not_found', field = 'warehouse_id'): Promise<WarehouseRecord> {
+    const w = await this.stores.findWarehouse(warehouseId);
+    if (!w || !w.isActive) throw ValidationFailedError.field(field, 'The selected warehouse does not exist.');
+    const stores = await this.stores.storesOfWarehouse(warehouseId);
+    if (principal.stores !== 'all' && !stores.some((s) => canAccessStore(principal, s))) {
+      if (onOther === 'not_found') throw new NotFoundError('Warehouse');
+      assertStoreAccess(principal, stores[0] ?? -1);
+    }
+    return w;
+  }
+
+  /** Whether the caller may see a warehouse (any store it belongs to or serves is theirs). */
+  async canSeeWarehouse(principal: Principal, warehouseId: number): Promise<boolean> {
+    return principal.stores === 'all' || (await this.stores.storesOfWarehouse(warehouseId)).some((s) => canAccessStore(principal, s));
+  }
+
+  /** A store by id with no access check (for views of records the caller may already see). */
+  store(id: number): Promise<StoreRecord | null> {
+    return this.stores.findStore(id);
+  }
+
+  warehouse(id: number): Promise<WarehouseRecord | null> {
+    return this.stores.findWarehouse(id);
+  }
+
+  /** Active payment methods offered in a store. */
+  async paymentMethods(storeId: number): Promise<PaymentMethodRecord[]> {
+    return (await this.stores.paymentMethodsByStore([storeId])).get(storeId) ?? [];
+  }
+
+  /** Names of stores and warehouses, for views. */
+  async names(storeIds: number[], warehouseIds: number[]): Promise<{ stores: Map<number, string>; warehouses: Map<number, string> }> {
+    const stores = new Map<number, string>();
+    const warehouses = new Map<number, string>();
+    for (const id of new Set(storeIds)) stores.set(id, (await this.stores.findStore(id))?.name ?? '');
+    for (const id of new Set(warehouseIds)) warehouses.set(id, (await this.stores.findWarehouse(id))?.name ?? '');
+    return { stores, warehouses };
+  }
+}

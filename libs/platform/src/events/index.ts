@@ -1,0 +1,2 @@
+export * from './event-definition';
+export * from './domain-events';

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { fromMinor, NotFoundError, Page, PageRequest } from '@pos/kernel';
+import { Principal } from '@pos/identity';
+import { ItemCatalog, ItemRecord, StockLedger, stockStatus, StoreContext, StoreRecord } from '@pos/catalog';
+import { LivePriceService } from './live-price.service';
+
+export interface PosContext {
+  storeId?: number;
+  warehouseId?: number;
+}
+
+/**
+ * What a till needs to sell an item: the live price for the store (the pricing engine) and stock
+ * in the selling warehouse (the store's default unless one is named). Another store: 403. It
+ * lives in pricing, the floor that sees both the catalog and the engine.
+ */
+@Injectable()
+export class PosProductService {
+  constructor(
+    private readonly items: ItemCatalog,
+    private readonly stock: StockLedger,
+    private readonly stores: StoreContext,
+    private readonly prices: LivePriceService,
+  ) {}
+
+  async list(principal: Principal, ctx: PosContext & { categoryId?: number; q?: string }, page: PageRequest) {
+    const { store, warehouseId } = await this.stores.selling(principal, ctx);
+    const result = await this.items.list({ q: ctx.q, categoryId: ctx.categoryId, isActive: true }, page);
+    return new Page(await this.rows(result.items, store, warehouseId), result.total, result.page, result.perPage);
+  }
+
+  async search(principal: Principal, ctx: PosContext & { q: string; categoryId?: number; limit: number }) {
+    const { store, warehouseId } = await this.stores.selling(principal, ctx);
+    const found = await this.items.search(ctx.q.trim(), { categoryId: ctx.categoryId, limit: ctx.limit });
+    return this.rows(found, store, warehouseId);
+  }
+
+  async show(principal: Principal, itemId: number, ctx: PosContext) {
+    const { store, warehouseId } = await this.stores.selling(principal, ctx);
+    const item = await this.items.find(itemId);
+    if (!item) throw new NotFoundError('Item');
+    return (await this.rows([item], store, warehouseId))[0];
+  }
+
+  private async rows(items: ItemRecord[], store: StoreRecord, warehouseId: number | null) {
+    const ids = items.map((i) => i.id);
+    const [barcodes, units, levels, prices] = await Promise.all([
+      this.items.barcodes(ids),
+      this.items.units(ids),
+      warehouseId ? this.stock.levels(ids, [warehouseId]) : Promise.resolve([]),
+      this.prices.unitPrices(items, store),
+    ]);
+    return items.map((i) => {
+      const level = levels.find((l) => l.itemId === i.id);
+      const quantity = level?.quantity ?? 0;
+      const reorder = level?.reorderLevel ?? i.reorderLevel;
+      const price = prices.get(i.id)!;
+      return {
+        id: i.id,
+        sku: i.sku,
+        name: i.name,
+        category_id: i.categoryId,
+        barcodes: barcodes.filter((b) => b.itemId === i.id && b.itemUnitId === null).map((b) => b.barcode),
+        price: fromMinor(price.price),
+        price_source: price.source,
+        base_price: fromMinor(i.basePrice),
+        tax_class_id: i.taxClassId,
+        is_serial_tracked: i.isSerialTracked,
+        base_unit: i.baseUnit,
+        units: units
+          .filter((u) => u.itemId === i.id)
+          .map((u) => ({
+            id: u.id,
+            name: u.name,
+            factor: u.factor,
+            price: u.price === null ? null : fromMinor(u.price),
+            barcode: barcodes.find((b) => b.itemUnitId === u.id)?.barcode ?? null,
+          })),
+        stock: { warehouse_id: warehouseId, quantity, reorder_level: reorder, stock_status: stockStatus(quantity, reorder) },
+      };
+    });
+  }
+}

@@ -1,0 +1,19 @@
+import { Page, PageRequest } from '@pos/kernel';
+import { StoreScope } from '@pos/catalog';
+import { CurrencyRecord, PriceBookEntryRecord, PriceBookRecord, TaxClassRecord, TaxRateRecord } from './reference.records';
+
+export type PriceBookWithScope = PriceBookRecord & { storeIds: number[]; customerGroupIds: number[] };
+
+/** Tax classes and rates, currencies and price books (the pricing context's reference data). */
+export abstract class ReferenceRepository {
+  abstract currencies(): Promise<CurrencyRecord[]>;
+  abstract currency(idOrCode: number | string): Promise<CurrencyRecord | null>;
+  abstract taxClasses(ids?: number[]): Promise<TaxClassRecord[]>;
+  abstract taxRates(taxClassIds: number[], storeId: number | null): Promise<TaxRateRecord[]>;
+  abstract priceBooks(scope: StoreScope, page: PageRequest): Promise<Page<PriceBookWithScope>>;
+  abstract priceBook(id: number): Promise<PriceBookWithScope | null>;
+  abstract priceBookEntries(priceBookId: number): Promise<PriceBookEntryRecord[]>;
+  abstract existingPriceBookIds(ids: number[]): Promise<Set<number>>;
+  /** Upserts price-book entries (absolute prices: re-applying is harmless). */
+  abstract upsertPriceBookEntries(entries: { priceBookId: number; itemId: number; price: number; minQuantity: number }[], now: Date): Promise<void>;
+}

@@ -1,0 +1,112 @@
+import request from 'supertest';
+import { TOTP, Secret } from 'otpauth';
+import { APPROVER_MAX_FAILURES } from '@pos/identity';
+import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
+
+const totp = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
+
+/**
+ * Discount approval must not be a password oracle (issue 16, item 10): identity's
+ * verifyApprover answers one way for wrong, not allowed and locked out; a password alone never
+ * passes for an approver with 2FA; repeated failures lock the approver out; the rate limit is
+ * keyed by IP + approver; dangling store and item ids are 422.
+ */
+describe('Approver verification (POST /pos/discount/approve)', () => {
+  let t: TestApp;
+  let cashier: string;
+  const api = () => request(t.http);
+  const approve = (body: Record<string, unknown>, token = cashier) => api().post('/api/v1/pos/discount/approve').set(bearer(token)).send(body);
+  const base = (extra: Record<string, unknown> = {}) => ({
+    approver_email: DEMO.manager,
+    pin: '1234',
+    discount_type: 'percent',
+    discount_value: 10,
+    cart_reference: 'cart-approver',
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    cashier = await login(t, DEMO.cashier);
+  });
+  afterAll(() => t.close());
+
+  it('locks an approver out after repeated failures: then even the right PIN is refused, until the lock ends', async () => {
+    expect((await approve(base())).status).toBe(200);
+    for (let i = 0; i < APPROVER_MAX_FAILURES; i++) expectErrorEnvelope(await approve(base({ pin: '0000' })), 422);
+    const locked = await approve(base());
+    expectErrorEnvelope(locked, 422);
+    expect(Object.keys(locked.body.errors)).toEqual(['approver_email']);
+    const [row] = await t.db.query('SELECT approval_locked_until FROM users WHERE email = ?', [DEMO.manager]);
+    expect(row.approval_locked_until).not.toBeNull();
+    // The lock has an end: once it has passed, the right PIN works again and clears the count.
+    await t.db.query('UPDATE users SET approval_locked_until = ? WHERE email = ?', [
+      t.isMysql ? new Date(Date.now() - 1000) : new Date(Date.now() - 1000).toISOString().replace('T', ' ').replace('Z', ''),
+      DEMO.manager,
+    ]);
+    expect((await approve(base())).status).toBe(200);
+    const [after] = await t.db.query('SELECT approval_failures FROM users WHERE email = ?', [DEMO.manager]);
+    expect(Number(after.approval_failures)).toBe(0);
+  });
+
+  it('does not count a success between failures against the approver', async () => {
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < APPROVER_MAX_FAILURES - 1; i++) expectErrorEnvelope(await approve(base({ pin: '0000' })), 422);
+      expect((await approve(base())).status).toBe(200);
+    }
+  });
+
+  it('needs PIN, or password plus TOTP code, for an approver with 2FA', async () => {
+    const managerToken = await login(t, DEMO.manager);
+    const enabled = await api().post('/api/v1/auth/two-factor/enable').set(bearer(managerToken)).send({ password: DEMO.password });
+    expect(enabled.status).toBe(200);
+    const secret: string = enabled.body.data.secret;
+    expect(
+      (
+        await api()
+          .post('/api/v1/auth/two-factor/confirm')
+          .set(bearer(managerToken))
+          .send({ code: totp(secret).generate() })
+      ).status,
+    ).toBe(200);
+
+    const passwordOnly = await approve(base({ pin: undefined, password: DEMO.password }));
+    expectErrorEnvelope(passwordOnly, 422);
+    expect(Object.keys(passwordOnly.body.errors)).toEqual(['approver_email']);
+    expectErrorEnvelope(await approve(base({ pin: undefined, password: DEMO.password, two_factor_code: '000000' })), 422);
+    expect((await approve(base({ pin: undefined, password: DEMO.password, two_factor_code: totp(secret).generate() }))).status).toBe(200);
+    expect((await approve(base())).status).toBe(200);
+  });
+
+  it('answers a dangling store_id or item_id with 422 naming the field (not a 403 or a bound token)', async () => {
+    const admin = await login(t, DEMO.admin);
+    const store = await approve(base({ store_id: 99999 }), admin);
+    expectErrorEnvelope(store, 422);
+    expect(Object.keys(store.body.errors)).toEqual(['store_id']);
+    const item = await approve(base({ item_id: 99999 }));
+    expectErrorEnvelope(item, 422);
+    expect(Object.keys(item.body.errors)).toEqual(['item_id']);
+  });
+});
+
+describe('Approver rate limit: keyed by IP + approver', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_LOGIN: '3' });
+  });
+  afterAll(() => t.close());
+
+  it('gives each approver email its own budget from one address', async () => {
+    // Logins spend the login tier too, keyed by their own email: log in first.
+    const cashier = await login(t, DEMO.cashier);
+    const approve = (email: string) =>
+      request(t.http)
+        .post('/api/v1/pos/discount/approve')
+        .set(bearer(cashier))
+        .send({ approver_email: email, pin: '0000', discount_type: 'percent', discount_value: 1, cart_reference: 'c' });
+    const first = [];
+    for (let i = 0; i < 4; i++) first.push((await approve('nobody-1@example.com')).status);
+    expect(first).toEqual([422, 422, 422, 429]);
+    expect((await approve('nobody-2@example.com')).status).toBe(422);
+  });
+});
