@@ -3,7 +3,8 @@
  * - domain code imports no framework (Nest, TypeORM, Express, BullMQ, ioredis) and no
  *   application/infrastructure code;
  * - application code does not import infrastructure of another context, nor apps;
- * - libs never import apps; no circular imports.
+ * - libs never import apps; no circular imports;
+ * - contexts (and apps) reach a context only through its index.ts (its published interface).
  */
 module.exports = {
   forbidden: [
@@ -44,6 +45,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^libs/([^/]+)/src/(domain|application)/' },
       to: { path: '^libs/([^/]+)/src/infrastructure/', pathNot: '^libs/$1/' },
+    },
+    {
+      name: 'contexts-meet-at-their-index',
+      comment:
+        'A context uses another only through what its index.ts publishes (use cases, records, events): never its repositories, entities, ports or infrastructure. kernel and platform are the shared kernel.',
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/src/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: ['^libs/$1/src/', '^libs/(kernel|platform)/src/', '^libs/[^/]+/src/index\\.ts$'] },
+    },
+    {
+      name: 'apps-use-published-interfaces',
+      comment: 'The HTTP edge, the worker and the CLI compose contexts through their index.ts only.',
+      severity: 'error',
+      from: { path: '^apps/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: ['^libs/[^/]+/src/index\\.ts$', '^libs/(kernel|platform)/src/'] },
     },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
