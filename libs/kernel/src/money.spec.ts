@@ -59,3 +59,28 @@ describe('money', () => {
     );
   });
 });
+
+describe('amountToMinor', () => {
+  const { amountToMinor, decimalPlaces, ValidationFailedError } = jest.requireActual('./index') as typeof import('./index');
+  it('reads JSON amounts with the currency decimals and refuses finer ones naming the field', () => {
+    expect(amountToMinor(12.5, 2, 'amount')).toBe(1250);
+    expect(amountToMinor(387, 0, 'total_amount')).toBe(387);
+    for (const [v, d] of [
+      [387.5, 0],
+      [1.005, 2],
+      [1e-7, 2],
+    ] as const) {
+      const e = (() => {
+        try {
+          return amountToMinor(v, d, 'payments.0.amount');
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(e).toBeInstanceOf(ValidationFailedError);
+      expect(Object.keys((e as InstanceType<typeof ValidationFailedError>).fields)).toEqual(['payments.0.amount']);
+    }
+    expect(decimalPlaces(1e-7)).toBe(7);
+    expect(decimalPlaces(100)).toBe(0);
+  });
+});

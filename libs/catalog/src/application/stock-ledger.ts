@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Clock, ConflictError, ValidationFailedError } from '@pos/kernel';
+import { Clock, ValidationFailedError } from '@pos/kernel';
 import { Principal } from '@pos/identity';
 import { ChangeLog } from '@pos/platform';
 import { adjustmentDelta, AdjustmentType, levelCrossing } from '../domain/stock-status';
+import { StockErrors } from '../domain/stock.errors';
 import { ItemRecord, StockLevelRecord, StockMovementRecord } from './catalog.records';
 import { InventoryLowStock, InventoryOutOfStock } from './catalog.events';
 import { ItemRepository, NewMovement, StockRepository } from './catalog.ports';
@@ -107,8 +108,7 @@ export class StockLedger {
     }
     for (const n of need.values()) {
       const onHand = (await this.stock.levels([n.itemId], [n.warehouseId]))[0]?.quantity ?? 0;
-      if (onHand < n.quantity)
-        throw new ConflictError('insufficient_stock', `Not enough stock of ${items.get(n.itemId)!.sku}: ${onHand} on hand, ${n.quantity} needed.`);
+      if (onHand < n.quantity) throw StockErrors.insufficient(`${items.get(n.itemId)!.sku}: ${onHand} on hand, ${n.quantity} needed`);
     }
   }
 
@@ -119,10 +119,10 @@ export class StockLedger {
     for (const line of lockOrder(lines)) {
       const item = items.get(line.itemId)!;
       const moved = await this.move(ref, line, 'sale', -line.quantity, options.allowNegative ? null : 0, now);
-      if (!moved) throw new ConflictError('insufficient_stock', `Not enough stock of ${item.sku} (${item.name}) for ${line.field}.`);
+      if (!moved) throw StockErrors.insufficient(`${item.sku} (${item.name}) for ${line.field}`);
       if (item.isSerialTracked && line.serialNumber) {
         const [row] = await this.stock.serials(item.id, { warehouseId: line.warehouseId, status: 'in_stock', serials: [line.serialNumber] });
-        if (!row) throw ValidationFailedError.field(`${line.field}.serial_number`, 'The serial number is not in stock in this warehouse.');
+        if (!row) throw StockErrors.serialNotInStock(line.field);
         await this.stock.updateSerials([row.id], { status: 'sold', saleId: Number(ref.id) || null }, now);
       }
       await this.emitCrossing(ref, item, line.warehouseId, moved);
@@ -183,11 +183,7 @@ export class StockLedger {
       if (delta !== 0 || input.type === 'count') {
         const type = input.type === 'transfer' ? 'transfer_out' : input.type;
         const moved = await this.move(ref, stockLine, type, delta, allowNegative || delta >= 0 ? null : 0, now);
-        if (!moved)
-          throw new ConflictError(
-            'insufficient_stock',
-            `Not enough stock of ${item.sku} in ${from.name} (items.${index}.quantity: ${line.quantity}, on hand ${onHand}).`,
-          );
+        if (!moved) throw StockErrors.insufficient(`${item.sku} in ${from.name} (items.${index}.quantity: ${line.quantity}, on hand ${onHand})`);
         movements.push(moved.record);
         await this.emitCrossing(ref, item, from.id, moved);
       }

@@ -1,11 +1,12 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, ForbiddenError, fromMinor, ValidationFailedError } from '@pos/kernel';
+import { Clock, fromMinor, ValidationFailedError } from '@pos/kernel';
 import { ApproverService, hasPermission, Principal } from '@pos/identity';
 import { ItemCatalog, StoreContext } from '@pos/catalog';
 import { APP_CONFIG, AppConfig } from '@pos/platform';
 import { Discount } from '../domain/pricing.types';
 import { discountKey } from '../domain/discount-policy';
+import { PricingErrors } from '../domain/pricing.errors';
 
 export interface ApprovalScope {
   storeId: number;
@@ -78,11 +79,10 @@ export class DiscountApprovalService {
       { email: input.approverEmail, pin: input.pin, password: input.pin ? undefined : input.password, twoFactorCode: input.twoFactorCode },
       { permission: 'discounts.approve', storeId: store.id },
     );
-    if (!approver)
-      throw ValidationFailedError.field('approver_email', 'These approver credentials do not match our records, or they may not approve discounts here.');
+    if (!approver) throw PricingErrors.approverNotVerified();
     const d = input.discount;
     const fits = d.type === 'percent' ? d.valueBp <= approver.discountLimits.maxPercentBp : d.value <= approver.discountLimits.maxAmount;
-    if (!fits) throw new ForbiddenError("The discount is beyond the approver's own limit.", 'approver_limit');
+    if (!fits) throw PricingErrors.approverLimit();
     const exp = Math.floor(this.clock.now().getTime() / 1000) + TTL_SECONDS;
     const claims: ApprovalClaims = {
       jti: randomUUID(),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { BadRequestError, Clock, ConflictError, ForbiddenError, fromMinor, minorToString, ValidationFailedError } from '@pos/kernel';
+import { Clock, fromMinor, minorToString, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, Principal } from '@pos/identity';
 import { PaymentMethodRecord, StockLedger, StockLine, StoreContext, StoreRecord } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
@@ -9,6 +9,7 @@ import { ChangeLog, DomainEvents, withTransactionRetry } from '@pos/platform';
 import { Discount, DiscountApprovalService, discountsBeyondLimits, PricedCartResult, PricingService } from '@pos/pricing';
 import { SessionService } from '@pos/sessions';
 import { settle, TenderType } from '../domain/payments';
+import { SaleErrors } from '../domain/sale.errors';
 import { SaleCompleted, SaleRecordedFacts } from './sale.events';
 import { IdempotencyRepository, SaleItemRecord, SaleRecord, SaleRepository } from './sale.ports';
 import { SaleViews } from './sale.views';
@@ -140,13 +141,13 @@ export class CheckoutService {
     );
     if (existing) {
       if (existing.fingerprint !== fingerprint || existing.scope !== 'checkout') {
-        throw ValidationFailedError.field('idempotency_key', 'This idempotency key was already used for a different request.');
+        throw SaleErrors.idempotencyKeyReused();
       }
       if (existing.status === 'completed')
         return { replayed: true, status: existing.responseStatus ?? 201, body: JSON.parse(existing.responseBody ?? 'null') as unknown };
       const stale = new Date(now.getTime() - IN_FLIGHT_STALE_MS);
       if (!(await this.txHost.withTransaction(() => this.idempotency.takeOver(input.idempotencyKey, stale, now)))) {
-        throw new ConflictError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly.', 1);
+        throw SaleErrors.idempotencyInFlight();
       }
     }
     try {
@@ -219,10 +220,7 @@ export class CheckoutService {
       const scope = { storeId: input.storeId, target: { itemId: priced.cart.lines[i].itemId }, discount: need.discount, cartReference: input.idempotencyKey };
       const approver = token ? this.approvals.verify(token, principal, scope) : null;
       if (approver === null) {
-        throw new ForbiddenError(
-          `The discount on items.${i} (${m(need.amount)}, ${need.percentBp / 100}%) is beyond your limit; a manager's approval token is required.`,
-          'discount_requires_approval',
-        );
+        throw SaleErrors.discountRequiresApproval(`discount on items.${i}`, m(need.amount), need.percentBp);
       }
       return approver;
     });
@@ -231,10 +229,7 @@ export class CheckoutService {
     const scope = { storeId: input.storeId, target: 'cart' as const, discount: beyond.cart.discount, cartReference: input.idempotencyKey };
     const cartApproval = token ? this.approvals.verify(token, principal, scope) : null;
     if (cartApproval === null) {
-      throw new ForbiddenError(
-        `The cart discount (${m(beyond.cart.amount)}, ${beyond.cart.percentBp / 100}%) is beyond your limit; a manager's approval token is required.`,
-        'discount_requires_approval',
-      );
+      throw SaleErrors.discountRequiresApproval('cart discount', m(beyond.cart.amount), beyond.cart.percentBp);
     }
     return { approvals, cartApproval };
   }
@@ -272,10 +267,7 @@ export class CheckoutService {
     const server = priced.cart.total;
     if (client === server) return;
     const m = (v: number) => fromMinor(v, priced.decimals);
-    throw new BadRequestError('total_mismatch', `The total_amount ${m(client)} does not match the server total ${m(server)}.`, {
-      client_total: m(client),
-      server_total: m(server),
-    });
+    throw SaleErrors.totalMismatch(m(client), m(server));
   }
 
   /** The tenders against the total (the settlement rules are the domain's `settle`). */

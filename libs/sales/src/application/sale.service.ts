@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { amountToMinor, Clock, ConflictError, fromMinor, minorToString, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { amountToMinor, Clock, fromMinor, minorToString, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
 import { ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
 import { CurrencyDecimals } from '@pos/pricing';
 import { ChangeLog, DomainEvents, withTransactionRetry } from '@pos/platform';
+import { SaleErrors } from '../domain/sale.errors';
 import { SaleVoided, SaleVoidedFacts } from './sale.events';
 import { SaleFilter, SaleRecord, SaleRepository } from './sale.ports';
 import { invoiceView, SaleViews } from './sale.views';
@@ -158,9 +159,9 @@ export class SaleService {
   async void(principal: Principal, id: number, reason?: string) {
     return withTransactionRetry(this.txHost, async () => {
       const sale = await this.visible(principal, id);
-      if (sale.status !== 'completed') throw new ConflictError('sale_not_voidable', `A ${sale.status} sale cannot be voided.`);
+      if (sale.status !== 'completed') throw SaleErrors.notVoidable(sale.status);
       const items = await this.sales.items([id]);
-      if (items.some((l) => l.returnedQuantity > 0)) throw new ConflictError('sale_has_returns', 'A sale with returns cannot be voided.');
+      if (items.some((l) => l.returnedQuantity > 0)) throw SaleErrors.hasReturns();
       const now = this.clock.now();
       await this.ledger.restock(
         { type: 'sale_void', id: String(id), userId: principal.userId, storeId: sale.storeId, notes: reason ?? null },
@@ -243,8 +244,8 @@ export class InvoiceService {
       const store = await this.stores.store(inv.storeId);
       const decimals = await this.currencies.of(store?.currencyCode ?? '');
       const amount = amountToMinor(input.amount, decimals, 'amount');
-      if (inv.status === 'void') throw new ConflictError('invoice_void', 'A voided invoice cannot be paid.');
-      if (inv.balance <= 0) throw new ConflictError('invoice_paid', 'The invoice is already paid.');
+      if (inv.status === 'void') throw SaleErrors.invoiceVoid();
+      if (inv.balance <= 0) throw SaleErrors.invoicePaid();
       if (amount > inv.balance) throw ValidationFailedError.field('amount', `The amount cannot exceed the balance (${minorToString(inv.balance, decimals)}).`);
       const method = (await this.stores.paymentMethods(inv.storeId)).find((m) => m.code === input.code && m.type !== 'on_account');
       if (!method) throw ValidationFailedError.field('payment_method_code', 'The selected payment method is not available for invoice payments.');

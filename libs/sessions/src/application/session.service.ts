@@ -1,12 +1,13 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { Clock, ConflictError, fromMinor, NotFoundError, ValidationFailedError } from '@pos/kernel';
+import { Clock, fromMinor, NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, currentStoreId, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
 import { ChangeLog, requirePort, Transactional } from '@pos/platform';
 import { SessionClosed, SessionOpened } from './session.events';
 import { sessionView } from './session.views';
 import { expectedCash, transition } from '../domain/session';
+import { SessionErrors } from '../domain/session.errors';
 import { CashMovementRecord, SessionRecord, SessionRepository, SessionSalesTotals } from './session.ports';
 
 function movementView(m: CashMovementRecord) {
@@ -72,7 +73,7 @@ export class SessionService implements OnModuleInit {
       createdAt: now,
       updatedAt: now,
     });
-    if (!created) throw new ConflictError('session_already_open', 'You already have an open or suspended session in this store; resume or close it first.');
+    if (!created) throw SessionErrors.alreadyOpen();
     await this.changes.event(SessionOpened, { session: sessionView(created) }, created.storeId);
     return sessionView(created);
   }
@@ -178,7 +179,7 @@ export class SessionService implements OnModuleInit {
   /** The open session a checkout must attach to (409 without one). */
   async requireOpen(principal: Principal, storeId: number): Promise<SessionRecord> {
     const s = await this.sessions.live(principal.userId, storeId);
-    if (!s) throw new ConflictError('no_open_session', 'Open a cashier session in this store before selling.');
+    if (!s) throw SessionErrors.noOpenSession();
     transition(s.status, 'sell');
     return s;
   }

@@ -1,4 +1,4 @@
-import { ConflictError } from '@pos/kernel';
+import { SessionErrors } from './session.errors';
 
 /** Cashier session states (decisions.md): open -> suspended -> open; open|suspended -> closed. */
 export type SessionStatus = 'open' | 'suspended' | 'closed';
@@ -17,7 +17,7 @@ const NEXT: Partial<Record<SessionAction, SessionStatus>> = { suspend: 'suspende
 /** The status after an action, or a 409 naming the state that forbids it. */
 export function transition(status: SessionStatus, action: SessionAction): SessionStatus {
   if (!ALLOWED[action].includes(status)) {
-    throw new ConflictError('invalid_session_state', `The session is ${status}; it cannot ${action.replace('_', ' ')} now.`);
+    throw SessionErrors.invalidState(status, action);
   }
   return NEXT[action] ?? status;
 }

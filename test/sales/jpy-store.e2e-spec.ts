@@ -1,0 +1,120 @@
+import request from 'supertest';
+import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
+
+/**
+ * A store selling in Japanese yen (0 decimals, prices include 10% tax): JSON amounts are whole
+ * yen in and out, and receipts (JSON and text) are built from the records in minor units, never
+ * by turning view decimals back into cents (issue 8, "views from records").
+ *   3 x Still Water at 129 yen (the item's base price, read in the store's currency) = 387 yen,
+ *   tax included 10%: 387 x 10/110 = 35.18 -> 35 yen; paid 500 yen cash, change 113 yen.
+ */
+describe('A yen store: amounts in the currency of the store', () => {
+  let t: TestApp;
+  let admin: string;
+  let storeId: number;
+  let waterId: number;
+  const api = () => request(t.http);
+  const sql = (v: Date) => (t.isMysql ? v : v.toISOString().replace('T', ' ').replace('Z', ''));
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await login(t, DEMO.admin);
+    const now = sql(new Date());
+    await t.db.query(
+      'INSERT INTO stores (name, code, currency_code, timezone, prices_include_tax, allow_negative_stock, receipt_header, receipt_footer, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ['Tokyo Store', 'TK', 'JPY', 'Asia/Tokyo', 1, 0, 'Tokyo Store', 'Arigato!', 1, now, now],
+    );
+    storeId = Number((await t.db.query("SELECT id FROM stores WHERE code = 'TK'"))[0].id);
+    await t.db.query('INSERT INTO warehouses (store_id, name, code, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      storeId,
+      'Tokyo Floor',
+      'TK-MAIN',
+      1,
+      now,
+      now,
+    ]);
+    const wh = Number((await t.db.query("SELECT id FROM warehouses WHERE code = 'TK-MAIN'"))[0].id);
+    await t.db.query('UPDATE stores SET default_warehouse_id = ? WHERE id = ?', [wh, storeId]);
+    for (const { id } of await t.db.query("SELECT id FROM payment_methods WHERE code IN ('cash', 'card')")) {
+      await t.db.query('INSERT INTO store_payment_methods (store_id, payment_method_id) VALUES (?, ?)', [storeId, id]);
+    }
+    const [water] = await t.db.query("SELECT id, tax_class_id FROM items WHERE sku = 'BEV-001'");
+    waterId = Number(water.id);
+    await t.db.query('INSERT INTO tax_rates (tax_class_id, store_id, name, rate_bp, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      water.tax_class_id,
+      storeId,
+      'Consumption tax 10%',
+      1000,
+      1,
+      now,
+      now,
+    ]);
+    const received = await api()
+      .post('/api/v1/inventory/adjustments')
+      .set(bearer(admin))
+      .send({ type: 'receive', warehouse_id: wh, items: [{ item_id: waterId, quantity: 50 }] });
+    expect(received.status).toBe(201);
+    expect((await api().post('/api/v1/sessions/open').set(bearer(admin)).send({ store_id: storeId, opening_balance: 10000 })).status).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  const sale = (extra: Record<string, unknown> = {}) => ({
+    store_id: storeId,
+    idempotency_key: `jpy-${Math.random()}`,
+    items: [{ id: waterId, qty: 3 }],
+    payments: [{ payment_method_code: 'cash', amount: 500 }],
+    total_amount: 387,
+    ...extra,
+  });
+
+  it('prices the cart in whole yen', async () => {
+    const res = await api()
+      .post('/api/v1/pricing/cart')
+      .set(bearer(admin))
+      .send({ store_id: storeId, items: [{ id: waterId, qty: 3 }] });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ currency: 'JPY', prices_include_tax: true, subtotal: 387, tax_total: 35, total: 387 });
+  });
+
+  it('refuses fractions of a yen with 422 naming the field', async () => {
+    for (const [body, field] of [
+      [sale({ total_amount: 387.5 }), 'total_amount'],
+      [sale({ payments: [{ payment_method_code: 'cash', amount: 500.25 }] }), 'payments.0.amount'],
+    ] as const) {
+      const res = await api().post('/api/v1/pos/checkout').set(bearer(admin)).send(body);
+      expectErrorEnvelope(res, 422);
+      expect(Object.keys(res.body.errors)).toEqual([field]);
+    }
+  });
+
+  it('sells, and the sale, its receipt and its text receipt show whole yen', async () => {
+    const res = await api().post('/api/v1/pos/checkout').set(bearer(admin)).send(sale());
+    expect(res.status).toBe(201);
+    const d = res.body.data;
+    expect(d).toMatchObject({ currency: 'JPY', total_amount: 387, tax_total: 35, paid_amount: 387, change_amount: 113 });
+    expect(d.items[0]).toMatchObject({ unit_price: 129, total: 387, tax: 35 });
+    expect(d.invoice).toMatchObject({ amount: 387, paid: 387, balance: 0 });
+
+    const receipt = await api().get(`/api/v1/sales/${d.id}/receipt`).set(bearer(admin));
+    expect(receipt.status).toBe(200);
+    expect(receipt.body.data).toMatchObject({
+      currency: 'JPY',
+      total: 387,
+      tax_total: 35,
+      taxes: [{ rate: 10, tax: 35 }],
+      change: 113,
+      payments: [{ method: 'cash', amount: 387, tendered: 500, change: 113 }],
+      lines: [{ quantity: 3, unit_price: 129, total: 387 }],
+    });
+
+    const text = await api().get(`/api/v1/sales/${d.id}/receipt?format=text`).set(bearer(admin));
+    expect(text.status).toBe(200);
+    const body = text.text;
+    expect(body).toMatch(/TOTAL\s+JPY 387\n/);
+    expect(body).toMatch(/Tax 10% \(incl\.\)\s+35\n/);
+    expect(body).toMatch(/CASH\s+500\n/);
+    expect(body).toMatch(/Change\s+113\n/);
+    expect(body).toMatch(/3 x 129\n/);
+    expect(body).not.toMatch(/\d\.\d/);
+  });
+});
