@@ -8,7 +8,7 @@ export { PricingModule } from './pricing.module';
 export * from './domain/pricing.types';
 export { priceCart, bundleCount, bestPriceBook } from './domain/pricing-engine';
 export * from './domain/discount-policy';
-export { PricingService, pricedCartView, pricedLineView, taxRateFor, safeTimeZone } from './application/pricing.service';
+export { PricingService, pricedCartView, pricedLineView, discountBreakdown, taxRateFor, safeTimeZone } from './application/pricing.service';
 export type { CartLineRequest, CartRequest, PricedCartResult } from './application/pricing.service';
 export { PosProductService } from './application/pos-product.service';
 export type { PosContext } from './application/pos-product.service';

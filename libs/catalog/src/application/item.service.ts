@@ -47,6 +47,19 @@ export interface ItemInput {
   warehouseReorderLevels?: { warehouseId: number; reorderLevel: number | null }[];
 }
 
+/** An item's selling units (a case of 12) with their own price and barcode. */
+export function unitViews(itemId: number, units: ItemUnitRecord[], barcodes: ItemBarcodeRecord[]) {
+  return units
+    .filter((u) => u.itemId === itemId)
+    .map((u) => ({
+      id: u.id,
+      name: u.name,
+      factor: u.factor,
+      price: u.price === null ? null : fromMinor(u.price),
+      barcode: barcodes.find((b) => b.itemUnitId === u.id)?.barcode ?? null,
+    }));
+}
+
 export function itemView(i: ItemRecord, barcodes: ItemBarcodeRecord[], units: ItemUnitRecord[], category: { id: number; name: string } | null): ItemView {
   const own = barcodes.filter((b) => b.itemId === i.id);
   return {
@@ -65,15 +78,7 @@ export function itemView(i: ItemRecord, barcodes: ItemBarcodeRecord[], units: It
     reorder_level: i.reorderLevel,
     reorder_quantity: i.reorderQuantity,
     barcodes: own.filter((b) => b.itemUnitId === null).map((b) => b.barcode),
-    units: units
-      .filter((u) => u.itemId === i.id)
-      .map((u) => ({
-        id: u.id,
-        name: u.name,
-        factor: u.factor,
-        price: u.price === null ? null : fromMinor(u.price),
-        barcode: own.find((b) => b.itemUnitId === u.id)?.barcode ?? null,
-      })),
+    units: unitViews(i.id, units, own),
     created_at: i.createdAt.toISOString(),
     updated_at: i.updatedAt.toISOString(),
     deleted_at: i.deletedAt?.toISOString() ?? null,

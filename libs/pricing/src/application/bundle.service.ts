@@ -4,7 +4,7 @@ import { assertStoreAccess, canAccessStore, currentStoreId, Principal } from '@p
 import { ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
 import { ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
-import { bundleCount } from '../domain/pricing-engine';
+import { bundleCount, validityAt } from '../domain/pricing-engine';
 import { BundleRecord, BundleWrite, PricingRepository } from './pricing.ports';
 
 export function bundleView(b: BundleRecord) {
@@ -44,8 +44,13 @@ export class BundleService {
     page: PageRequest,
   ): Promise<Page<ReturnType<typeof bundleView>>> {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
-    const all = await this.pricing.bundles({ ...filter, at: this.clock.now() }, { page: 1, perPage: 5000 });
-    const mine = all.items.filter((b) => this.visibleTo(principal, b));
+    const at = this.clock.now();
+    const mine = (await this.pricing.bundles()).filter((b) => {
+      if (!this.visibleTo(principal, b)) return false;
+      if (filter.storeId !== undefined && b.storeIds?.length && !b.storeIds.includes(filter.storeId)) return false;
+      if (filter.validity === 'active' && !b.active) return false;
+      return filter.validity === undefined || validityAt(b, at) === filter.validity;
+    });
     const start = (page.page - 1) * page.perPage;
     return new Page(mine.slice(start, start + page.perPage).map(bundleView), mine.length, page.page, page.perPage);
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { fromMinor, NotFoundError, Page, PageRequest } from '@pos/kernel';
 import { Principal } from '@pos/identity';
-import { ItemCatalog, ItemRecord, StockLedger, stockStatus, StoreContext, StoreRecord } from '@pos/catalog';
+import { ItemCatalog, ItemRecord, StockLedger, stockStatus, StoreContext, StoreRecord, unitViews } from '@pos/catalog';
 import { LivePriceService } from './live-price.service';
 
 export interface PosContext {
@@ -67,15 +67,7 @@ export class PosProductService {
         tax_class_id: i.taxClassId,
         is_serial_tracked: i.isSerialTracked,
         base_unit: i.baseUnit,
-        units: units
-          .filter((u) => u.itemId === i.id)
-          .map((u) => ({
-            id: u.id,
-            name: u.name,
-            factor: u.factor,
-            price: u.price === null ? null : fromMinor(u.price),
-            barcode: barcodes.find((b) => b.itemUnitId === u.id)?.barcode ?? null,
-          })),
+        units: unitViews(i.id, units, barcodes),
         stock: { warehouse_id: warehouseId, quantity, reorder_level: reorder, stock_status: stockStatus(quantity, reorder) },
       };
     });

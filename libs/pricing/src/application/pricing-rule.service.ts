@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { Clock, fromMinor, NotFoundError, Page, pageOffset, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { ItemCatalog } from '@pos/catalog';
 import { ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
+import { validityAt } from '../domain/pricing-engine';
 import { RuleFilter, RuleRecord, RuleWrite, PricingRepository } from './pricing.ports';
 
 export function ruleView(r: RuleRecord) {
@@ -74,7 +75,15 @@ export class PricingRuleService {
   ) {}
 
   async list(filter: Omit<RuleFilter, 'at'>, page: PageRequest): Promise<Page<ReturnType<typeof ruleView>>> {
-    return (await this.pricing.rules({ ...filter, at: this.clock.now() }, page)).map(ruleView);
+    const at = this.clock.now();
+    const all = (await this.pricing.rules(filter.isActive)).filter((r) => {
+      const c = r.conditions;
+      if (filter.storeId !== undefined && c.storeIds?.length && !c.storeIds.includes(filter.storeId)) return false;
+      if (filter.itemId !== undefined && !c.itemIds?.includes(filter.itemId)) return false;
+      if (filter.categoryId !== undefined && !c.categoryIds?.includes(filter.categoryId)) return false;
+      return filter.validity === undefined || validityAt(c, at) === filter.validity;
+    });
+    return new Page(all.slice(pageOffset(page), pageOffset(page) + page.perPage).map(ruleView), all.length, page.page, page.perPage);
   }
 
   async show(id: number) {

@@ -1,4 +1,3 @@
-import { Page, PageRequest } from '@pos/kernel';
 import { Bundle, PriceBookCandidate, PricingRule, RuleConditions, RuleKind } from '../domain/pricing.types';
 
 export interface RuleRecord extends PricingRule {
@@ -77,12 +76,14 @@ export abstract class PricingRepository {
   abstract createBulkJob(job: Omit<BulkJobRecord, 'id'>): Promise<BulkJobRecord>;
   abstract bulkJob(id: number): Promise<BulkJobRecord | null>;
   abstract updateBulkJob(id: number, changes: Partial<BulkJobRecord>): Promise<void>;
-  abstract rules(filter: RuleFilter, page: PageRequest): Promise<Page<RuleRecord>>;
+  /** Every live rule (optionally only active or inactive ones), highest priority first. */
+  abstract rules(isActive?: boolean): Promise<RuleRecord[]>;
   abstract activeRules(): Promise<RuleRecord[]>;
   abstract rule(id: number): Promise<RuleRecord | null>;
   abstract saveRule(id: number | null, rule: RuleWrite, now: Date): Promise<number>;
   abstract deleteRule(id: number, at: Date): Promise<void>;
-  abstract bundles(filter: { storeId?: number; validity?: 'active' | 'upcoming' | 'expired'; at: Date }, page: PageRequest): Promise<Page<BundleRecord>>;
+  /** Every live bundle. */
+  abstract bundles(): Promise<BundleRecord[]>;
   abstract activeBundles(): Promise<BundleRecord[]>;
   abstract bundle(id: number): Promise<BundleRecord | null>;
   abstract bundleByCode(code: string): Promise<BundleRecord | null>;

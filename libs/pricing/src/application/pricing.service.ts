@@ -182,6 +182,20 @@ export function safeTimeZone(tz: string): string {
   }
 }
 
+/** A line's discounts by where they came from, and their total (a priced line or a sale line). */
+export function discountBreakdown(
+  l: { ruleDiscount: number; bundleDiscount: number; manualDiscount: number; cartDiscount: number },
+  m: (minor: number) => number,
+) {
+  return {
+    rule: m(l.ruleDiscount),
+    bundle: m(l.bundleDiscount),
+    manual: m(l.manualDiscount),
+    cart: m(l.cartDiscount),
+    total: m(l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount),
+  };
+}
+
 /** The JSON view of a priced cart, amounts as decimals in the store currency. */
 export function pricedCartView(r: PricedCartResult) {
   const m = (v: number) => fromMinor(v, r.decimals);
@@ -218,13 +232,7 @@ export function pricedLineView(l: PricedLine, r: PricedCartResult, index: number
     unit_price: m(l.unitPrice),
     price_source: l.priceSource,
     gross: m(l.gross),
-    discounts: {
-      rule: m(l.ruleDiscount),
-      bundle: m(l.bundleDiscount),
-      manual: m(l.manualDiscount),
-      cart: m(l.cartDiscount),
-      total: m(l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount),
-    },
+    discounts: discountBreakdown(l, m),
     net: m(l.net),
     tax_rate: l.taxRateBp / 100,
     tax: m(l.tax),

@@ -129,11 +129,18 @@ export function bestPriceBook(candidates: PriceBookCandidate[], quantity: number
   return [...perBook.values()].sort((a, b) => b.priority - a.priority || a.price - b.price || a.priceBookId - b.priceBookId)[0];
 }
 
+export type Validity = 'active' | 'upcoming' | 'expired';
+
+/** Where a validity window stands at a moment: not started yet, running, or over (both ends inclusive). */
+export function validityAt(window: { validFrom?: Date | null; validTo?: Date | null }, at: Date): Validity {
+  if (window.validFrom && at < window.validFrom) return 'upcoming';
+  if (window.validTo && at > window.validTo) return 'expired';
+  return 'active';
+}
+
 export function ruleApplies(rule: PricingRule, line: CartLineInput, ctx: PricingContext, cartSubtotal: number): boolean {
   const c = rule.conditions;
-  if (!rule.active) return false;
-  if (c.validFrom && ctx.at < c.validFrom) return false;
-  if (c.validTo && ctx.at > c.validTo) return false;
+  if (!rule.active || validityAt(c, ctx.at) !== 'active') return false;
   if (c.storeIds?.length && !c.storeIds.includes(ctx.storeId)) return false;
   if (c.customerGroupIds?.length && (ctx.customerGroupId === null || !c.customerGroupIds.includes(ctx.customerGroupId))) return false;
   const scoped = (c.itemIds?.length ?? 0) > 0 || (c.categoryIds?.length ?? 0) > 0;
@@ -208,9 +215,7 @@ function applyRule(line: WorkLine, rule: PricingRule): void {
 function bundleApplies(bundle: Bundle, ctx: PricingContext): boolean {
   if (!bundle.active || bundle.components.length === 0) return false;
   if (bundle.storeIds?.length && !bundle.storeIds.includes(ctx.storeId)) return false;
-  if (bundle.validFrom && ctx.at < bundle.validFrom) return false;
-  if (bundle.validTo && ctx.at > bundle.validTo) return false;
-  return true;
+  return validityAt(bundle, ctx.at) === 'active';
 }
 
 /** How many times a bundle fits in the given quantities per item. */

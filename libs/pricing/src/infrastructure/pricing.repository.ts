@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { TxRepository } from '@pos/platform';
 import { In, IsNull, LessThanOrEqual } from 'typeorm';
-import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { PriceBookCandidate, RuleConditions, RuleKind } from '../domain/pricing.types';
-import { BulkJobRecord, BundleRecord, BundleWrite, PricingRepository, RuleFilter, RuleRecord, RuleWrite } from '../application/pricing.ports';
+import { BulkJobRecord, BundleRecord, BundleWrite, PricingRepository, RuleRecord, RuleWrite } from '../application/pricing.ports';
 import { BulkPriceJobEntity, BundleEntity, BundleItemEntity, ExchangeRateEntity, PricingRuleEntity, PricingRuleTargetEntity } from './pricing.entities';
 
 /**
- * Rules and bundles are few (hundreds) and read whole: lists filter them in memory so that
- * JSON-held conditions (stores, groups, days, hours) filter the same way the engine applies them.
+ * Rules and bundles are few (hundreds) and read whole; their services filter them in memory with
+ * the engine's own domain functions (JSON-held conditions filter the same way they apply).
  */
 @Injectable()
 export class TypeOrmPricingRepository extends TxRepository implements PricingRepository {
@@ -44,24 +43,13 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
     });
   }
 
-  async rules(filter: RuleFilter, page: PageRequest): Promise<Page<RuleRecord>> {
+  async rules(isActive?: boolean): Promise<RuleRecord[]> {
     const rows = await this.em.getRepository(PricingRuleEntity).find({
-      where: { deletedAt: IsNull(), ...(filter.isActive !== undefined ? { isActive: filter.isActive } : {}) },
+      where: { deletedAt: IsNull(), ...(isActive !== undefined ? { isActive } : {}) },
       order: { priority: 'DESC', id: 'ASC' },
       take: 5000,
     });
-    const at = filter.at;
-    const all = (await this.toRules(rows)).filter((r) => {
-      const c = r.conditions;
-      if (filter.storeId !== undefined && c.storeIds?.length && !c.storeIds.includes(filter.storeId)) return false;
-      if (filter.itemId !== undefined && !c.itemIds?.includes(filter.itemId)) return false;
-      if (filter.categoryId !== undefined && !c.categoryIds?.includes(filter.categoryId)) return false;
-      if (filter.validity === 'active' && ((c.validFrom && c.validFrom > at) || (c.validTo && c.validTo < at))) return false;
-      if (filter.validity === 'upcoming' && !(c.validFrom && c.validFrom > at)) return false;
-      if (filter.validity === 'expired' && !(c.validTo && c.validTo < at)) return false;
-      return true;
-    });
-    return new Page(all.slice(pageOffset(page), pageOffset(page) + page.perPage), all.length, page.page, page.perPage);
+    return this.toRules(rows);
   }
 
   async activeRules(): Promise<RuleRecord[]> {
@@ -131,17 +119,8 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
     }));
   }
 
-  async bundles(filter: { storeId?: number; validity?: 'active' | 'upcoming' | 'expired'; at: Date }, page: PageRequest): Promise<Page<BundleRecord>> {
-    const all = (
-      await this.toBundles(await this.em.getRepository(BundleEntity).find({ where: { deletedAt: IsNull() }, order: { id: 'ASC' }, take: 5000 }))
-    ).filter((b) => {
-      if (filter.storeId !== undefined && b.storeIds?.length && !b.storeIds.includes(filter.storeId)) return false;
-      if (filter.validity === 'active' && (!b.active || (b.validFrom && b.validFrom > filter.at) || (b.validTo && b.validTo < filter.at))) return false;
-      if (filter.validity === 'upcoming' && !(b.validFrom && b.validFrom > filter.at)) return false;
-      if (filter.validity === 'expired' && !(b.validTo && b.validTo < filter.at)) return false;
-      return true;
-    });
-    return new Page(all.slice(pageOffset(page), pageOffset(page) + page.perPage), all.length, page.page, page.perPage);
+  async bundles(): Promise<BundleRecord[]> {
+    return this.toBundles(await this.em.getRepository(BundleEntity).find({ where: { deletedAt: IsNull() }, order: { id: 'ASC' }, take: 5000 }));
   }
 
   async activeBundles(): Promise<BundleRecord[]> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { fromMinor, NotFoundError } from '@pos/kernel';
 import { StoreContext } from '@pos/catalog';
-import { CurrencyDecimals, PricedCartResult, pricedCartView } from '@pos/pricing';
+import { CurrencyDecimals, discountBreakdown, PricedCartResult, pricedCartView } from '@pos/pricing';
 import { InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository } from './sale.ports';
 
 export function invoiceStatus(inv: InvoiceRecord, now: Date): string {
@@ -43,13 +43,7 @@ function itemView(l: SaleItemRecord, m: Money) {
     unit_price: m(l.unitPrice),
     price_source: l.priceSource,
     gross: m(l.gross),
-    discounts: {
-      rule: m(l.ruleDiscount),
-      bundle: m(l.bundleDiscount),
-      manual: m(l.manualDiscount),
-      cart: m(l.cartDiscount),
-      total: m(l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount),
-    },
+    discounts: discountBreakdown(l, m),
     discount_reason: l.discountReason,
     discount_approved_by: l.discountApprovedBy,
     net: m(l.net),
