@@ -18,6 +18,7 @@ function customerInput(b: CustomerWriteDto): CustomerInput {
     storeId: b.store_id,
     status: b.status,
     paymentTermsDays: b.payment_terms_days,
+    taxExempt: b.tax_exempt,
     notes: b.notes,
   };
 }

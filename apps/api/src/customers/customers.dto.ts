@@ -31,6 +31,7 @@ class CustomerFieldsDto {
   @OptionalInt({ description: 'Home store (must be one of yours)' }) store_id?: number | null;
   @OptionalString({ in: ['active', 'inactive'] }) status?: 'active' | 'inactive';
   @OptionalInt({ min: 0, max: 365, description: 'Invoice terms for on-account sales (default 30)' }) payment_terms_days?: number;
+  @OptionalBoolean('Sales to this customer carry no tax (default false)') tax_exempt?: boolean;
   @OptionalString({ max: 5000 }) notes?: string | null;
 }
 
