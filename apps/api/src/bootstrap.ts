@@ -5,7 +5,8 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppConfig, loadConfig } from '@pos/platform';
 import { AppModule } from './app.module';
-import { bodyParserErrorHandler, jsonBodyParser, requestIdMiddleware } from './http/body-parsing';
+import { bodyParserErrorHandler, jsonBodyParser, requestIdMiddleware, requireJsonBody } from './http/body-parsing';
+import { securityHeaders } from './http/security-headers';
 
 export const API_PREFIX = 'api/v1';
 
@@ -20,6 +21,8 @@ export async function createApiApp(config: AppConfig = loadConfig(), options: Ne
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(requestIdMiddleware);
+  app.use(securityHeaders);
+  app.use(requireJsonBody);
   app.use(jsonBodyParser(config.bodyLimit));
   app.use(bodyParserErrorHandler);
   app.setGlobalPrefix(API_PREFIX, { exclude: [{ path: 'api/docs', method: RequestMethod.GET }] });

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthService, Principal } from '@pos/identity';
 import { Authenticated, CurrentPrincipal, Public, RateTier } from '../access/policy.decorators';
-import { DisableTwoFactorDto, LoginDto, TwoFactorCodeDto } from './auth.dto';
+import { DisableTwoFactorDto, LoginDto, PasswordDto, TwoFactorCodeDto } from './auth.dto';
 
 @ApiTags('Authentication')
 @Controller('auth')
@@ -43,9 +43,9 @@ export class AuthController {
   @Post('two-factor/enable')
   @HttpCode(200)
   @Authenticated()
-  @ApiOperation({ summary: 'Start TOTP enrolment: returns the secret and otpauth URL (active after confirm)' })
-  enableTwoFactor(@CurrentPrincipal() principal: Principal) {
-    return this.auth.enableTwoFactor(principal);
+  @ApiOperation({ summary: 'Start TOTP enrolment (needs the password): returns the secret and otpauth URL (active after confirm)' })
+  enableTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: PasswordDto) {
+    return this.auth.enableTwoFactor(principal, body.password);
   }
 
   @Post('two-factor/confirm')

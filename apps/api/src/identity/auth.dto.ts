@@ -5,7 +5,7 @@ export class LoginDto {
   @RequiredString({ max: 255, email: true, example: 'cashier@example.com' })
   email!: string;
 
-  @RequiredString({ max: 1024, example: 'password', trim: false })
+  @RequiredString({ max: 1024, example: 'password', trim: false, raw: true })
   password!: string;
 
   @OptionalString({ max: 255, description: 'Device label for the token (default "Mobile POS")' })
@@ -14,20 +14,25 @@ export class LoginDto {
   @OptionalInt({ description: "Preferred store; must be one of the user's stores" })
   store_id?: number;
 
-  @OptionalString({ max: 16, description: 'TOTP code, when two-factor authentication is enabled' })
+  @OptionalString({ max: 16, raw: true, description: 'TOTP code, when two-factor authentication is enabled' })
   two_factor_code?: string;
 }
 
 export class TwoFactorCodeDto {
-  @RequiredString({ max: 16, example: '123456' })
+  @RequiredString({ max: 16, example: '123456', raw: true })
   code!: string;
 }
 
+export class PasswordDto {
+  @RequiredString({ max: 1024, trim: false, raw: true, description: 'The current password' })
+  password!: string;
+}
+
 export class DisableTwoFactorDto {
-  @RequiredString({ max: 1024, trim: false })
+  @RequiredString({ max: 1024, trim: false, raw: true })
   password!: string;
 
-  @RequiredString({ max: 16, example: '123456' })
+  @RequiredString({ max: 16, example: '123456', raw: true })
   code!: string;
 }
 

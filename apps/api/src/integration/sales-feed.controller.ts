@@ -59,7 +59,11 @@ export class SalesFeedController {
   @IntegrationRead('invoices.view')
   @ApiOperation({ summary: 'Invoices feed (date_from, date_to, store_id, status, q)' })
   dataInvoices(@CurrentPrincipal() p: Principal, @Query() q: InvoiceListQuery) {
-    return this.invoices.list(p, { storeId: q.store_id, status: q.status, from: dayStart(q.date_from), to: dayEnd(q.date_to), q: q.q }, pageRequest(q, FEED));
+    return this.invoices.list(
+      p,
+      { storeId: q.store_id, warehouseId: q.warehouse_id, status: q.status, from: dayStart(q.date_from), to: dayEnd(q.date_to), q: q.q },
+      pageRequest(q, FEED),
+    );
   }
 
   @Get('data/invoices/:invoice')

@@ -79,7 +79,7 @@ export class SalesController {
   invoiceList(@CurrentPrincipal() p: Principal, @Query() q: InvoiceListQuery) {
     return this.invoices.list(
       p,
-      { storeId: q.store_id, status: q.status, from: dayStart(q.date_from), to: dayEnd(q.date_to), q: q.q },
+      { storeId: q.store_id, warehouseId: q.warehouse_id, status: q.status, from: dayStart(q.date_from), to: dayEnd(q.date_to), q: q.q },
       pageRequest(q, { default: 50, max: 100 }),
     );
   }

@@ -45,4 +45,6 @@ export abstract class CustomerRepository {
   abstract groups(ids?: number[]): Promise<CustomerGroupRecord[]>;
   abstract groupByCode(code: string): Promise<CustomerGroupRecord | null>;
   abstract createGroup(name: string, code: string, now: Date): Promise<CustomerGroupRecord>;
+  /** Whether a live store has this id (a home store must exist). */
+  abstract storeExists(storeId: number): Promise<boolean>;
 }

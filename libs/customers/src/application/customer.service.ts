@@ -138,8 +138,11 @@ export class CustomerService {
     if (email && (await this.customers.findByEmail(email, id))) errors.email = ['The email has already been taken.'];
     if (input.customerGroupId != null && (await this.customers.groups([input.customerGroupId])).length === 0)
       errors.customer_group_id = ['The selected customer group does not exist.'];
+    if (input.storeId != null) {
+      assertStoreAccess(principal, input.storeId);
+      if (!(await this.customers.storeExists(input.storeId))) errors.store_id = ['The selected store does not exist.'];
+    }
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
-    if (input.storeId != null) assertStoreAccess(principal, input.storeId);
   }
 
   private async groupsOf(customers: CustomerRecord[]): Promise<CustomerGroupRecord[]> {

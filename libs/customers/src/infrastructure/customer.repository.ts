@@ -87,4 +87,9 @@ export class TypeOrmCustomerRepository extends TxRepository implements CustomerR
   createGroup(name: string, code: string, now: Date): Promise<CustomerGroupRecord> {
     return this.em.getRepository(CustomerGroupEntity).save({ name, code, createdAt: now, updatedAt: now });
   }
+
+  async storeExists(storeId: number): Promise<boolean> {
+    const rows: unknown[] = await this.em.query('SELECT id FROM stores WHERE id = ? AND deleted_at IS NULL', [storeId]);
+    return rows.length > 0;
+  }
 }

@@ -25,6 +25,7 @@ export class SaleService {
 
   async list(principal: Principal, filter: Omit<SaleFilter, 'storeIds'>, page: PageRequest) {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
+    if (filter.warehouseId !== undefined) await assertWarehouseFilter(this.stores, principal, filter.warehouseId);
     const result = await this.sales.list({ ...filter, storeIds: principal.stores }, page);
     const rows = await this.views.summaries(result.items);
     return new Page(rows, result.total, result.page, result.perPage);
@@ -161,6 +162,18 @@ export class SaleService {
   }
 }
 
+/**
+ * A warehouse named as a filter answers as a store does (decisions.md): another store's is 403,
+ * as on /inventory; an unknown one is 422.
+ */
+async function assertWarehouseFilter(stores: StoreRepository, principal: Principal, warehouseId: number): Promise<void> {
+  const warehouse = await stores.findWarehouse(warehouseId);
+  if (!warehouse) throw ValidationFailedError.field('warehouse_id', 'The selected warehouse does not exist.');
+  if (principal.stores === 'all') return;
+  const served = await stores.storesOfWarehouse(warehouseId);
+  if (!served.some((s) => canAccessStore(principal, s))) assertStoreAccess(principal, served[0] ?? warehouse.storeId ?? -1);
+}
+
 /** Invoices: one per sale; on-account balances paid later (`invoices.manage`). */
 @Injectable()
 export class InvoiceService {
@@ -171,8 +184,9 @@ export class InvoiceService {
     private readonly clock: Clock,
   ) {}
 
-  async list(principal: Principal, filter: { storeId?: number; status?: string; from?: Date; to?: Date; q?: string }, page: PageRequest) {
+  async list(principal: Principal, filter: { storeId?: number; warehouseId?: number; status?: string; from?: Date; to?: Date; q?: string }, page: PageRequest) {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
+    if (filter.warehouseId !== undefined) await assertWarehouseFilter(this.stores, principal, filter.warehouseId);
     const now = this.clock.now();
     return (await this.sales.invoices({ ...filter, storeIds: principal.stores, now }, page)).map((i) => invoiceView(i, now));
   }

@@ -41,6 +41,8 @@ export abstract class SessionRepository {
   abstract update(id: number, changes: Partial<SessionRecord>): Promise<void>;
   abstract addMovement(m: Omit<CashMovementRecord, 'id'>): Promise<CashMovementRecord>;
   abstract movements(sessionId: number): Promise<CashMovementRecord[]>;
+  /** Whether a (live) store with this id exists: a user with every store may still name one that does not. */
+  abstract storeExists(storeId: number): Promise<boolean>;
   abstract list(filter: { storeIds: readonly number[] | 'all'; userId?: number; status?: SessionStatus }, page: PageRequest): Promise<Page<SessionRecord>>;
 }
 

@@ -63,6 +63,7 @@ export class SessionService {
   @Transactional()
   async open(principal: Principal, input: { storeId: number; openingBalance: number; cashRegisterId?: number; notes?: string }) {
     assertStoreAccess(principal, input.storeId);
+    if (!(await this.sessions.storeExists(input.storeId))) throw ValidationFailedError.field('store_id', 'The selected store does not exist.');
     const now = this.clock.now();
     const created = await this.sessions.open({
       userId: principal.userId,

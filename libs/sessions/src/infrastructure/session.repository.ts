@@ -16,6 +16,11 @@ export class TypeOrmSessionRepository extends TxRepository implements SessionRep
     return this.repo.findOneBy({ liveKey: `${userId}:${storeId}` });
   }
 
+  async storeExists(storeId: number): Promise<boolean> {
+    const rows: unknown[] = await this.em.query('SELECT id FROM stores WHERE id = ? AND deleted_at IS NULL', [storeId]);
+    return rows.length > 0;
+  }
+
   find(id: number): Promise<SessionRecord | null> {
     return this.repo.findOneBy({ id });
   }
