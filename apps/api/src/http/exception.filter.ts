@@ -55,7 +55,7 @@ export class AppExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request & { id?: string }>();
-    if (exception instanceof NotFoundException && !req.route && this.answerUnsupportedMethod(req, res)) return;
+    if (isRouteNotFound(exception, req) && this.answerUnsupportedMethod(req, res)) return;
     const { status, body, headers } = toErrorResponse(exception);
     if (status >= 500 || isForeignKeyViolation(exception) || isOutOfRange(exception)) {
       this.logger.error(
@@ -81,6 +81,11 @@ export class AppExceptionFilter implements ExceptionFilter {
     res.status(405).json({ success: false, message: `The ${req.method} method is not supported for this route. Supported methods: ${allowed.join(', ')}.` });
     return true;
   }
+}
+
+/** Nest's own "no route matched" 404 ("Cannot POST /x"), not a 404 thrown by a handler or a pipe. */
+function isRouteNotFound(exception: unknown, req: Request): boolean {
+  return exception instanceof NotFoundException && exception.message.startsWith(`Cannot ${req.method} `);
 }
 
 /**

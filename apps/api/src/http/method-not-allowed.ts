@@ -34,6 +34,8 @@ export class RouteTable {
       const methods = Object.keys(layer.route.methods)
         .filter((m) => layer.route!.methods[m] && m !== '_all')
         .map((m) => m.toUpperCase());
+      // Middleware mounted for every method (request logging) is not a route of the API.
+      if (layer.route.methods._all || methods.length > 8) continue;
       for (const path of Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path]) {
         const set = byPath.get(path) ?? new Set<string>();
         methods.forEach((m) => set.add(m));

@@ -38,6 +38,9 @@ export class AppValidationPipe extends ValidationPipe {
     // "1e0" or "+1" must not be turned into numbers here first.
     if (metadata.type === 'param') return value;
     const dto = metadata.metatype && metadata.metatype !== Object && isDto(metadata.metatype) ? (metadata.metatype as Dto) : undefined;
+    // No body at all is an empty object (its required fields are then "required", 422); a JSON
+    // body that is not an object (an array, a string, null) is 400.
+    if (metadata.type === 'body' && value === undefined) value = {};
     if (metadata.type === 'body' && dto && (Array.isArray(value) || typeof value !== 'object' || value === null)) {
       throw new BadRequestException('The request body must be a JSON object.');
     }
