@@ -9,6 +9,8 @@ import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { cartRequest } from './cart-request';
 import { CreateRuleDto, PricingCartDto, RuleListQuery, UpdateRuleDto } from './pricing.dto';
+import { PricingRule, RuleEvaluation } from './pricing.responses';
+import { ApiEnvelope, ApiMessage } from '../http/openapi';
 
 const bp = (percent: number | undefined) => (percent === undefined ? undefined : toMinor(percent, 2));
 const minor = (v: number | undefined) => (v === undefined ? undefined : toMinor(v));
@@ -60,6 +62,7 @@ export class PricingRulesController {
   @Get()
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Pricing rules (store, validity active|upcoming|expired, item, category filters)' })
+  @ApiEnvelope(PricingRule, { paginated: true })
   list(@CurrentPrincipal() p: Principal, @Query() q: RuleListQuery) {
     if (q.store_id !== undefined) assertStoreAccess(p, q.store_id);
     return this.rules.list(
@@ -72,6 +75,7 @@ export class PricingRulesController {
   @HttpCode(201)
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Create a rule: percent_off, amount_off, fixed_price, quantity_tiers or buy_x_get_y' })
+  @ApiEnvelope(PricingRule, { status: 201 })
   create(@Body() body: CreateRuleDto) {
     const input = ruleInput(body);
     return this.rules.create(
@@ -99,6 +103,7 @@ export class PricingRulesController {
   @RateTier('pos')
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Which rules apply to a cart and what each does' })
+  @ApiEnvelope(RuleEvaluation)
   async evaluate(@CurrentPrincipal() p: Principal, @Body() body: PricingCartDto) {
     const r = await this.pricing.price(p, cartRequest(body));
     const effects = new Map<number, { id: number; name: string; lines: number[]; saving: number }>();
@@ -123,6 +128,7 @@ export class PricingRulesController {
   @Get(':pricingRule')
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'One rule' })
+  @ApiEnvelope(PricingRule)
   show(@Param('pricingRule', IdPipe) id: number) {
     return this.rules.show(id);
   }
@@ -130,6 +136,7 @@ export class PricingRulesController {
   @Put(':pricingRule')
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Update a rule' })
+  @ApiEnvelope(PricingRule)
   update(@Param('pricingRule', IdPipe) id: number, @Body() body: UpdateRuleDto) {
     return this.rules.update(id, ruleInput(body), ruleValues(body));
   }
@@ -137,6 +144,7 @@ export class PricingRulesController {
   @Delete(':pricingRule')
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Delete a rule' })
+  @ApiMessage()
   async remove(@Param('pricingRule', IdPipe) id: number) {
     await this.rules.remove(id);
     return new MessageResult('Pricing rule deleted.');
@@ -146,6 +154,7 @@ export class PricingRulesController {
   @HttpCode(200)
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Switch a rule on or off' })
+  @ApiEnvelope(PricingRule)
   toggle(@Param('pricingRule', IdPipe) id: number) {
     return this.rules.toggle(id);
   }
