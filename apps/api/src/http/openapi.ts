@@ -130,7 +130,7 @@ export function ApiMessage(o: { status?: number; description?: string } = {}) {
 }
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Malformed JSON, a body that is not a JSON object, a JSON body nested more than 32 levels or with an object of more than 1,000 keys',
+  400: 'Malformed JSON, a body that is not a JSON object, a JSON body nested more than 32 levels or with an object of more than 1,000 keys, or a malformed percent-encoding in the path',
   401: 'Missing, invalid, expired or revoked token (message `Unauthorized.`)',
   403: 'Missing permission or ability, or a store that is not yours',
   404: 'Unknown route or record (a non-numeric id is a 404 too)',
@@ -168,7 +168,7 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
       const add: number[] = [];
       if (op.requestBody) add.push(400, 413, 415, 422);
       if (params.some((p) => p.in === 'query')) add.push(422);
-      if (params.some((p) => p.in === 'path')) add.push(404);
+      if (params.some((p) => p.in === 'path')) add.push(400, 404);
       for (const status of add) op.responses[String(status)] ??= { description: ERROR_TEXT[status] };
       for (const [status, response] of Object.entries(op.responses)) {
         const r = response as { description?: string; content?: Record<string, { schema?: unknown }> };

@@ -261,7 +261,13 @@ interface ArrayOpts {
 export const NestedArray = (type: () => new () => object, o: ArrayOpts & { required: boolean; maxItems: number }) =>
   applyDecorators(
     // `type: () => ...` written here so the function is named "type": how @nestjs/swagger recognises a lazy type.
-    (o.required ? ApiProperty : ApiPropertyOptional)({ type: () => type(), isArray: true, minItems: o.minItems, maxItems: o.maxItems, description: o.description }),
+    (o.required ? ApiProperty : ApiPropertyOptional)({
+      type: () => type(),
+      isArray: true,
+      minItems: o.minItems,
+      maxItems: o.maxItems,
+      description: o.description,
+    }),
     recordArrayShape({ maxItems: o.maxItems, nested: type }),
     Transform(({ value }: { value: unknown }) => (value === null ? undefined : value)),
     o.required ? IsDefined() : IsOptional(),

@@ -40,10 +40,13 @@ export class CreateApiApplicationDto {
   @RequiredString({ max: 150, example: 'Accounting export' })
   name!: string;
 
-  @RequiredStringArray({ in: PERMISSIONS, description: 'Permission names the application holds' })
+  @RequiredStringArray({ in: PERMISSIONS, description: 'Permission names the application holds; only ones the creator holds (403 otherwise)' })
   permissions!: string[];
 
-  @OptionalIntArray({ description: 'Stores the application may read; omitted or empty: all stores' })
+  @OptionalIntArray({
+    description:
+      "Stores the application may read; omitted or empty: all stores (from a creator limited to some stores: the creator's stores). Only stores the creator has (403 otherwise).",
+  })
   store_ids?: number[];
 }
 
@@ -51,7 +54,7 @@ export class IssueTokenDto {
   @RequiredString({ max: 255, example: 'reporting-server' })
   name!: string;
 
-  @RequiredStringArray({ in: ABILITIES, maxItems: 10, description: 'e.g. ["integration:read"]' })
+  @RequiredStringArray({ in: ABILITIES, maxItems: 10, description: 'e.g. ["integration:read"]; only abilities the issuing token carries (403 otherwise)' })
   abilities!: string[];
 
   @OptionalInt({ min: 1, max: 5_256_000, description: 'Lifetime in minutes (default TOKEN_TTL_MINUTES)' })

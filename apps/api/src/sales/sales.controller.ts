@@ -65,7 +65,9 @@ export class SalesController {
   @ApiEnvelope(Receipt, { description: 'The receipt; with format=text, a 40-column text/plain receipt instead' })
   async receipt(@CurrentPrincipal() p: Principal, @Param('sale', IdPipe) id: number, @Query() q: ReceiptQuery, @Res() res: Response) {
     if (q.format === 'text') {
-      res.type('text/plain; charset=utf-8').send(await this.sales.receiptText(p, id));
+      // The text first: an error (404) must still answer in the JSON envelope, not as text/plain.
+      const text = await this.sales.receiptText(p, id);
+      res.type('text/plain; charset=utf-8').send(text);
       return;
     }
     res.json(envelope(await this.sales.receipt(p, id)));
