@@ -50,7 +50,7 @@ export interface SchemaLike {
 
 export const LOOPBACK_URL = 'http://127.0.0.1:9/fuzz-hook';
 
-const HOSTILE_NUMBERS: Json[] = [1e-7, 1.5e-9, -1, -0.01, 0, 1e21, 1e308, -1e308, 2147483648, 9007199254740993, 0.001, 99999999.999];
+const HOSTILE_NUMBERS: Json[] = [1e-7, 1.5e-9, -1, -0.01, 0, 1e21, 1e308, -1e308, 2147483648, 2 ** 53 + 2, 0.001, 99999999.999];
 const HOSTILE_STRINGS: Json[] = [
   '',
   ' ',
