@@ -159,8 +159,10 @@ describe('Authentication and access', () => {
   });
 
   it('runs the two-factor flow: enable, confirm, required at login, wrong code, disable', async () => {
+    // Each code is accepted once (no replay within its step): use the previous, current and next step in turn.
+    const at = (steps: number) => ({ timestamp: Date.now() + steps * 30_000 });
     const token = await login(t, DEMO.manager);
-    const enabled = await request(t.http).post('/api/v1/auth/two-factor/enable').set(bearer(token));
+    const enabled = await request(t.http).post('/api/v1/auth/two-factor/enable').set(bearer(token)).send({ password: DEMO.password });
     expect(enabled.status).toBe(200);
     const secret: string = enabled.body.data.secret;
     expect(enabled.body.data.otpauth_url).toMatch(/^otpauth:\/\/totp\//);
@@ -171,7 +173,7 @@ describe('Authentication and access', () => {
     const confirmed = await request(t.http)
       .post('/api/v1/auth/two-factor/confirm')
       .set(bearer(token))
-      .send({ code: totp(secret).generate() });
+      .send({ code: totp(secret).generate(at(-1)) });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.data.has_two_factor).toBe(true);
 
@@ -183,7 +185,7 @@ describe('Authentication and access', () => {
     expect(wrong.body.errors.two_factor_code).toHaveLength(1);
     const right = await request(t.http)
       .post('/api/v1/auth/login')
-      .send({ email: DEMO.manager, password: DEMO.password, two_factor_code: totp(secret).generate() });
+      .send({ email: DEMO.manager, password: DEMO.password, two_factor_code: totp(secret).generate(at(0)) });
     expect(right.status).toBe(201);
     expect(right.body.data.user.has_two_factor).toBe(true);
 
@@ -195,13 +197,13 @@ describe('Authentication and access', () => {
         await request(t.http)
           .post('/api/v1/auth/two-factor/disable')
           .set(bearer(token))
-          .send({ password: 'nope', code: totp(secret).generate() })
+          .send({ password: 'nope', code: totp(secret).generate(at(1)) })
       ).status,
     ).toBe(422);
     const off = await request(t.http)
       .post('/api/v1/auth/two-factor/disable')
       .set(bearer(token))
-      .send({ password: DEMO.password, code: totp(secret).generate() });
+      .send({ password: DEMO.password, code: totp(secret).generate(at(1)) });
     expect(off.status).toBe(200);
     expect((await request(t.http).post('/api/v1/auth/login').send({ email: DEMO.manager, password: DEMO.password })).status).toBe(201);
   });

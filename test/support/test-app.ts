@@ -41,6 +41,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     RATE_LIMIT_LOGIN: '10000',
+    RATE_LIMIT_LOGIN_IP: '100000',
     RATE_LIMIT_STANDARD: '100000',
     RATE_LIMIT_POS: '100000',
     RATE_LIMIT_BULK: '100000',

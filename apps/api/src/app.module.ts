@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { Redis } from 'ioredis';
@@ -13,7 +12,6 @@ import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
 import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
 import { AccessGuard } from './access/access.guard';
-import { BearerStrategy } from './access/bearer.strategy';
 import { RateLimitGuard } from './access/rate-limit.guard';
 import { RoutePolicyCheck } from './access/route-policy.check';
 import { EnvelopeInterceptor } from './http/envelope';
@@ -53,7 +51,6 @@ const appModuleMetadata = (config: AppConfig) => ({
     RedisModule,
     QueueModule.forRoot('producer'),
     DiscoveryModule,
-    PassportModule,
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG, { token: REDIS, optional: true }],
       useFactory: (config: AppConfig, redis?: Redis) => ({
@@ -93,7 +90,6 @@ const appModuleMetadata = (config: AppConfig) => ({
     SalesFeedController,
   ],
   providers: [
-    BearerStrategy,
     RoutePolicyCheck,
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: AccessGuard },

@@ -5,7 +5,9 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppConfig, loadConfig } from '@pos/platform';
 import { AppModule } from './app.module';
-import { bodyParserErrorHandler, jsonBodyParser, requestIdMiddleware } from './http/body-parsing';
+import { finishDocument } from './http/openapi';
+import { bodyParserErrorHandler, jsonBodyParser, requestIdMiddleware, requireJsonBody } from './http/body-parsing';
+import { securityHeaders } from './http/security-headers';
 
 export const API_PREFIX = 'api/v1';
 
@@ -20,6 +22,8 @@ export async function createApiApp(config: AppConfig = loadConfig(), options: Ne
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(requestIdMiddleware);
+  app.use(securityHeaders);
+  app.use(requireJsonBody);
   app.use(jsonBodyParser(config.bodyLimit));
   app.use(bodyParserErrorHandler);
   app.setGlobalPrefix(API_PREFIX, { exclude: [{ path: 'api/docs', method: RequestMethod.GET }] });
@@ -34,13 +38,27 @@ export function setupOpenApi(app: INestApplication): void {
     new DocumentBuilder()
       .setTitle('Point-of-Sale Service API')
       .setDescription(
-        'Cashier terminals, partner integrations and back office. Every response uses the envelope ' +
-          '`{success, data, meta?, message?, errors?}`. Each operation lists its permission in `x-permission` ' +
-          'and in its 403 description. Rate-limit tiers: login 5/min, standard 60/min, POS lookups 120/min, bulk 10/min.',
+        [
+          'Cashier terminals, partner integrations and back office. Every response uses the envelope ' +
+            '`{success, data, meta?, message?, errors?}`; each operation documents its `data` and its error statuses ' +
+            '(errors use the ErrorEnvelope schema). Each operation lists its permission in `x-permission` and in its 403 description.',
+          'Rate-limit tiers: login 5/min per IP and email (and 20/min per IP), standard 60/min, POS lookups 120/min, bulk 10/min.',
+          'Numbers: a numeric string ("12.50") is accepted wherever a number is (query strings are always strings). ' +
+            'Money has at most 2 decimal places (multipleOf 0.01); exchange rates at most 8.',
+          'null: an optional field sent as null is the same as leaving it out, except fields marked nullable, where null clears the value. ' +
+            'A required field sent as null is 422 "required".',
+          'Text: control characters (tab and line breaks only in multi-line text), bidirectional override characters and unpaired ' +
+            'UTF-16 surrogates are refused (422). Bodies are application/json only (415 otherwise), nested at most 32 levels (400).',
+        ].join('\n\n'),
       )
       .setVersion('1.0.0')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Opaque token from POST /api/v1/auth/login' })
+      .addBearerAuth({
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'opaque',
+        description: 'Opaque token from POST /api/v1/auth/login, sent as `Authorization: Bearer <token>` only',
+      })
       .build(),
   );
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', useGlobalPrefix: false });
+  SwaggerModule.setup('api/docs', app, finishDocument(document), { jsonDocumentUrl: 'api/docs-json', useGlobalPrefix: false });
 }

@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { DemoDataService } from '@pos/demo';
-import { ApiApplicationService, UserAdminService } from '@pos/identity';
+import { ApiApplicationService, OPERATOR, UserAdminService } from '@pos/identity';
 
 export const USAGE = `usage: npm run cli -- <migrate|seed:demo|user:create|user:reset-password|user:discount-limits|app:create|token:issue|token:revoke> [--flags]`;
 
@@ -39,7 +39,7 @@ export async function runCommand(app: INestApplicationContext, command: string |
       await app.get(UserAdminService).resetPassword(need('email'), need('password'));
       return { reset: true };
     case 'app:create':
-      return app.get(ApiApplicationService).create({
+      return app.get(ApiApplicationService).create(OPERATOR, {
         name: need('name'),
         permissions: need('permissions')
           .split(',')
@@ -47,7 +47,7 @@ export async function runCommand(app: INestApplicationContext, command: string |
         storeIds: ids(f.stores),
       });
     case 'token:issue':
-      return app.get(ApiApplicationService).issueToken(int(need('app'), 'app'), {
+      return app.get(ApiApplicationService).issueToken(OPERATOR, int(need('app'), 'app'), {
         name: need('name'),
         abilities: need('abilities')
           .split(',')
@@ -55,7 +55,7 @@ export async function runCommand(app: INestApplicationContext, command: string |
         expiresInMinutes: f['expires-in'] ? int(f['expires-in'], 'expires-in') : undefined,
       });
     case 'token:revoke':
-      await app.get(ApiApplicationService).revokeToken(int(need('app'), 'app'), int(need('token'), 'token'));
+      await app.get(ApiApplicationService).revokeToken(OPERATOR, int(need('app'), 'app'), int(need('token'), 'token'));
       return { revoked: true };
     default:
       throw new UsageError(USAGE);

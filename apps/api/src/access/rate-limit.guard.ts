@@ -9,7 +9,8 @@ import { RATE_TIER, RateTierName } from './policy.decorators';
 type Tier = Exclude<RateTierName, 'none'>;
 
 /**
- * One tier per route (contract part 8, decisions.md): login 5/min keyed by IP + email; the
+ * One tier per route (contract part 8, decisions.md): login 5/min keyed by IP + email (and a
+ * per-IP ceiling, RATE_LIMIT_LOGIN_IP, against spraying many emails); the
  * others per token (per IP when there is none). Counters live in the throttler storage: Redis
  * when REDIS_URL is set (shared by every replica), memory otherwise. Every throttled response
  * carries X-RateLimit-Limit / -Remaining; a 429 carries Retry-After.
@@ -18,6 +19,7 @@ type Tier = Exclude<RateTierName, 'none'>;
 export class RateLimitGuard implements CanActivate {
   private readonly limits = new Map<string, { limit: number; ttl: number }>();
   private readonly prefix: string;
+  private readonly loginPerIp: number;
 
   constructor(
     private readonly reflector: Reflector,
@@ -26,6 +28,7 @@ export class RateLimitGuard implements CanActivate {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.prefix = config.rateLimit.keyPrefix;
+    this.loginPerIp = config.rateLimit.loginPerIp;
     const throttlers = Array.isArray(options) ? options : options.throttlers;
     for (const t of throttlers) this.limits.set(t.name ?? 'default', { limit: Number(t.limit), ttl: Number(t.ttl) });
   }
@@ -45,12 +48,27 @@ export class RateLimitGuard implements CanActivate {
       res.setHeader('Retry-After', Math.max(1, Math.ceil(timeToBlockExpire || timeToExpire)));
       throw new ThrottlerException();
     }
+    if (tier === 'login') {
+      // Password spraying: many emails from one address each get their own 5/min, so the
+      // password-checking tier also has a ceiling per IP whatever the email.
+      const perIp = await this.storage.increment(`${this.prefix}:login-ip:${digest(clientIp(req))}`, ttl, this.loginPerIp, ttl, 'login');
+      if (perIp.isBlocked) {
+        res.setHeader('X-RateLimit-Limit', this.loginPerIp);
+        res.setHeader('X-RateLimit-Remaining', 0);
+        res.setHeader('Retry-After', Math.max(1, Math.ceil(perIp.timeToBlockExpire || perIp.timeToExpire)));
+        throw new ThrottlerException();
+      }
+    }
     return true;
   }
 }
 
+function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
 function tracker(tier: Tier, req: Request): string {
-  const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  const ip = clientIp(req);
   if (tier === 'login') {
     // Keyed by IP + the account being tried: the login email, or the approver's for discount approvals
     // (terminals behind one address do not share one budget; guessing one account is still capped).

@@ -1,9 +1,7 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsOptional, ValidateNested } from 'class-validator';
 import { ADJUSTMENT_TYPES } from '@pos/catalog';
 import { PageQueryDto } from '../http/page-query.dto';
 import {
+  NestedArray,
   OptionalBoolean,
   OptionalDate,
   OptionalInt,
@@ -25,16 +23,16 @@ export class CategoryListQuery extends PageQueryDto {
 
 export class CreateCategoryDto {
   @RequiredString({ max: 255, example: 'Beverages' }) name!: string;
-  @OptionalInt({ description: 'Parent category (null for top level)' }) parent_id?: number | null;
-  @OptionalString({ max: 5000 }) description?: string;
+  @OptionalInt({ description: 'Parent category (null for top level)', nullable: true }) parent_id?: number | null;
+  @OptionalString({ max: 5000, multiline: true }) description?: string;
   @OptionalBoolean() is_active?: boolean;
   @OptionalInt({ min: 0, max: 100000 }) sort_order?: number;
 }
 
 export class UpdateCategoryDto {
   @OptionalString({ max: 255, nonEmpty: true }) name?: string;
-  @OptionalInt({ description: 'New parent; null moves it to the top level' }) parent_id?: number | null;
-  @OptionalString({ max: 5000 }) description?: string;
+  @OptionalInt({ description: 'New parent; null moves it to the top level', nullable: true }) parent_id?: number | null;
+  @OptionalString({ max: 5000, multiline: true }) description?: string;
   @OptionalBoolean() is_active?: boolean;
   @OptionalInt({ min: 0, max: 100000 }) sort_order?: number;
 }
@@ -60,15 +58,15 @@ export class UnitDto {
 
 export class WarehouseReorderDto {
   @RequiredInt() warehouse_id!: number;
-  @OptionalInt({ min: 0, max: 10_000_000, description: 'null: use the item level' }) reorder_level?: number | null;
+  @OptionalInt({ min: 0, max: 10_000_000, description: 'null: use the item level', nullable: true }) reorder_level?: number | null;
 }
 
 /** Fields shared by create and update (sku, name and base_price are required on create). */
 class ItemFieldsDto {
-  @OptionalString({ max: 5000 }) description?: string;
-  @OptionalInt() category_id?: number | null;
+  @OptionalString({ max: 5000, multiline: true }) description?: string;
+  @OptionalInt({ nullable: true, description: 'null: no category' }) category_id?: number | null;
   @OptionalMoney() cost?: number;
-  @OptionalInt() tax_class_id?: number | null;
+  @OptionalInt({ nullable: true, description: 'null: no tax class' }) tax_class_id?: number | null;
   @OptionalString({ max: 32 }) base_unit?: string;
   @OptionalBoolean() is_active?: boolean;
   @OptionalBoolean() is_serial_tracked?: boolean;
@@ -76,20 +74,10 @@ class ItemFieldsDto {
   @OptionalInt({ min: 0, max: 10_000_000 }) reorder_quantity?: number;
   @OptionalStringArray({ maxItems: 50, max: 64 }) barcodes?: string[];
 
-  @ApiPropertyOptional({ type: [UnitDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => UnitDto)
+  @NestedArray(() => UnitDto, { required: false, maxItems: 20, description: 'When given, replaces the current units' })
   units?: UnitDto[];
 
-  @ApiPropertyOptional({ type: [WarehouseReorderDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(200)
-  @ValidateNested({ each: true })
-  @Type(() => WarehouseReorderDto)
+  @NestedArray(() => WarehouseReorderDto, { required: false, maxItems: 200 })
   warehouse_reorder_levels?: WarehouseReorderDto[];
 }
 
@@ -112,7 +100,7 @@ export class AdjustmentLineDto {
   @RequiredInt({ min: 0, max: 1_000_000, description: 'Units (base units); for count: the counted quantity' }) quantity!: number;
   @OptionalMoney() unit_cost?: number;
   @OptionalStringArray({ maxItems: 1000, max: 128, description: 'Serial-tracked items: one per unit' }) serial_numbers?: string[];
-  @OptionalString({ max: 1000 }) notes?: string;
+  @OptionalString({ max: 1000, multiline: true }) notes?: string;
 }
 
 export class AdjustmentDto {
@@ -120,15 +108,9 @@ export class AdjustmentDto {
   @RequiredInt() warehouse_id!: number;
   @OptionalInt({ description: 'Destination of a transfer' }) to_warehouse_id?: number;
   @OptionalString({ max: 64 }) reference?: string;
-  @OptionalString({ max: 1000 }) notes?: string;
+  @OptionalString({ max: 1000, multiline: true }) notes?: string;
 
-  @ApiPropertyOptional({ type: [AdjustmentLineDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(500)
-  @ValidateNested({ each: true })
-  @Type(() => AdjustmentLineDto)
+  @NestedArray(() => AdjustmentLineDto, { required: true, minItems: 1, maxItems: 500 })
   items!: AdjustmentLineDto[];
 }
 

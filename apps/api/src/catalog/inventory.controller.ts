@@ -6,6 +6,8 @@ import { toMinor } from '@pos/kernel';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { pageRequest } from '../http/page-query.dto';
 import { AdjustmentDto, InventoryQuery, MovementQuery } from './catalog.dto';
+import { Adjustment, InventoryRow, StockMovement } from './catalog.responses';
+import { ApiEnvelope, ApiErrors } from '../http/openapi';
 
 export function dayStart(date: string | undefined): Date | undefined {
   return date ? new Date(date.length === 10 ? `${date}T00:00:00Z` : date) : undefined;
@@ -27,6 +29,7 @@ export class InventoryController {
   @Get()
   @RequirePermission('inventory.view')
   @ApiOperation({ summary: 'Stock per item and warehouse (store, warehouse, item, stock_status filters)' })
+  @ApiEnvelope(InventoryRow, { paginated: true })
   list(@CurrentPrincipal() p: Principal, @Query() q: InventoryQuery) {
     return this.inventory.list(
       p,
@@ -38,6 +41,7 @@ export class InventoryController {
   @Get('movements')
   @RequirePermission('inventory.view')
   @ApiOperation({ summary: 'The stock movement ledger, newest first' })
+  @ApiEnvelope(StockMovement, { paginated: true })
   movements(@CurrentPrincipal() p: Principal, @Query() q: MovementQuery) {
     return this.inventory.movements(
       p,
@@ -50,6 +54,8 @@ export class InventoryController {
   @HttpCode(201)
   @RequirePermission('inventory.adjust')
   @ApiOperation({ summary: 'Stock adjustment: count, receive, damage, spoilage or transfer (one transaction)' })
+  @ApiEnvelope(Adjustment, { status: 201 })
+  @ApiErrors([409, 'Not enough stock, or a level beyond 1,000,000,000 units'])
   adjust(@CurrentPrincipal() p: Principal, @Body() body: AdjustmentDto) {
     return this.inventory.adjust(p, {
       type: body.type,

@@ -8,6 +8,8 @@ import { MessageResult } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { CheckNameQuery, CreateItemDto, ItemListQuery, ItemWriteDto, SerialQuery } from './catalog.dto';
+import { Item, ItemDetail, ItemNameCheck, SerialNumber } from './catalog.responses';
+import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 
 export function itemInput(body: ItemWriteDto | CreateItemDto): ItemInput {
   return {
@@ -46,6 +48,7 @@ export class ItemsController {
   @Get()
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Items: q (or legacy search) matches name, SKU prefix or exact barcode; per_page default 50, max 100' })
+  @ApiEnvelope(Item, { paginated: true })
   list(@Query() q: ItemListQuery) {
     return this.items.list(
       { q: (q.q ?? q.search)?.trim() || undefined, categoryId: q.category_id, isActive: q.is_active },
@@ -56,6 +59,7 @@ export class ItemsController {
   @Get('check-name')
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Whether an item name is free (case-insensitive), ignoring exclude_id' })
+  @ApiEnvelope(ItemNameCheck)
   checkName(@Query() q: CheckNameQuery) {
     return this.items.checkName(q.name, q.exclude_id);
   }
@@ -63,6 +67,7 @@ export class ItemsController {
   @Get(':item')
   @RequirePermission('items.view')
   @ApiOperation({ summary: "An item with barcodes, units, tax class and stock in the user's warehouses (deleted items stay readable)" })
+  @ApiEnvelope(ItemDetail)
   show(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number) {
     return this.items.show(p, id);
   }
@@ -70,6 +75,7 @@ export class ItemsController {
   @Get(':item/serial-numbers')
   @RequirePermission('inventory.view')
   @ApiOperation({ summary: 'Serial numbers of a serial-tracked item' })
+  @ApiEnvelope([SerialNumber])
   serials(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Query() q: SerialQuery) {
     return this.inventory.serials(p, id, { warehouseId: q.warehouse_id, status: q.status });
   }
@@ -79,6 +85,8 @@ export class ItemsController {
   @RateTier('standard')
   @RequirePermission('catalog.manage')
   @ApiOperation({ summary: 'Create an item (back office; SKU and barcodes unique)' })
+  @ApiEnvelope(ItemDetail, { status: 201 })
+  @ApiErrors(409)
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateItemDto) {
     const input = itemInput(body);
     return this.items.create(p, { ...input, sku: body.sku, name: body.name, basePrice: input.basePrice! });
@@ -88,6 +96,8 @@ export class ItemsController {
   @RateTier('standard')
   @RequirePermission('catalog.manage')
   @ApiOperation({ summary: 'Update an item; barcodes/units, when given, replace the current ones' })
+  @ApiEnvelope(ItemDetail)
+  @ApiErrors(409)
   update(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Body() body: ItemWriteDto) {
     return this.items.update(p, id, itemInput(body));
   }
@@ -96,6 +106,7 @@ export class ItemsController {
   @RateTier('standard')
   @RequirePermission('catalog.manage')
   @ApiOperation({ summary: 'Soft-delete an item (it stays readable on old sales)' })
+  @ApiMessage()
   async remove(@Param('item', IdPipe) id: number) {
     await this.items.remove(id);
     return new MessageResult('Item deleted.');

@@ -6,6 +6,8 @@ import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { PosProductQuery, PosProductsQuery, PosSearchQuery } from './catalog.dto';
+import { PosProduct } from './catalog.responses';
+import { ApiEnvelope } from '../http/openapi';
 
 @ApiTags('POS: products')
 @Controller('pos/products')
@@ -16,6 +18,7 @@ export class PosProductsController {
   @Get()
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Sellable items with live price and stock for the store and warehouse (paginated)' })
+  @ApiEnvelope(PosProduct, { paginated: true })
   list(@CurrentPrincipal() p: Principal, @Query() q: PosProductsQuery) {
     return this.products.list(
       p,
@@ -27,6 +30,7 @@ export class PosProductsController {
   @Get('search')
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Search by name, SKU or barcode; an exact barcode or SKU match comes first' })
+  @ApiEnvelope([PosProduct])
   search(@CurrentPrincipal() p: Principal, @Query() q: PosSearchQuery) {
     return this.products.search(p, { q: q.q, storeId: q.store_id, warehouseId: q.warehouse_id, categoryId: q.category_id, limit: q.limit ?? 20 });
   }
@@ -34,6 +38,7 @@ export class PosProductsController {
   @Get(':item')
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'One item with live price and stock' })
+  @ApiEnvelope(PosProduct)
   show(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Query() q: PosProductQuery) {
     return this.products.show(p, id, { storeId: q.store_id, warehouseId: q.warehouse_id });
   }

@@ -5,6 +5,8 @@ import { Principal } from '@pos/identity';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { PageQueryDto, pageRequest } from '../http/page-query.dto';
+import { PriceBook, PriceBookDetail } from './catalog.responses';
+import { ApiEnvelope } from '../http/openapi';
 
 @ApiTags('Catalog: price books')
 @Controller()
@@ -14,6 +16,7 @@ export class ReferenceController {
   @Get('price-books')
   @RequirePermission('items.view')
   @ApiOperation({ summary: "Price books that apply to the user's stores" })
+  @ApiEnvelope(PriceBook, { paginated: true })
   priceBooks(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto) {
     return this.reference.priceBooks(p, pageRequest(q, { default: 50, max: 100 }));
   }
@@ -21,6 +24,7 @@ export class ReferenceController {
   @Get('price-books/:priceBook')
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'A price book with its entries' })
+  @ApiEnvelope(PriceBookDetail)
   priceBook(@CurrentPrincipal() p: Principal, @Param('priceBook', IdPipe) id: number) {
     return this.reference.priceBook(p, id);
   }

@@ -6,6 +6,8 @@ import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators
 import { IdPipe } from '../http/id.pipe';
 import { PageQueryDto, pageRequest } from '../http/page-query.dto';
 import { StoreListQuery, StoreWarehousesQuery, WarehouseListQuery } from './stores.dto';
+import { PaymentMethod, Store, Warehouse, WarehouseDetail } from './catalog.responses';
+import { ApiEnvelope } from '../http/openapi';
 
 const LIST = { default: 50, max: 100 };
 
@@ -17,6 +19,7 @@ export class StoresController {
   @Get('stores')
   @RequirePermission('stores.view')
   @ApiOperation({ summary: 'Stores the user can access, optionally with warehouses and payment methods' })
+  @ApiEnvelope(Store, { paginated: true })
   list(@CurrentPrincipal() p: Principal, @Query() q: StoreListQuery) {
     return this.stores.list(p, pageRequest(q, LIST), {
       withWarehouses: q.with_warehouses,
@@ -28,6 +31,7 @@ export class StoresController {
   @Get('stores/:store')
   @RequirePermission('stores.view')
   @ApiOperation({ summary: 'One store with its warehouses and payment methods' })
+  @ApiEnvelope(Store)
   show(@CurrentPrincipal() p: Principal, @Param('store', IdPipe) id: number) {
     return this.stores.show(p, id);
   }
@@ -35,6 +39,7 @@ export class StoresController {
   @Get('stores/:store/warehouses')
   @RequirePermission('warehouses.view')
   @ApiOperation({ summary: 'Active warehouses of a store, optionally the standalone ones serving it' })
+  @ApiEnvelope([Warehouse])
   storeWarehouses(@CurrentPrincipal() p: Principal, @Param('store', IdPipe) id: number, @Query() q: StoreWarehousesQuery) {
     return this.stores.storeWarehouses(p, id, q.include_standalone ?? false);
   }
@@ -42,6 +47,7 @@ export class StoresController {
   @Get('warehouses')
   @RequirePermission('warehouses.view')
   @ApiOperation({ summary: 'Active warehouses (store and standalone filters)' })
+  @ApiEnvelope(Warehouse, { paginated: true })
   warehouses(@CurrentPrincipal() p: Principal, @Query() q: WarehouseListQuery) {
     return this.stores.warehouses(p, { storeId: q.store_id, standaloneOnly: q.standalone_only, includeServing: q.include_standalone }, pageRequest(q, LIST));
   }
@@ -49,6 +55,7 @@ export class StoresController {
   @Get('warehouses/standalone')
   @RequirePermission('warehouses.view')
   @ApiOperation({ summary: "Standalone warehouses (not owned by a store) serving the user's stores" })
+  @ApiEnvelope(Warehouse, { paginated: true })
   standalone(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto) {
     return this.stores.warehouses(p, { standaloneOnly: true }, pageRequest(q, LIST));
   }
@@ -56,6 +63,7 @@ export class StoresController {
   @Get('warehouses/:warehouse')
   @RequirePermission('warehouses.view')
   @ApiOperation({ summary: 'One warehouse' })
+  @ApiEnvelope(WarehouseDetail)
   warehouse(@CurrentPrincipal() p: Principal, @Param('warehouse', IdPipe) id: number) {
     return this.stores.warehouse(p, id);
   }
@@ -63,6 +71,7 @@ export class StoresController {
   @Get('payment-methods')
   @RequirePermission('pos.access')
   @ApiOperation({ summary: "Active payment methods of the user's stores" })
+  @ApiEnvelope(PaymentMethod, { paginated: true })
   paymentMethods(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto) {
     return this.stores.paymentMethods(p, pageRequest(q, LIST));
   }
@@ -70,6 +79,7 @@ export class StoresController {
   @Get('payment-methods/:paymentMethod')
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'One payment method' })
+  @ApiEnvelope(PaymentMethod)
   paymentMethod(@Param('paymentMethod', IdPipe) id: number) {
     return this.stores.paymentMethod(id);
   }

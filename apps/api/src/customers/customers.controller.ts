@@ -7,6 +7,8 @@ import { MessageResult } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { CreateCustomerDto, CreateCustomerGroupDto, CustomerListQuery, CustomerSearchQuery, CustomerWriteDto } from './customers.dto';
+import { Customer, CustomerGroup } from './customers.responses';
+import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 
 function customerInput(b: CustomerWriteDto): CustomerInput {
   return {
@@ -31,6 +33,7 @@ export class CustomersController {
   @Get('customers')
   @RequirePermission('customers.view')
   @ApiOperation({ summary: 'Customers (status, group and q/search filters; paginated)' })
+  @ApiEnvelope(Customer, { paginated: true })
   list(@Query() q: CustomerListQuery) {
     return this.customers.list(
       { q: (q.q ?? q.search)?.trim() || undefined, status: q.status, customerGroupId: q.customer_group_id },
@@ -42,6 +45,8 @@ export class CustomersController {
   @HttpCode(201)
   @RequirePermission('customers.manage')
   @ApiOperation({ summary: 'Create a customer (name required; email and phone validated; emails unique)' })
+  @ApiEnvelope(Customer, { status: 201 })
+  @ApiErrors(409)
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateCustomerDto) {
     return this.customers.create(p, { ...customerInput(body), name: body.name });
   }
@@ -50,6 +55,7 @@ export class CustomersController {
   @RateTier('pos')
   @RequirePermission('customers.view')
   @ApiOperation({ summary: 'Find customers by name, phone, email or address (exact email/phone first)' })
+  @ApiEnvelope([Customer])
   search(@Query() q: CustomerSearchQuery) {
     return this.customers.search(q.q, q.limit ?? 20);
   }
@@ -57,6 +63,7 @@ export class CustomersController {
   @Get('customers/:customer')
   @RequirePermission('customers.view')
   @ApiOperation({ summary: 'One customer' })
+  @ApiEnvelope(Customer)
   show(@Param('customer', IdPipe) id: number) {
     return this.customers.show(id);
   }
@@ -64,6 +71,8 @@ export class CustomersController {
   @Put('customers/:customer')
   @RequirePermission('customers.manage')
   @ApiOperation({ summary: 'Update a customer' })
+  @ApiEnvelope(Customer)
+  @ApiErrors(409)
   update(@CurrentPrincipal() p: Principal, @Param('customer', IdPipe) id: number, @Body() body: CustomerWriteDto) {
     return this.customers.update(p, id, customerInput(body));
   }
@@ -71,6 +80,8 @@ export class CustomersController {
   @Delete('customers/:customer')
   @RequirePermission('customers.manage')
   @ApiOperation({ summary: 'Delete a customer: personal data anonymised, row kept for past sales' })
+  @ApiMessage()
+  @ApiErrors(409)
   async remove(@Param('customer', IdPipe) id: number) {
     await this.customers.remove(id);
     return new MessageResult('Customer deleted.');
@@ -79,6 +90,7 @@ export class CustomersController {
   @Get('customer-groups')
   @RequirePermission('customers.view')
   @ApiOperation({ summary: 'Customer groups' })
+  @ApiEnvelope([CustomerGroup])
   groups() {
     return this.customers.groups();
   }
@@ -87,6 +99,8 @@ export class CustomersController {
   @HttpCode(201)
   @RequirePermission('customers.manage')
   @ApiOperation({ summary: 'Create a customer group' })
+  @ApiEnvelope(CustomerGroup, { status: 201 })
+  @ApiErrors(409)
   createGroup(@Body() body: CreateCustomerGroupDto) {
     return this.customers.createGroup(body.name, body.code);
   }

@@ -6,7 +6,7 @@ import { OptionalBoolean, OptionalInt, OptionalString, RequiredString } from '..
 /** Digits with optional +, spaces, dashes, dots and parentheses; 5 to 20 digits. */
 const OptionalPhone = () =>
   applyDecorators(
-    OptionalString({ max: 50, example: '+1 555 0142' }),
+    OptionalString({ max: 50, example: '+1 555 0142', nullable: true, description: 'null clears it' }),
     Matches(/^(?=(?:\D*\d){5,20}\D*$)\+?[\d\s().-]+$/, { message: '$property must be a valid phone number' }),
   );
 
@@ -24,15 +24,15 @@ export class CustomerSearchQuery {
 
 /** Fields shared by create and update (name differs: required on create). */
 class CustomerFieldsDto {
-  @OptionalString({ max: 191, email: true }) email?: string | null;
+  @OptionalString({ max: 191, email: true, nullable: true, description: 'null clears it' }) email?: string | null;
   @OptionalPhone() phone?: string | null;
-  @OptionalString({ max: 1000 }) address?: string | null;
-  @OptionalInt() customer_group_id?: number | null;
-  @OptionalInt({ description: 'Home store (must be one of yours)' }) store_id?: number | null;
+  @OptionalString({ max: 1000, multiline: true, nullable: true, description: 'null clears it' }) address?: string | null;
+  @OptionalInt({ nullable: true, description: 'null: no group' }) customer_group_id?: number | null;
+  @OptionalInt({ description: 'Home store (must be one of yours); null: none', nullable: true }) store_id?: number | null;
   @OptionalString({ in: ['active', 'inactive'] }) status?: 'active' | 'inactive';
   @OptionalInt({ min: 0, max: 365, description: 'Invoice terms for on-account sales (default 30)' }) payment_terms_days?: number;
   @OptionalBoolean('Sales to this customer carry no tax (default false)') tax_exempt?: boolean;
-  @OptionalString({ max: 5000 }) notes?: string | null;
+  @OptionalString({ max: 5000, multiline: true, nullable: true, description: 'null clears it' }) notes?: string | null;
 }
 
 // class-validator skips every rule, IsDefined included, when an inherited IsOptional applies:

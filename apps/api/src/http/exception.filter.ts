@@ -1,8 +1,11 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger, NotFoundException } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { ThrottlerException } from '@nestjs/throttler';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { ConflictError, DomainError, FieldErrors, ValidationFailedError } from '@pos/kernel';
-import { isUniqueViolation } from '@pos/platform';
+import { isForeignKeyViolation, isOutOfRange, isUniqueViolation, stripQuerySecrets } from '@pos/platform';
+import { RouteTable } from './method-not-allowed';
+import { capErrors } from './validation';
 
 const KIND_STATUS: Record<DomainError['kind'], number> = {
   bad_request: 400,
@@ -45,24 +48,76 @@ export interface ErrorBody {
 @Catch()
 export class AppExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Exceptions');
+  private routes?: RouteTable;
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
-    const req = host.switchToHttp().getRequest<{ id?: string; method: string; url: string }>();
+    const req = host.switchToHttp().getRequest<Request & { id?: string }>();
+    if (isRouteNotFound(exception, req) && this.answerUnsupportedMethod(req, res)) return;
     const { status, body, headers } = toErrorResponse(exception);
-    if (status >= 500) {
-      this.logger.error({ err: exception, request_id: req.id, method: req.method, url: req.url }, 'Unhandled error');
+    if (status >= 500 || isForeignKeyViolation(exception) || isOutOfRange(exception)) {
+      this.logger.error(
+        { err: loggableError(exception), request_id: req.id, method: req.method, url: stripQuerySecrets(req.originalUrl ?? req.url) },
+        'Unhandled error',
+      );
     }
     if (res.headersSent) return;
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     res.status(status).json(body);
   }
+
+  /** No route matched: a path known under other methods is 405 with Allow (OPTIONS: 204 with Allow). */
+  private answerUnsupportedMethod(req: Request, res: Response): boolean {
+    this.routes ??= RouteTable.fromExpress(this.adapterHost.httpAdapter.getInstance());
+    const allowed = this.routes.allowed(req.path);
+    if (!allowed.length || res.headersSent) return false;
+    res.setHeader('Allow', [...allowed, 'OPTIONS'].join(', '));
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return true;
+    }
+    res.status(405).json({ success: false, message: `The ${req.method} method is not supported for this route. Supported methods: ${allowed.join(', ')}.` });
+    return true;
+  }
+}
+
+/** Nest's own "no route matched" 404 ("Cannot POST /x"), not a 404 thrown by a handler or a pipe. */
+function isRouteNotFound(exception: unknown, req: Request): boolean {
+  return exception instanceof NotFoundException && exception.message.startsWith(`Cannot ${req.method} `);
+}
+
+/**
+ * What a 500 log line may say about an error: its type, driver code and message, the SQL text
+ * with its placeholders, and the stack; never the bound parameters (customer emails, phones,
+ * names) nor the driver's copy of the SQL with the values spliced in. Quoted literals in a
+ * driver message ("Duplicate entry 'a@b.c' ...") are masked too.
+ */
+export function loggableError(exception: unknown): Record<string, unknown> {
+  if (!(exception instanceof Error)) return { type: typeof exception };
+  const e = exception as Error & { query?: unknown; parameters?: unknown; driverError?: Record<string, unknown>; code?: unknown; errno?: unknown };
+  const mask = (text: string) => text.replace(/'(?:[^'\\]|\\.)*'/g, "'?'").replace(/"(?:[^"\\]|\\.)*"/g, '"?"');
+  const driver = e.driverError ?? {};
+  const out: Record<string, unknown> = {
+    type: e.name,
+    message: mask(e.message),
+    stack: e.stack ? [`${e.name}: ${mask(e.message)}`, ...e.stack.split('\n').filter((l) => /^\s+at /.test(l))].join('\n') : undefined,
+  };
+  const code = driver.code ?? e.code;
+  if (code !== undefined) out.code = code;
+  const errno = driver.errno ?? e.errno;
+  if (errno !== undefined) out.errno = errno;
+  if (driver.sqlState !== undefined) out.sql_state = driver.sqlState;
+  if (typeof e.query === 'string') out.query = e.query;
+  if (Array.isArray(e.parameters)) out.parameter_count = e.parameters.length;
+  return out;
 }
 
 export function toErrorResponse(exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   const headers: Record<string, string> = {};
   if (exception instanceof ValidationFailedError) {
-    return { status: 422, body: { success: false, message: exception.message, errors: exception.fields }, headers };
+    return { status: 422, body: { success: false, message: exception.message, errors: capErrors(exception.fields) }, headers };
   }
   if (exception instanceof DomainError) {
     const status = KIND_STATUS[exception.kind];
@@ -79,6 +134,12 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
   // Safety net: a write that lost a race to a unique index is a conflict, not a server error.
   if (isUniqueViolation(exception))
     return { status: 409, body: { success: false, message: 'The request conflicts with an existing record.', code: 'duplicate' }, headers };
+  // Safety nets (each use case checks its ids and ranges first; these keep a missed check a 4xx):
+  // an id naming nothing, or a number beyond its column, is invalid data.
+  if (isForeignKeyViolation(exception))
+    return { status: 422, body: { success: false, message: DEFAULT_MESSAGES[422], errors: { request: ['A referenced record does not exist.'] } }, headers };
+  if (isOutOfRange(exception))
+    return { status: 422, body: { success: false, message: DEFAULT_MESSAGES[422], errors: { request: ['A number is out of the supported range.'] } }, headers };
   const status = httpStatusOfLowLevelError(exception);
   if (status) return { status, body: { success: false, message: DEFAULT_MESSAGES[status] ?? 'The request is invalid.' }, headers };
   return { status: 500, body: { success: false, message: DEFAULT_MESSAGES[500] }, headers };

@@ -1,13 +1,24 @@
 import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import { FieldErrors, ValidationFailedError } from '@pos/kernel';
+import { arrayShapeOf } from './validators';
 
 const REQUIRED_CONSTRAINTS = new Set(['isDefined', 'isNotEmpty', 'arrayNotEmpty']);
 /** When the type is wrong, range/length messages about the same value are noise. */
 const TYPE_CONSTRAINTS = new Set(['isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'isDateString', 'isISO8601']);
+/** A 422 names at most this many fields (a hostile body must not produce a megabyte of errors). */
+export const MAX_REPORTED_ERRORS = 100;
+
+type Dto = new () => object;
 
 /**
  * The global pipe: whitelist + transform; failures become 422 `The given data was invalid.`
  * with Laravel-style dotted keys (`items.0.qty`) and one sentence per problem.
+ *
+ * Before class-transformer sees a body, `preflight` walks it against the DTO: unknown keys are
+ * dropped (whitelisting would drop them later anyway, after copying them) and an array longer
+ * than its field allows is refused at once, so the cost of a hostile body is bounded by the
+ * DTO's limits, not by what the client sent.
  */
 @Injectable()
 export class AppValidationPipe extends ValidationPipe {
@@ -18,7 +29,7 @@ export class AppValidationPipe extends ValidationPipe {
       forbidUnknownValues: false,
       transformOptions: { enableImplicitConversion: false },
       validationError: { target: false, value: true },
-      exceptionFactory: (errors) => new ValidationFailedError(flattenValidationErrors(errors)),
+      exceptionFactory: (errors) => new ValidationFailedError(capErrors(flattenValidationErrors(errors))),
     });
   }
 
@@ -26,16 +37,72 @@ export class AppValidationPipe extends ValidationPipe {
     // Path parameters are strings (contract part 4); IdPipe decides what a valid id is, so "0x1",
     // "1e0" or "+1" must not be turned into numbers here first.
     if (metadata.type === 'param') return value;
-    if (
-      metadata.type === 'body' &&
-      metadata.metatype &&
-      metadata.metatype !== Object &&
-      (Array.isArray(value) || typeof value !== 'object' || value === null)
-    ) {
+    const dto = metadata.metatype && metadata.metatype !== Object && isDto(metadata.metatype) ? (metadata.metatype as Dto) : undefined;
+    // No body at all is an empty object (its required fields are then "required", 422); a JSON
+    // body that is not an object (an array, a string, null) is 400.
+    if (metadata.type === 'body' && value === undefined) value = {};
+    if (metadata.type === 'body' && dto && (Array.isArray(value) || typeof value !== 'object' || value === null)) {
       throw new BadRequestException('The request body must be a JSON object.');
+    }
+    if (dto && (metadata.type === 'body' || metadata.type === 'query') && value && typeof value === 'object') {
+      const errors: FieldErrors = {};
+      const trimmed = preflight(value as Record<string, unknown>, dto, '', errors);
+      if (Object.keys(errors).length) throw new ValidationFailedError(capErrors(errors));
+      return super.transform(trimmed, metadata);
     }
     return super.transform(value ?? {}, metadata);
   }
+}
+
+function isDto(metatype: unknown): boolean {
+  return typeof metatype === 'function' && ![String, Boolean, Number, Array].includes(metatype as never);
+}
+
+const knownKeysCache = new WeakMap<Dto, Set<string>>();
+function knownKeys(dto: Dto): Set<string> {
+  let keys = knownKeysCache.get(dto);
+  if (!keys) {
+    keys = new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(dto, '', true, false)
+        .map((m) => m.propertyName),
+    );
+    knownKeysCache.set(dto, keys);
+  }
+  return keys;
+}
+
+/** A copy of `value` with the DTO's keys only, refusing arrays beyond their field's maximum. */
+export function preflight(value: Record<string, unknown>, dto: Dto, path: string, errors: FieldErrors): Record<string, unknown> {
+  const known = knownKeys(dto);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (!known.has(key)) continue;
+    const v = value[key];
+    const shape = arrayShapeOf(dto, key);
+    const field = path + key;
+    if (shape && Array.isArray(v)) {
+      if (v.length > shape.maxItems) {
+        errors[field] = [`The ${field} field must not have more than ${shape.maxItems} items.`];
+        continue;
+      }
+      const nested = shape.nested?.();
+      out[key] = nested
+        ? v.map((el: unknown, i) =>
+            el && typeof el === 'object' && !Array.isArray(el) ? preflight(el as Record<string, unknown>, nested, `${field}.${i}.`, errors) : el,
+          )
+        : v;
+    } else {
+      out[key] = v;
+    }
+  }
+  return out;
+}
+
+export function capErrors(errors: FieldErrors): FieldErrors {
+  const keys = Object.keys(errors);
+  if (keys.length <= MAX_REPORTED_ERRORS) return errors;
+  return Object.fromEntries(keys.slice(0, MAX_REPORTED_ERRORS).map((k) => [k, errors[k]]));
 }
 
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldErrors {
@@ -52,6 +119,7 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
       out[path] = (chosen.length ? chosen : entries).map(([key, message]) => sentence(key, path, error.property, message));
     }
     if (error.children?.length) Object.assign(out, flattenValidationErrors(error.children, path));
+    if (Object.keys(out).length >= MAX_REPORTED_ERRORS) break;
   }
   return out;
 }

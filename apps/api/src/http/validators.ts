@@ -3,27 +3,41 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsBoolean,
   IsDefined,
-  IsEmail,
   IsIn,
-  IsISO8601,
   IsInt,
+  IsISO8601,
   IsNotEmpty,
-  IsNumber,
   IsOptional,
   IsString,
   Max,
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
+  ValidateNested,
+  ValidationOptions,
+  isEmail,
 } from 'class-validator';
 
 /**
  * Composed field decorators so every DTO states a field the same way (validation + OpenAPI).
- * Query strings arrive as strings: the numeric and boolean helpers convert them strictly
- * ("12abc" stays invalid, "true"/"1" and "false"/"0" are the only booleans).
+ *
+ * Conventions they carry (README "Conventions"):
+ * - Query strings arrive as strings: the numeric and boolean helpers convert them strictly
+ *   ("12abc" stays invalid, "true"/"1" and "false"/"0" are the only booleans). Numeric strings are
+ *   accepted in bodies too ("12.50").
+ * - null: an optional field sent as null is the same as leaving it out, except fields declared
+ *   `nullable` (documented so in OpenAPI), where null has its stated meaning (clear the value).
+ *   A required field sent as null is "required" (422).
+ * - Text: no C0 control characters (tab/newline only in multi-line text), no bidirectional
+ *   override/isolate characters, no unpaired UTF-16 surrogates (the databases store and read such
+ *   strings back differently). Surrounding whitespace is trimmed (except secrets).
+ * - Money: a number (or numeric string) with at most the currency's decimals, checked without
+ *   `toString().split('.')` so 1e-7 is "at most 2 decimal places", never a crash.
  */
 interface StringOpts {
   max?: number;
@@ -32,15 +46,97 @@ interface StringOpts {
   description?: string;
   email?: boolean;
   in?: readonly string[];
-  /** default true; false for passwords */ trim?: boolean;
+  /** default true; false for passwords and other secrets */ trim?: boolean;
   /** optional, but when given not blank (names on update) */ nonEmpty?: boolean;
+  /** tabs and line breaks allowed (notes, descriptions, addresses) */ multiline?: boolean;
+  /** secrets (passwords, PINs, signed tokens): no text-safety rule, nothing is stored as typed */ raw?: boolean;
+  /** null is accepted and means "clear" (documented as nullable) */ nullable?: boolean;
 }
 
-/** Surrounding whitespace is never meaningful (except in secrets): "   " is an empty value. */
-const trimmed = Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
-const trimmedEach = Transform(({ value }: { value: unknown }) =>
-  Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'string' ? v.trim() : v)) : value,
-);
+// ---------------------------------------------------------------------------------------------
+// Text safety
+// ---------------------------------------------------------------------------------------------
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// eslint-disable-next-line no-control-regex -- as above, tab and line breaks allowed
+const CONTROL_EXCEPT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why a string is unsafe to store, or null. */
+export function unsafeTextReason(value: string, multiline = false): string | null {
+  if (LONE_SURROGATE.test(value)) return 'must not contain unpaired UTF-16 surrogates';
+  if ((multiline ? CONTROL_EXCEPT_LINES : CONTROL).test(value)) return 'must not contain control characters';
+  if (BIDI_CONTROLS.test(value)) return 'must not contain bidirectional override characters';
+  return null;
+}
+
+export const IsSafeText = (multiline = false, options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isSafeText',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || unsafeTextReason(value, multiline) === null,
+        defaultMessage: (args) =>
+          `$property ${unsafeTextReason(Array.isArray(args?.value) ? (args.value.find((v) => typeof v === 'string' && unsafeTextReason(v, multiline)) as string) : String(args?.value), multiline) ?? 'contains characters that are not allowed'}`,
+      },
+    },
+    options,
+  );
+
+/** An email address; a malformed UTF-16 string is simply not one (validator.js would throw on it). */
+export const IsSafeEmail = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isEmail',
+      validator: {
+        validate: (value: unknown) => {
+          if (typeof value !== 'string' || unsafeTextReason(value) !== null) return false;
+          try {
+            return isEmail(value);
+          } catch {
+            return false;
+          }
+        },
+        defaultMessage: () => '$property must be a valid email address',
+      },
+    },
+    options,
+  );
+
+// ---------------------------------------------------------------------------------------------
+// Transforms
+// ---------------------------------------------------------------------------------------------
+
+/** null -> undefined (not given) unless the field is nullable; then trims strings when asked. */
+function normalise(o: { nullable?: boolean; trim?: boolean }) {
+  return Transform(({ value }: { value: unknown }) => {
+    if (value === null) return o.nullable ? null : undefined;
+    if (o.trim && typeof value === 'string') return value.trim();
+    return value;
+  });
+}
+
+const trimmedEach = Transform(({ value }: { value: unknown }) => {
+  if (value === null) return undefined;
+  return Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'string' ? v.trim() : v)) : value;
+});
+
+const NUMERIC_STRING = /^-?\d{1,20}(\.\d{1,20})?$/;
+
+/** "12" / "12.50" -> number; null -> undefined (unless nullable); anything else stays for the validators to refuse. */
+function toNumber(o: { nullable?: boolean } = {}) {
+  return Transform(({ value }: { value: unknown }) => {
+    if (value === null) return o.nullable ? null : undefined;
+    if (typeof value === 'string' && NUMERIC_STRING.test(value.trim())) return Number(value);
+    return value;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strings
+// ---------------------------------------------------------------------------------------------
 
 function stringRules(o: StringOpts) {
   return [
@@ -48,64 +144,70 @@ function stringRules(o: StringOpts) {
     ...(o.nonEmpty ? [IsNotEmpty()] : []),
     MaxLength(o.max ?? 255),
     ...(o.min ? [MinLength(o.min)] : []),
-    ...(o.email ? [IsEmail({}, { message: '$property must be a valid email address' })] : []),
+    ...(o.raw ? [] : [IsSafeText(o.multiline ?? false)]),
+    ...(o.email ? [IsSafeEmail()] : []),
     ...(o.in ? [IsIn(o.in as string[])] : []),
   ];
 }
 
+function stringDocs(o: StringOpts, required: boolean) {
+  return {
+    type: String,
+    maxLength: o.max ?? 255,
+    minLength: o.min ?? (required || o.nonEmpty ? 1 : undefined),
+    example: o.example,
+    description: o.description,
+    enum: o.in as string[] | undefined,
+    format: o.email ? 'email' : undefined,
+    nullable: o.nullable || undefined,
+  };
+}
+
 export const RequiredString = (o: StringOpts = {}) =>
-  applyDecorators(
-    ApiProperty({ type: String, maxLength: o.max ?? 255, example: o.example, description: o.description, enum: o.in }),
-    ...(o.trim === false ? [] : [trimmed]),
-    IsDefined(),
-    IsNotEmpty(),
-    ...stringRules(o),
-  );
+  applyDecorators(ApiProperty(stringDocs(o, true)), normalise({ trim: o.trim !== false }), IsDefined(), IsNotEmpty(), ...stringRules(o));
 
 export const OptionalString = (o: StringOpts = {}) =>
-  applyDecorators(
-    ApiPropertyOptional({ type: String, maxLength: o.max ?? 255, example: o.example, description: o.description, enum: o.in }),
-    ...(o.trim === false ? [] : [trimmed]),
-    IsOptional(),
-    ...stringRules(o),
-  );
+  applyDecorators(ApiPropertyOptional(stringDocs(o, false)), normalise({ nullable: o.nullable, trim: o.trim !== false }), IsOptional(), ...stringRules(o));
+
+// ---------------------------------------------------------------------------------------------
+// Integers and booleans
+// ---------------------------------------------------------------------------------------------
+
+export const INT32_MAX = 2_147_483_647;
 
 interface IntOpts {
   min?: number;
   max?: number;
   description?: string;
   example?: number;
+  /** null is accepted and means "clear" (documented as nullable) */ nullable?: boolean;
 }
-
-const toNumber = Transform(({ value }: { value: unknown }) => {
-  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
-  return value;
-});
 
 function intRules(o: IntOpts) {
-  return [IsInt(), Min(o.min ?? 1), Max(o.max ?? 2_147_483_647)];
+  return [IsInt(), Min(o.min ?? 1), Max(o.max ?? INT32_MAX)];
 }
 
-export const RequiredInt = (o: IntOpts = {}) =>
-  applyDecorators(
-    ApiProperty({ type: Number, minimum: o.min ?? 1, maximum: o.max, description: o.description, example: o.example }),
-    toNumber,
-    IsDefined(),
-    ...intRules(o),
-  );
+function intDocs(o: IntOpts) {
+  return {
+    type: 'integer',
+    format: 'int32',
+    minimum: o.min ?? 1,
+    maximum: o.max ?? INT32_MAX,
+    description: o.description,
+    example: o.example,
+    nullable: o.nullable || undefined,
+  } as const;
+}
 
-export const OptionalInt = (o: IntOpts = {}) =>
-  applyDecorators(
-    ApiPropertyOptional({ type: Number, minimum: o.min ?? 1, maximum: o.max, description: o.description, example: o.example }),
-    toNumber,
-    IsOptional(),
-    ...intRules(o),
-  );
+export const RequiredInt = (o: IntOpts = {}) => applyDecorators(ApiProperty(intDocs(o)), toNumber(), IsDefined(), ...intRules(o));
+
+export const OptionalInt = (o: IntOpts = {}) => applyDecorators(ApiPropertyOptional(intDocs(o)), toNumber(o), IsOptional(), ...intRules(o));
 
 export const OptionalBoolean = (description?: string) =>
   applyDecorators(
     ApiPropertyOptional({ type: Boolean, description }),
     Transform(({ value }: { value: unknown }) => {
+      if (value === null) return undefined;
       if (value === 'true' || value === '1' || value === 1) return true;
       if (value === 'false' || value === '0' || value === 0) return false;
       return value;
@@ -114,61 +216,99 @@ export const OptionalBoolean = (description?: string) =>
     IsBoolean(),
   );
 
+// ---------------------------------------------------------------------------------------------
+// Arrays
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Array limits recorded per DTO property so the validation pipe can refuse an oversized array
+ * (and drop unknown keys) before class-transformer builds an object per element: 100,000 empty
+ * checkout lines are one 422 in milliseconds, not 100,000 validated objects.
+ */
+export interface ArrayShape {
+  maxItems: number;
+  nested?: () => new () => object;
+}
+const ARRAY_SHAPES = Symbol('ARRAY_SHAPES');
+
+function recordArrayShape(shape: ArrayShape): PropertyDecorator {
+  return (target: object, key: string | symbol) => {
+    const own: Map<string | symbol, ArrayShape> = Reflect.hasOwnMetadata(ARRAY_SHAPES, target)
+      ? (Reflect.getOwnMetadata(ARRAY_SHAPES, target) as Map<string | symbol, ArrayShape>)
+      : new Map();
+    own.set(key, shape);
+    Reflect.defineMetadata(ARRAY_SHAPES, own, target);
+  };
+}
+
+/** The array limit of a DTO property (the nearest declaration up the class chain). */
+export function arrayShapeOf(cls: new () => object, key: string): ArrayShape | undefined {
+  for (let proto: object | null = cls.prototype as object; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+    const own = Reflect.getOwnMetadata(ARRAY_SHAPES, proto) as Map<string | symbol, ArrayShape> | undefined;
+    const shape = own?.get(key);
+    if (shape) return shape;
+  }
+  return undefined;
+}
+
+interface ArrayOpts {
+  minItems?: number;
+  maxItems?: number;
+  description?: string;
+}
+
+/** An array of nested DTOs, validated element by element; errors keyed `field.N.sub`. */
+export const NestedArray = (type: () => new () => object, o: ArrayOpts & { required: boolean; maxItems: number }) =>
+  applyDecorators(
+    // `type: () => ...` written here so the function is named "type": how @nestjs/swagger recognises a lazy type.
+    (o.required ? ApiProperty : ApiPropertyOptional)({
+      type: () => type(),
+      isArray: true,
+      minItems: o.minItems,
+      maxItems: o.maxItems,
+      description: o.description,
+    }),
+    recordArrayShape({ maxItems: o.maxItems, nested: type }),
+    Transform(({ value }: { value: unknown }) => (value === null ? undefined : value)),
+    o.required ? IsDefined() : IsOptional(),
+    IsArray(),
+    ...(o.minItems ? [ArrayMinSize(o.minItems)] : []),
+    ArrayMaxSize(o.maxItems),
+    ValidateNested({ each: true }),
+    Type(type),
+  );
+
 export const RequiredStringArray = (o: { maxItems?: number; max?: number; in?: readonly string[]; description?: string } = {}) =>
   applyDecorators(
-    ApiProperty({ type: [String], description: o.description, enum: o.in }),
+    ApiProperty({
+      type: String,
+      isArray: true,
+      maxItems: o.maxItems ?? 200,
+      description: o.description,
+      enum: o.in as string[] | undefined,
+      ...(o.in ? {} : { items: { type: 'string', minLength: 1, maxLength: o.max ?? 255 } }),
+    }),
+    recordArrayShape({ maxItems: o.maxItems ?? 200 }),
     trimmedEach,
     IsDefined(),
     IsArray(),
     ArrayMaxSize(o.maxItems ?? 200),
     IsString({ each: true }),
     MaxLength(o.max ?? 255, { each: true }),
+    IsSafeText(false, { each: true }),
     ...(o.in ? [IsIn(o.in as string[], { each: true })] : []),
-  );
-
-export const OptionalIntArray = (o: { maxItems?: number; description?: string } = {}) =>
-  applyDecorators(
-    ApiPropertyOptional({ type: [Number], description: o.description }),
-    IsOptional(),
-    IsArray(),
-    ArrayMaxSize(o.maxItems ?? 200),
-    IsInt({ each: true }),
-    Min(1, { each: true }),
-    Max(2_147_483_647, { each: true }),
-  );
-
-export { Type };
-
-interface MoneyOpts {
-  description?: string;
-  max?: number;
-  min?: number;
-}
-
-/** A money amount as a JSON number with at most 2 decimals (converted to minor units by the use case). */
-export const OptionalMoney = (o: MoneyOpts = {}) =>
-  applyDecorators(
-    ApiPropertyOptional({ type: Number, minimum: o.min ?? 0, maximum: o.max ?? 99_999_999.99, description: o.description, example: 12.5 }),
-    toNumber,
-    IsOptional(),
-    IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: '$property must be a number with at most 2 decimal places' }),
-    Min(o.min ?? 0),
-    Max(o.max ?? 99_999_999.99),
-  );
-
-export const RequiredMoney = (o: MoneyOpts = {}) =>
-  applyDecorators(
-    ApiProperty({ type: Number, minimum: o.min ?? 0, maximum: o.max ?? 99_999_999.99, description: o.description, example: 12.5 }),
-    toNumber,
-    IsDefined(),
-    IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: '$property must be a number with at most 2 decimal places' }),
-    Min(o.min ?? 0),
-    Max(o.max ?? 99_999_999.99),
   );
 
 export const OptionalStringArray = (o: { maxItems?: number; max?: number; description?: string } = {}) =>
   applyDecorators(
-    ApiPropertyOptional({ type: [String], description: o.description }),
+    ApiPropertyOptional({
+      type: String,
+      isArray: true,
+      maxItems: o.maxItems ?? 200,
+      description: o.description,
+      items: { type: 'string', minLength: 1, maxLength: o.max ?? 255 },
+    }),
+    recordArrayShape({ maxItems: o.maxItems ?? 200 }),
     trimmedEach,
     IsOptional(),
     IsArray(),
@@ -176,12 +316,128 @@ export const OptionalStringArray = (o: { maxItems?: number; max?: number; descri
     IsString({ each: true }),
     IsNotEmpty({ each: true }),
     MaxLength(o.max ?? 255, { each: true }),
+    IsSafeText(false, { each: true }),
   );
 
-/** An ISO 8601 date or date-time in a query string (YYYY-MM-DD or full timestamp). */
+export const OptionalIntArray = (o: { maxItems?: number; min?: number; max?: number; description?: string } = {}) =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: 'integer',
+      isArray: true,
+      maxItems: o.maxItems ?? 200,
+      description: o.description,
+      items: { type: 'integer', format: 'int32', minimum: o.min ?? 1, maximum: o.max ?? INT32_MAX },
+    }),
+    recordArrayShape({ maxItems: o.maxItems ?? 200 }),
+    Transform(({ value }: { value: unknown }) => (value === null ? undefined : value)),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(o.maxItems ?? 200),
+    IsInt({ each: true }),
+    Min(o.min ?? 1, { each: true }),
+    Max(o.max ?? INT32_MAX, { each: true }),
+  );
+
+export { Type };
+
+// ---------------------------------------------------------------------------------------------
+// Money and decimals
+// ---------------------------------------------------------------------------------------------
+
+export const MONEY_MAX = 99_999_999.99;
+
+/** Decimal places of a finite number as written in JSON, exponent form included (1e-7 -> 7). */
+export function decimalPlaces(value: number): number {
+  if (!Number.isFinite(value)) return Number.POSITIVE_INFINITY;
+  const [mantissa, exponent = '0'] = value.toString().toLowerCase().split('e');
+  const fraction = mantissa.split('.')[1]?.length ?? 0;
+  return Math.max(0, fraction - Number(exponent));
+}
+
+/** A finite number with at most `decimals` decimal places, between min and max. */
+export const IsDecimal = (o: { decimals: number; min: number; max: number }, options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isDecimal',
+      constraints: [o.decimals, o.min, o.max],
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'number' && Number.isFinite(value) && decimalPlaces(value) <= o.decimals && value >= o.min && value <= o.max,
+        defaultMessage: (args) => {
+          const v = args?.value;
+          if (typeof v !== 'number' || !Number.isFinite(v)) return '$property must be a number';
+          if (decimalPlaces(v) > o.decimals) return `$property must be a number with at most ${o.decimals} decimal places`;
+          if (v < o.min) return `$property must not be less than ${o.min}`;
+          return `$property must not be greater than ${o.max}`;
+        },
+      },
+    },
+    options,
+  );
+
+interface MoneyOpts {
+  description?: string;
+  max?: number;
+  min?: number;
+  /** decimal places (default 2; 8 for exchange rates) */ decimals?: number;
+  example?: number;
+}
+
+function moneyDocs(o: MoneyOpts) {
+  const decimals = o.decimals ?? 2;
+  return {
+    type: 'number',
+    minimum: o.min ?? 0,
+    maximum: o.max ?? MONEY_MAX,
+    multipleOf: Number((10 ** -decimals).toFixed(decimals)),
+    description: [o.description, `At most ${decimals} decimal places.`].filter(Boolean).join(' '),
+    example: o.example ?? 12.5,
+  } as const;
+}
+
+function moneyRules(o: MoneyOpts) {
+  return [IsDecimal({ decimals: o.decimals ?? 2, min: o.min ?? 0, max: o.max ?? MONEY_MAX })];
+}
+
+/** A money amount (or percent) as a JSON number with at most 2 decimals (converted to minor units by the use case). */
+export const OptionalMoney = (o: MoneyOpts = {}) => applyDecorators(ApiPropertyOptional(moneyDocs(o)), toNumber(), IsOptional(), ...moneyRules(o));
+
+export const RequiredMoney = (o: MoneyOpts = {}) => applyDecorators(ApiProperty(moneyDocs(o)), toNumber(), IsDefined(), ...moneyRules(o));
+
+/** A percentage 0-100 with at most 2 decimals. */
+export const OptionalPercent = (o: { description?: string } = {}) =>
+  OptionalMoney({ max: 100, description: [o.description, 'Percent, 0 to 100.'].filter(Boolean).join(' '), example: 10 });
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+// ---------------------------------------------------------------------------------------------
+
+const DATE_MIN = Date.UTC(1000, 0, 1);
+const DATE_MAX = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+/** Within what both databases store (MySQL DATETIME: years 1000 to 9999). */
+export const IsStorableDate = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isStorableDate',
+      validator: {
+        validate: (value: unknown) => {
+          if (typeof value !== 'string') return true; // the ISO 8601 rule reports it
+          const t = new Date(value.length === 10 ? `${value}T00:00:00Z` : value).getTime();
+          return Number.isNaN(t) || (t >= DATE_MIN && t <= DATE_MAX);
+        },
+        defaultMessage: () => '$property must be between 1000-01-01 and 9999-12-31',
+      },
+    },
+    options,
+  );
+
+/** An ISO 8601 date or date-time (YYYY-MM-DD or full timestamp). */
 export const OptionalDate = (description?: string) =>
   applyDecorators(
-    ApiPropertyOptional({ type: String, format: 'date', description }),
+    ApiPropertyOptional({ type: String, format: 'date', description: [description, 'YYYY-MM-DD or an ISO 8601 timestamp.'].filter(Boolean).join(' ') }),
+    normalise({ trim: true }),
     IsOptional(),
     IsISO8601({ strict: true }, { message: '$property must be a valid date (YYYY-MM-DD)' }),
+    IsStorableDate(),
   );

@@ -2,7 +2,9 @@ import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthService, Principal } from '@pos/identity';
 import { Authenticated, CurrentPrincipal, Public, RateTier } from '../access/policy.decorators';
-import { DisableTwoFactorDto, LoginDto, TwoFactorCodeDto } from './auth.dto';
+import { DisableTwoFactorDto, LoginDto, PasswordDto, TwoFactorCodeDto } from './auth.dto';
+import { CurrentUser, LoginResult, LogoutResult, TwoFactorEnrolment, TwoFactorState } from './identity.responses';
+import { ApiEnvelope, ApiErrors } from '../http/openapi';
 
 @ApiTags('Authentication')
 @Controller('auth')
@@ -14,6 +16,8 @@ export class AuthController {
   @Public()
   @RateTier('login')
   @ApiOperation({ summary: 'Log in with email and password; returns a bearer token (5 per minute per IP and email)' })
+  @ApiEnvelope(LoginResult, { status: 201 })
+  @ApiErrors(429)
   login(@Body() body: LoginDto) {
     return this.auth.login({
       email: body.email,
@@ -28,6 +32,7 @@ export class AuthController {
   @HttpCode(201)
   @Authenticated()
   @ApiOperation({ summary: 'Revoke the presented token' })
+  @ApiEnvelope(LogoutResult, { status: 201 })
   async logout(@CurrentPrincipal() principal: Principal) {
     await this.auth.logout(principal);
     return { message: 'Logged out successfully.' };
@@ -36,6 +41,7 @@ export class AuthController {
   @Get('me')
   @Authenticated()
   @ApiOperation({ summary: 'The current user, permissions and discount limits' })
+  @ApiEnvelope(CurrentUser)
   me(@CurrentPrincipal() principal: Principal) {
     return this.auth.me(principal);
   }
@@ -43,15 +49,19 @@ export class AuthController {
   @Post('two-factor/enable')
   @HttpCode(200)
   @Authenticated()
-  @ApiOperation({ summary: 'Start TOTP enrolment: returns the secret and otpauth URL (active after confirm)' })
-  enableTwoFactor(@CurrentPrincipal() principal: Principal) {
-    return this.auth.enableTwoFactor(principal);
+  @ApiOperation({ summary: 'Start TOTP enrolment (needs the password): returns the secret and otpauth URL (active after confirm)' })
+  @ApiEnvelope(TwoFactorEnrolment)
+  @ApiErrors(409)
+  enableTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: PasswordDto) {
+    return this.auth.enableTwoFactor(principal, body.password);
   }
 
   @Post('two-factor/confirm')
   @HttpCode(200)
   @Authenticated()
   @ApiOperation({ summary: 'Confirm TOTP enrolment with a current code' })
+  @ApiEnvelope(TwoFactorState)
+  @ApiErrors(409)
   confirmTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: TwoFactorCodeDto) {
     return this.auth.confirmTwoFactor(principal, body.code);
   }
@@ -60,6 +70,8 @@ export class AuthController {
   @HttpCode(200)
   @Authenticated()
   @ApiOperation({ summary: 'Turn two-factor authentication off (password and a current code)' })
+  @ApiEnvelope(TwoFactorState)
+  @ApiErrors(409)
   disableTwoFactor(@CurrentPrincipal() principal: Principal, @Body() body: DisableTwoFactorDto) {
     return this.auth.disableTwoFactor(principal, body.password, body.code);
   }

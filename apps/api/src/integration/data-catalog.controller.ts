@@ -9,6 +9,9 @@ import { IntegrationCustomerQuery } from '../customers/customers.dto';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { INTEGRATION_DATA_PATHS } from './data-stores.controller';
+import { InventoryRow, Item } from '../catalog/catalog.responses';
+import { Customer } from '../customers/customers.responses';
+import { ApiEnvelope } from '../http/openapi';
 
 const FEED = { default: 50, max: 200 };
 
@@ -25,6 +28,7 @@ export class DataCatalogController {
   @Get('items')
   @IntegrationRead('items.view')
   @ApiOperation({ summary: 'Items feed (q: name, SKU, barcode; is_active)' })
+  @ApiEnvelope(Item, { paginated: true })
   itemsFeed(@Query() q: ItemListQuery) {
     return this.items.list({ q: (q.q ?? q.search)?.trim() || undefined, categoryId: q.category_id, isActive: q.is_active }, pageRequest(q, FEED));
   }
@@ -32,6 +36,7 @@ export class DataCatalogController {
   @Get('customers')
   @IntegrationRead('customers.view')
   @ApiOperation({ summary: 'Customers feed (exclude_walk_in defaults to true)' })
+  @ApiEnvelope(Customer, { paginated: true })
   customersFeed(@Query() q: IntegrationCustomerQuery) {
     return this.customers.list({ q: q.q?.trim() || undefined, excludeWalkIn: q.exclude_walk_in ?? true }, pageRequest(q, FEED));
   }
@@ -39,6 +44,7 @@ export class DataCatalogController {
   @Get('customers/:customer')
   @IntegrationRead('customers.view')
   @ApiOperation({ summary: 'One customer' })
+  @ApiEnvelope(Customer)
   customer(@Param('customer', IdPipe) id: number) {
     return this.customers.show(id);
   }
@@ -46,6 +52,7 @@ export class DataCatalogController {
   @Get('inventory')
   @IntegrationRead('inventory.view')
   @ApiOperation({ summary: 'Inventory feed (store_id, warehouse_id, item_id, stock_status)' })
+  @ApiEnvelope(InventoryRow, { paginated: true })
   inventoryFeed(@CurrentPrincipal() p: Principal, @Query() q: InventoryQuery) {
     return this.inventory.list(p, { storeId: q.store_id, warehouseId: q.warehouse_id, itemId: q.item_id, status: q.stock_status }, pageRequest(q, FEED));
   }

@@ -6,6 +6,8 @@ import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { REDIS } from '@pos/platform';
 import { Public, RateTier } from '../access/policy.decorators';
+import { Health } from '../identity/identity.responses';
+import { ApiEnvelope } from '../http/openapi';
 
 /** Liveness + readiness: 200 when the database (and Redis, when configured) answer; else 503. */
 @ApiTags('Platform')
@@ -21,6 +23,8 @@ export class HealthController {
   @Public()
   @RateTier('none')
   @ApiOperation({ summary: 'Service health (no token)' })
+  @ApiEnvelope(Health)
+  @ApiEnvelope(Health, { status: 503, description: 'The database or Redis does not answer' })
   async health(@Res({ passthrough: true }) res: Response) {
     const checks: Record<string, { status: 'up' | 'down'; latency_ms?: number; error?: string }> = {};
     checks.database = await probe(() => this.db.query('SELECT 1'));

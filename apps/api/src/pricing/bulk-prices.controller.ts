@@ -6,6 +6,8 @@ import { BulkPriceService } from '@pos/pricing';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { BulkPricesDto } from './pricing.dto';
+import { BulkPriceJob } from './pricing.responses';
+import { ApiEnvelope } from '../http/openapi';
 
 @ApiTags('Pricing')
 @Controller('prices/bulk')
@@ -17,6 +19,7 @@ export class BulkPricesController {
   @HttpCode(200)
   @RateTier('bulk')
   @ApiOperation({ summary: 'Up to 10,000 price changes (items or price-book entries): validated, then applied by a queued job' })
+  @ApiEnvelope(BulkPriceJob)
   submit(@CurrentPrincipal() p: Principal, @Body() body: BulkPricesDto) {
     return this.bulk.submit(
       p,
@@ -26,6 +29,7 @@ export class BulkPricesController {
 
   @Get(':job')
   @ApiOperation({ summary: 'Progress and result of a bulk price job' })
+  @ApiEnvelope(BulkPriceJob)
   status(@Param('job', IdPipe) id: number) {
     return this.bulk.status(id);
   }

@@ -8,6 +8,8 @@ import { MessageResult } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { AvailabilityQuery, BundleCalculateDto, BundleListQuery, CreateBundleDto, UpdateBundleDto } from './pricing.dto';
+import { Bundle, BundleAvailability, BundleCalculation } from './pricing.responses';
+import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 
 const endOfDay = (d: string) => new Date(d.length === 10 ? `${d}T23:59:59.999Z` : d);
 
@@ -19,6 +21,7 @@ export class BundlesController {
   @Get()
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Bundles (store and validity filters; paginated)' })
+  @ApiEnvelope(Bundle, { paginated: true })
   list(@CurrentPrincipal() p: Principal, @Query() q: BundleListQuery) {
     return this.bundles.list(p, { storeId: q.store_id, validity: q.validity }, pageRequest(q, { default: 50, max: 100 }));
   }
@@ -27,6 +30,8 @@ export class BundlesController {
   @HttpCode(201)
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Create a bundle' })
+  @ApiEnvelope(Bundle, { status: 201 })
+  @ApiErrors(409)
   create(@CurrentPrincipal() p: Principal, @Body() b: CreateBundleDto) {
     return this.bundles.create(p, {
       name: b.name,
@@ -45,6 +50,7 @@ export class BundlesController {
   @HttpCode(201)
   @RequirePermission('pos.access')
   @ApiOperation({ summary: "Bundle price against its components' price, and the saving" })
+  @ApiEnvelope(BundleCalculation, { status: 201 })
   calculate(@Body() b: BundleCalculateDto) {
     return this.bundles.calculate({
       bundleId: b.bundle_id,
@@ -57,6 +63,7 @@ export class BundlesController {
   @Get(':bundle')
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'One bundle' })
+  @ApiEnvelope(Bundle)
   show(@CurrentPrincipal() p: Principal, @Param('bundle', IdPipe) id: number) {
     return this.bundles.show(p, id);
   }
@@ -64,6 +71,8 @@ export class BundlesController {
   @Put(':bundle')
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Update a bundle' })
+  @ApiEnvelope(Bundle)
+  @ApiErrors(409)
   update(@CurrentPrincipal() p: Principal, @Param('bundle', IdPipe) id: number, @Body() b: UpdateBundleDto) {
     return this.bundles.update(p, id, {
       name: b.name,
@@ -81,6 +90,7 @@ export class BundlesController {
   @Delete(':bundle')
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Delete a bundle' })
+  @ApiMessage()
   async remove(@Param('bundle', IdPipe) id: number) {
     await this.bundles.remove(id);
     return new MessageResult('Bundle deleted.');
@@ -89,6 +99,7 @@ export class BundlesController {
   @Get(':bundle/availability')
   @RequirePermission('inventory.view')
   @ApiOperation({ summary: "How many bundles the warehouse's component stock allows" })
+  @ApiEnvelope(BundleAvailability)
   availability(@CurrentPrincipal() p: Principal, @Param('bundle', IdPipe) id: number, @Query() q: AvailabilityQuery) {
     return this.bundles.availability(p, id, q.warehouse_id);
   }

@@ -9,6 +9,8 @@ import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { cartRequest } from './cart-request';
 import { CreateRuleDto, PricingCartDto, RuleListQuery, UpdateRuleDto } from './pricing.dto';
+import { PricingRule, RuleEvaluation } from './pricing.responses';
+import { ApiEnvelope, ApiMessage } from '../http/openapi';
 
 const bp = (percent: number | undefined) => (percent === undefined ? undefined : toMinor(percent, 2));
 const minor = (v: number | undefined) => (v === undefined ? undefined : toMinor(v));
@@ -61,6 +63,7 @@ export class PricingRulesController {
   @Get()
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Pricing rules (store, validity active|upcoming|expired, item, category filters)' })
+  @ApiEnvelope(PricingRule, { paginated: true })
   list(@CurrentPrincipal() p: Principal, @Query() q: RuleListQuery) {
     if (q.store_id !== undefined) assertStoreAccess(p, q.store_id);
     return this.rules.list(
@@ -73,6 +76,7 @@ export class PricingRulesController {
   @HttpCode(201)
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Create a rule: percent_off, amount_off, fixed_price, quantity_tiers or buy_x_get_y' })
+  @ApiEnvelope(PricingRule, { status: 201 })
   create(@Body() body: CreateRuleDto) {
     const input = ruleInput(body);
     return this.rules.create(
@@ -100,6 +104,7 @@ export class PricingRulesController {
   @RateTier('pos')
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Which rules apply to a cart and what each does' })
+  @ApiEnvelope(RuleEvaluation)
   async evaluate(@CurrentPrincipal() p: Principal, @Body() body: PricingCartDto) {
     const r = await this.pricing.price(p, cartRequest(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p))));
     const effects = new Map<number, { id: number; name: string; lines: number[]; saving: number }>();
@@ -124,6 +129,7 @@ export class PricingRulesController {
   @Get(':pricingRule')
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'One rule' })
+  @ApiEnvelope(PricingRule)
   show(@Param('pricingRule', IdPipe) id: number) {
     return this.rules.show(id);
   }
@@ -131,6 +137,7 @@ export class PricingRulesController {
   @Put(':pricingRule')
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Update a rule' })
+  @ApiEnvelope(PricingRule)
   update(@Param('pricingRule', IdPipe) id: number, @Body() body: UpdateRuleDto) {
     return this.rules.update(id, ruleInput(body), ruleValues(body));
   }
@@ -138,6 +145,7 @@ export class PricingRulesController {
   @Delete(':pricingRule')
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Delete a rule' })
+  @ApiMessage()
   async remove(@Param('pricingRule', IdPipe) id: number) {
     await this.rules.remove(id);
     return new MessageResult('Pricing rule deleted.');
@@ -147,6 +155,7 @@ export class PricingRulesController {
   @HttpCode(200)
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Switch a rule on or off' })
+  @ApiEnvelope(PricingRule)
   toggle(@Param('pricingRule', IdPipe) id: number) {
     return this.rules.toggle(id);
   }

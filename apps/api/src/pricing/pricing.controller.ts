@@ -16,6 +16,22 @@ import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.
 import { IdPipe } from '../http/id.pipe';
 import { cartRequest } from './cart-request';
 import { CalculateDto, DiscountApproveDto, ItemPriceQuery, PricingCartDto, PricingValidateDto, TaxInfoQuery, toDiscount } from './pricing.dto';
+import {
+  ApplicablePriceBooks,
+  CartFigures,
+  DiscountApproval,
+  DiscountLimits,
+  ItemPrice,
+  ItemPriceBreakdown,
+  PriceValidation,
+  PricedCart,
+  PricedItem,
+  PricingRule,
+  RulesForItem,
+  TaxCalculation,
+  TaxInfo,
+} from './pricing.responses';
+import { ApiEnvelope } from '../http/openapi';
 
 /** Pricing through the engine: carts, single items, validation, tax and discount approval. */
 @ApiTags('Pricing')
@@ -34,6 +50,7 @@ export class PricingController {
   @HttpCode(200)
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Price a cart: every line with its source, rules, bundles, discounts and tax' })
+  @ApiEnvelope(PricedCart)
   async cart(@CurrentPrincipal() p: Principal, @Body() body: PricingCartDto) {
     return pricedCartView(await this.pricing.price(p, cartRequest(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p)))));
   }
@@ -42,6 +59,7 @@ export class PricingController {
   @HttpCode(200)
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Price a cart, returning only the figures (no steps)' })
+  @ApiEnvelope(CartFigures)
   async calculateResult(@CurrentPrincipal() p: Principal, @Body() body: PricingCartDto) {
     const view = pricedCartView(await this.pricing.price(p, cartRequest(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p)))));
     return {
@@ -66,6 +84,7 @@ export class PricingController {
   @HttpCode(200)
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Price one item (quantity, unit, store, customer)' })
+  @ApiEnvelope(PricedItem)
   async calculate(@CurrentPrincipal() p: Principal, @Body() body: CalculateDto) {
     // One item: report problems on this body's own fields (item_id, unit_id), not a cart line's.
     const r = await this.pricing
@@ -93,6 +112,7 @@ export class PricingController {
   @HttpCode(200)
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Check a client-priced cart against the server: discrepancies per line' })
+  @ApiEnvelope(PriceValidation)
   async validate(@CurrentPrincipal() p: Principal, @Body() body: PricingValidateDto) {
     const req = cartRequest(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p)));
     // Price without the client's prices: the point is to compare them with the server's.
@@ -116,6 +136,7 @@ export class PricingController {
   @Get('pricing/rules')
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Rules in force now (active and in their validity window), highest priority first' })
+  @ApiEnvelope([PricingRule])
   async activeRules() {
     return (await this.rules.list({ validity: 'active', isActive: true }, { page: 1, perPage: 1000 })).items;
   }
@@ -123,6 +144,7 @@ export class PricingController {
   @Get('pricing/rules-for-item/:item')
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Rules in force that can apply to an item (by item, its category, or all items)' })
+  @ApiEnvelope(RulesForItem)
   async rulesForItem(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number) {
     await this.pricing.requireItem(id);
     const r = await this.pricing.price(p, { lines: [{ itemId: id, quantity: 1 }] });
@@ -142,6 +164,7 @@ export class PricingController {
   @Get('items/:item/price')
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'The live unit price of an item for a store (and customer, quantity, unit)' })
+  @ApiEnvelope(ItemPrice)
   async itemPrice(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Query() q: ItemPriceQuery) {
     await this.pricing.requireItem(id);
     const r = await this.pricing.price(p, {
@@ -165,6 +188,7 @@ export class PricingController {
   @Get('items/:item/price-breakdown')
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Every step from base price to final, with its source' })
+  @ApiEnvelope(ItemPriceBreakdown)
   async priceBreakdown(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Query() q: ItemPriceQuery) {
     await this.pricing.requireItem(id);
     const r = await this.pricing.price(p, {
@@ -191,6 +215,7 @@ export class PricingController {
   @Get('items/:item/applicable-price-books')
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Price books that apply to the item now (store, customer group), and the one chosen' })
+  @ApiEnvelope(ApplicablePriceBooks)
   async applicablePriceBooks(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Query() q: ItemPriceQuery) {
     await this.pricing.requireItem(id);
     const r = await this.pricing.price(p, { storeId: q.store_id, customerId: q.customer_id, lines: [{ itemId: id, quantity: q.quantity ?? 1 }] });
@@ -215,6 +240,7 @@ export class PricingController {
   @HttpCode(200)
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Tax for a cart: per line and per rate' })
+  @ApiEnvelope(TaxCalculation)
   async taxCalculate(@CurrentPrincipal() p: Principal, @Body() body: PricingCartDto) {
     return this.tax.taxView(await this.pricing.price(p, cartRequest(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p)))));
   }
@@ -222,6 +248,7 @@ export class PricingController {
   @Get('pos/tax/info')
   @RequirePermission('pos.access')
   @ApiOperation({ summary: "A store's tax mode, classes and rates, rounding and exemption rules" })
+  @ApiEnvelope(TaxInfo)
   taxInfo(@CurrentPrincipal() p: Principal, @Query() q: TaxInfoQuery) {
     return this.tax.taxInfo(p, q.store_id);
   }
@@ -230,6 +257,7 @@ export class PricingController {
   @RateTier('standard')
   @RequirePermission('pos.access')
   @ApiOperation({ summary: "The user's discount limits and whether they may approve discounts" })
+  @ApiEnvelope(DiscountLimits)
   discountLimits(@CurrentPrincipal() p: Principal) {
     return this.approvals.limits(p);
   }
@@ -239,6 +267,7 @@ export class PricingController {
   @RateTier('login')
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'A manager approves one discount for one cart: returns a short-lived signed token' })
+  @ApiEnvelope(DiscountApproval)
   approve(@CurrentPrincipal() p: Principal, @Body() body: DiscountApproveDto) {
     return this.approvals.approve(p, {
       approverEmail: body.approver_email,

@@ -1,15 +1,17 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsInt, IsNumber, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { Discount } from '@pos/pricing';
 import { amountToMinor, toMinor, ValidationFailedError } from '@pos/kernel';
 import { PageQueryDto } from '../http/page-query.dto';
 import {
+  NestedArray,
   OptionalBoolean,
   OptionalDate,
   OptionalInt,
   OptionalIntArray,
   OptionalMoney,
+  OptionalPercent,
   OptionalString,
   RequiredInt,
   RequiredMoney,
@@ -35,13 +37,7 @@ export class PricingCartDto {
   @OptionalString({ in: DISCOUNT_TYPES }) cart_discount_type?: (typeof DISCOUNT_TYPES)[number];
   @OptionalMoney() cart_discount_value?: number;
 
-  @ApiProperty({ type: [PricingLineDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(500)
-  @ValidateNested({ each: true })
-  @Type(() => PricingLineDto)
+  @NestedArray(() => PricingLineDto, { required: true, minItems: 1, maxItems: 500 })
   items!: PricingLineDto[];
 }
 
@@ -50,13 +46,7 @@ export class ValidateLineDto extends PricingLineDto {
 }
 
 export class PricingValidateDto extends PricingCartDto {
-  @ApiProperty({ type: [ValidateLineDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(500)
-  @ValidateNested({ each: true })
-  @Type(() => ValidateLineDto)
+  @NestedArray(() => ValidateLineDto, { required: true, minItems: 1, maxItems: 500 })
   declare items: ValidateLineDto[];
 
   @OptionalMoney() subtotal?: number;
@@ -81,7 +71,7 @@ export class ItemPriceQuery {
 
 export class TierDto {
   @RequiredInt({ min: 1, max: 100_000 }) min_quantity!: number;
-  @OptionalMoney({ max: 100, description: 'Percent off (0-100)' }) percent_off?: number;
+  @OptionalPercent({ description: 'Percent off this tier (or unit_price)' }) percent_off?: number;
   @OptionalMoney() unit_price?: number;
 }
 
@@ -89,30 +79,32 @@ const RULE_KINDS = ['percent_off', 'amount_off', 'fixed_price', 'quantity_tiers'
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 class RuleFieldsDto {
-  @OptionalString({ max: 2000 }) description?: string;
+  @OptionalString({ max: 2000, multiline: true }) description?: string;
   @OptionalInt({ min: 0, max: 1_000_000 }) priority?: number;
   @OptionalBoolean('Applies alone: no other rule applies to a line it applies to') is_exclusive?: boolean;
   @OptionalBoolean() is_active?: boolean;
-  @OptionalMoney({ max: 100 }) percent_off?: number;
+  @OptionalPercent({ description: 'percent_off rules' }) percent_off?: number;
   @OptionalMoney() amount_off?: number;
   @OptionalMoney() fixed_price?: number;
-  @ApiPropertyOptional({ type: [TierDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => TierDto)
+  @NestedArray(() => TierDto, { required: false, maxItems: 20, description: 'quantity_tiers rules' })
   tiers?: TierDto[];
   @OptionalInt({ min: 1, max: 1000 }) buy_quantity?: number;
   @OptionalInt({ min: 1, max: 1000 }) get_quantity?: number;
-  @OptionalMoney({ max: 100, description: 'Percent off the free units (default 100)' }) get_percent_off?: number;
+  @OptionalPercent({ description: 'Percent off the free units (default 100)' }) get_percent_off?: number;
   @OptionalIntArray() item_ids?: number[];
   @OptionalIntArray() category_ids?: number[];
   @OptionalIntArray() customer_group_ids?: number[];
   @OptionalIntArray() store_ids?: number[];
   @OptionalInt({ min: 1, max: 100_000 }) min_quantity?: number;
   @OptionalMoney() min_subtotal?: number;
-  @ApiPropertyOptional({ type: [Number], description: '0 = Sunday ... 6 = Saturday (store time zone)' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    isArray: true,
+    maxItems: 7,
+    items: { type: 'integer', minimum: 0, maximum: 6 },
+    description: '0 = Sunday ... 6 = Saturday (store time zone)',
+  })
+  @Transform(({ value }: { value: unknown }) => (value === null ? undefined : value))
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(7)
@@ -150,7 +142,7 @@ export class BundleItemDto {
 }
 
 class BundleFieldsDto {
-  @OptionalString({ max: 2000 }) description?: string;
+  @OptionalString({ max: 2000, multiline: true }) description?: string;
   @OptionalBoolean() is_active?: boolean;
   @OptionalIntArray() store_ids?: number[];
   @OptionalDate() valid_from?: string;
@@ -161,13 +153,7 @@ export class CreateBundleDto extends BundleFieldsDto {
   @RequiredString({ max: 255 }) name!: string;
   @RequiredString({ max: 32 }) code!: string;
   @RequiredMoney() price!: number;
-  @ApiProperty({ type: [BundleItemDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => BundleItemDto)
+  @NestedArray(() => BundleItemDto, { required: true, minItems: 1, maxItems: 50 })
   items!: BundleItemDto[];
 }
 
@@ -175,13 +161,7 @@ export class UpdateBundleDto extends BundleFieldsDto {
   @OptionalString({ max: 255, nonEmpty: true }) name?: string;
   @OptionalString({ max: 32, nonEmpty: true }) code?: string;
   @OptionalMoney() price?: number;
-  @ApiPropertyOptional({ type: [BundleItemDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => BundleItemDto)
+  @NestedArray(() => BundleItemDto, { required: false, minItems: 1, maxItems: 50, description: 'When given, replaces the components' })
   items?: BundleItemDto[];
 }
 
@@ -194,13 +174,7 @@ export class BundleCalculateDto {
   @OptionalInt() bundle_id?: number;
   @OptionalMoney() price?: number;
   @OptionalInt({ min: 1, max: 10_000 }) quantity?: number;
-  @ApiPropertyOptional({ type: [BundleItemDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => BundleItemDto)
+  @NestedArray(() => BundleItemDto, { required: false, minItems: 1, maxItems: 50, description: 'Components (with price), when bundle_id is not given' })
   items?: BundleItemDto[];
 }
 
@@ -215,11 +189,7 @@ export class ConvertQuery {
 }
 
 export class RateDto {
-  @ApiProperty({ type: Number, description: 'Units of this currency per 1 unit of the base currency (up to 8 decimals)', example: 0.9234 })
-  @IsDefined()
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 8 })
-  @Min(0.00000001)
-  @Max(1_000_000)
+  @RequiredMoney({ decimals: 8, min: 0.00000001, max: 1_000_000, description: 'Units of this currency per 1 unit of the base currency.', example: 0.9234 })
   rate!: number;
   @OptionalDate() effective_at?: string;
 }
@@ -230,8 +200,8 @@ export class TaxInfoQuery {
 
 export class DiscountApproveDto {
   @RequiredString({ max: 255, email: true }) approver_email!: string;
-  @OptionalString({ max: 1024, trim: false }) password?: string;
-  @OptionalString({ max: 16, trim: false }) pin?: string;
+  @OptionalString({ max: 1024, trim: false, raw: true }) password?: string;
+  @OptionalString({ max: 16, trim: false, raw: true }) pin?: string;
   @OptionalString({ max: 16, description: "The approver's TOTP code, required with a password when they have 2FA" }) two_factor_code?: string;
   @OptionalInt({ description: "Default: the token's store" }) store_id?: number;
   @OptionalInt({ description: "The line's item; omit for a cart discount" }) item_id?: number;
@@ -260,12 +230,6 @@ export class PriceChangeDto {
 }
 
 export class BulkPricesDto {
-  @ApiProperty({ type: [PriceChangeDto], maxItems: 10_000 })
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(10_000)
-  @ValidateNested({ each: true })
-  @Type(() => PriceChangeDto)
+  @NestedArray(() => PriceChangeDto, { required: true, minItems: 1, maxItems: 10_000 })
   changes!: PriceChangeDto[];
 }

@@ -9,6 +9,8 @@ import { CheckoutInput, CheckoutService } from '@pos/sales';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { toDiscount } from '../pricing/pricing.dto';
 import { CheckoutDto } from './sales.dto';
+import { CheckoutValidation, SaleDetail } from './sales.responses';
+import { ApiEnvelope, ApiErrors } from '../http/openapi';
 
 /** Canonical JSON (sorted keys) so the same request always has the same fingerprint. */
 export function fingerprint(body: unknown): string {
@@ -92,6 +94,12 @@ export class CheckoutController {
     description:
       'Idempotent on idempotency_key: the same body replays the original response (header Idempotent-Replayed: true); another body is 422; while the first is running, 409 with Retry-After.',
   })
+  @ApiEnvelope(SaleDetail, { status: 201, description: 'The sale (also on a replay, with Idempotent-Replayed: true)' })
+  @ApiErrors(
+    [400, 'Also: total_amount differs from the server total (client_total, server_total)'],
+    [403, 'A discount beyond your limits without a valid approval token, or another store'],
+    [409, 'No open session, not enough stock, or the same idempotency_key still running (Retry-After)'],
+  )
   async create(@CurrentPrincipal() p: Principal, @Body() body: CheckoutDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const outcome = await this.checkout.checkout(p, checkoutInput(body, await this.currencies.ofStore(body.store_id)), fingerprint(req.body));
     res.status(outcome.status);
@@ -103,6 +111,8 @@ export class CheckoutController {
   @HttpCode(200)
   @RequirePermission('sales.create')
   @ApiOperation({ summary: 'Every checkout check and the priced cart, without writing anything' })
+  @ApiEnvelope(CheckoutValidation)
+  @ApiErrors(409)
   async validate(@CurrentPrincipal() p: Principal, @Body() body: CheckoutDto) {
     return this.checkout.validate(p, checkoutInput(body, await this.currencies.ofStore(body.store_id)));
   }

@@ -9,6 +9,8 @@ import { envelope } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { InvoiceListQuery, InvoicePaymentDto, ReceiptQuery, SaleListQuery, SaleSearchQuery, VoidDto } from './sales.dto';
+import { Invoice, InvoiceDetail, Receipt, SaleDetail, SaleSummary } from './sales.responses';
+import { ApiEnvelope, ApiErrors } from '../http/openapi';
 
 @ApiTags('Sales and invoices')
 @Controller()
@@ -21,6 +23,7 @@ export class SalesController {
   @Get('sales')
   @RequirePermission('sales.view')
   @ApiOperation({ summary: 'Sales (store, status, date range, cashier, customer, session filters; paginated)' })
+  @ApiEnvelope(SaleSummary, { paginated: true })
   list(@CurrentPrincipal() p: Principal, @Query() q: SaleListQuery) {
     return this.sales.list(
       p,
@@ -42,6 +45,7 @@ export class SalesController {
   @Get('sales/search')
   @RequirePermission('sales.view')
   @ApiOperation({ summary: 'Find sales by receipt number, reference, customer (name, email, phone) or item barcode' })
+  @ApiEnvelope(SaleSummary, { paginated: true })
   search(@CurrentPrincipal() p: Principal, @Query() q: SaleSearchQuery) {
     return this.sales.list(p, { q: q.q, storeId: q.store_id }, pageRequest(q, { default: 50, max: 100 }));
   }
@@ -49,6 +53,7 @@ export class SalesController {
   @Get('sales/:sale')
   @RequirePermission('sales.view')
   @ApiOperation({ summary: 'A sale: lines with price source, discounts and tax; payments; invoice' })
+  @ApiEnvelope(SaleDetail)
   show(@CurrentPrincipal() p: Principal, @Param('sale', IdPipe) id: number) {
     return this.sales.show(p, id);
   }
@@ -56,9 +61,12 @@ export class SalesController {
   @Get('sales/:sale/receipt')
   @RequirePermission('sales.view')
   @ApiOperation({ summary: 'Receipt data (store header, lines, taxes, payments, change, footer); ?format=text for 40 columns' })
+  @ApiEnvelope(Receipt, { description: 'The receipt; with format=text, a 40-column text/plain receipt instead' })
   async receipt(@CurrentPrincipal() p: Principal, @Param('sale', IdPipe) id: number, @Query() q: ReceiptQuery, @Res() res: Response) {
     if (q.format === 'text') {
-      res.type('text/plain; charset=utf-8').send(await this.sales.receiptText(p, id));
+      // The text first: an error (404) must still answer in the JSON envelope, not as text/plain.
+      const text = await this.sales.receiptText(p, id);
+      res.type('text/plain; charset=utf-8').send(text);
       return;
     }
     res.json(envelope(await this.sales.receipt(p, id)));
@@ -68,6 +76,8 @@ export class SalesController {
   @HttpCode(200)
   @RequirePermission('sales.void')
   @ApiOperation({ summary: 'Void a completed sale with no returns: restock, reverse payments, sale.voided' })
+  @ApiEnvelope(SaleDetail)
+  @ApiErrors(409)
   void(@CurrentPrincipal() p: Principal, @Param('sale', IdPipe) id: number, @Body() body: VoidDto) {
     return this.sales.void(p, id, body.reason);
   }
@@ -75,10 +85,11 @@ export class SalesController {
   @Get('invoices')
   @RequirePermission('invoices.view')
   @ApiOperation({ summary: 'Invoices (store, status incl. overdue, dates, number)' })
+  @ApiEnvelope(Invoice, { paginated: true })
   invoiceList(@CurrentPrincipal() p: Principal, @Query() q: InvoiceListQuery) {
     return this.invoices.list(
       p,
-      { storeId: q.store_id, status: q.status, from: dayStart(q.date_from), to: dayEnd(q.date_to), q: q.q },
+      { storeId: q.store_id, warehouseId: q.warehouse_id, status: q.status, from: dayStart(q.date_from), to: dayEnd(q.date_to), q: q.q },
       pageRequest(q, { default: 50, max: 100 }),
     );
   }
@@ -86,6 +97,7 @@ export class SalesController {
   @Get('invoices/:invoice')
   @RequirePermission('invoices.view')
   @ApiOperation({ summary: 'An invoice with its payments' })
+  @ApiEnvelope(InvoiceDetail)
   invoice(@CurrentPrincipal() p: Principal, @Param('invoice', IdPipe) id: number) {
     return this.invoices.show(p, id);
   }
@@ -94,6 +106,8 @@ export class SalesController {
   @HttpCode(201)
   @RequirePermission('invoices.manage')
   @ApiOperation({ summary: 'Record a later payment of an on-account balance' })
+  @ApiEnvelope(InvoiceDetail, { status: 201 })
+  @ApiErrors(409)
   pay(@CurrentPrincipal() p: Principal, @Param('invoice', IdPipe) id: number, @Body() b: InvoicePaymentDto) {
     return this.invoices.pay(p, id, { code: b.payment_method_code, amount: b.amount, reference: b.reference });
   }

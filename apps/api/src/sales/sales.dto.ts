@@ -1,8 +1,15 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, ValidateNested } from 'class-validator';
 import { PageQueryDto } from '../http/page-query.dto';
-import { OptionalBoolean, OptionalDate, OptionalInt, OptionalMoney, OptionalString, RequiredInt, RequiredMoney, RequiredString } from '../http/validators';
+import {
+  NestedArray,
+  OptionalBoolean,
+  OptionalDate,
+  OptionalInt,
+  OptionalMoney,
+  OptionalString,
+  RequiredInt,
+  RequiredMoney,
+  RequiredString,
+} from '../http/validators';
 
 const DISCOUNT_TYPES = ['percent', 'percentage', 'amount', 'fixed'] as const;
 
@@ -15,11 +22,11 @@ export class CheckoutItemDto {
   @OptionalInt({ min: 1, max: 100_000_000, description: 'qty x unit factor; checked when given' }) base_quantity?: number;
   @OptionalInt() warehouse_id?: number;
   @OptionalString({ in: DISCOUNT_TYPES }) discount_type?: (typeof DISCOUNT_TYPES)[number];
-  @OptionalMoney() discount_value?: number;
+  @OptionalMoney({ description: 'Percent (0-100) or amount, per discount_type' }) discount_value?: number;
   @OptionalMoney({ description: 'A line discount as an amount (when discount_type is not given)' }) discount_amount?: number;
   @OptionalString({ max: 255 }) discount_reason?: string;
   @OptionalString({ max: 255 }) discount_approved_by?: string;
-  @OptionalString({ max: 2000, trim: false }) discount_approval_token?: string;
+  @OptionalString({ max: 2000, trim: false, raw: true }) discount_approval_token?: string;
 }
 
 export class CheckoutPaymentDto {
@@ -32,21 +39,10 @@ export class CheckoutPaymentDto {
 }
 
 export class CheckoutDto {
-  @ApiProperty({ type: [CheckoutItemDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(500)
-  @ValidateNested({ each: true })
-  @Type(() => CheckoutItemDto)
+  @NestedArray(() => CheckoutItemDto, { required: true, minItems: 1, maxItems: 500 })
   items!: CheckoutItemDto[];
 
-  @ApiProperty({ type: [CheckoutPaymentDto] })
-  @IsDefined()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => CheckoutPaymentDto)
+  @NestedArray(() => CheckoutPaymentDto, { required: true, maxItems: 20, description: 'Split tender; may be empty with the legacy payment_method fields' })
   payments!: CheckoutPaymentDto[];
 
   @OptionalString({ max: 32, description: 'Legacy: one payment of the whole total by this method code' }) payment_method?: string;
@@ -60,7 +56,7 @@ export class CheckoutDto {
   @OptionalMoney() cart_discount_amount?: number;
   @OptionalString({ max: 255 }) cart_discount_reason?: string;
   @OptionalString({ max: 255 }) cart_discount_approved_by?: string;
-  @OptionalString({ max: 2000, trim: false }) cart_discount_approval_token?: string;
+  @OptionalString({ max: 2000, trim: false, raw: true }) cart_discount_approval_token?: string;
   @OptionalMoney() total_discount?: number;
   @OptionalBoolean() tax_exempt?: boolean;
   @OptionalString({ max: 255 }) tax_exempt_reason?: string;

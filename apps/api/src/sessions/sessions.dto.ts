@@ -4,21 +4,21 @@ export class OpenSessionDto {
   @RequiredInt() store_id!: number;
   @RequiredMoney({ description: 'Cash in the drawer at opening' }) opening_balance!: number;
   @OptionalInt() cash_register_id?: number;
-  @OptionalString({ max: 1000 }) notes?: string;
+  @OptionalString({ max: 1000, multiline: true }) notes?: string;
 }
 
 export class CashMovementDto {
   @RequiredString({ in: ['cash_in', 'cash_out'] }) type!: 'cash_in' | 'cash_out';
   @RequiredMoney({ min: 0.01 }) amount!: number;
   @RequiredString({ max: 255 }) reason!: string;
-  @OptionalString({ max: 1000 }) notes?: string;
+  @OptionalString({ max: 1000, multiline: true }) notes?: string;
   @OptionalString({ max: 128 }) reference?: string;
 }
 
 export class CloseSessionDto {
   @RequiredMoney({ description: 'Cash counted in the drawer' }) closing_balance!: number;
-  @OptionalString({ max: 1000 }) notes?: string;
-  @OptionalString({ max: 1000 }) discrepancy_notes?: string;
+  @OptionalString({ max: 1000, multiline: true }) notes?: string;
+  @OptionalString({ max: 1000, multiline: true }) discrepancy_notes?: string;
 }
 
 export class StoreQuery {

@@ -4,6 +4,13 @@
  */
 export type StockStatus = 'out' | 'low' | 'in_stock';
 
+/**
+ * A stock level stays within +/- one billion units: the same limit on both databases (MySQL's
+ * INT columns would overflow past 2,147,483,647, SQLite's would not), so a receipt that would
+ * pass it is a 409 everywhere.
+ */
+export const MAX_STOCK_LEVEL = 1_000_000_000;
+
 export function stockStatus(quantity: number, reorderLevel: number): StockStatus {
   if (quantity <= 0) return 'out';
   if (quantity <= reorderLevel) return 'low';

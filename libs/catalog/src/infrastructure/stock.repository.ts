@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, SelectQueryBuilder } from 'typeorm';
-import { Page, pageOffset, PageRequest } from '@pos/kernel';
+import { ConflictError, Page, pageOffset, PageRequest } from '@pos/kernel';
+import { MAX_STOCK_LEVEL } from '../domain/stock-status';
 import { SerialNumberRecord, StockLevelRecord, StockMovementRecord } from '../application/catalog.records';
 import { InventoryFilter, InventoryRow, MovementFilter, NewMovement, StockRepository } from '../application/catalog.ports';
 import { StoreScope } from '../application/store.ports';
@@ -43,12 +44,16 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
         .set({ quantity: () => `quantity + ${Math.trunc(m.delta)}`, updatedAt: now })
         .where('item_id = :itemId AND warehouse_id = :warehouseId', { itemId: m.itemId, warehouseId: m.warehouseId });
       if (floor !== null) qb.andWhere(`quantity + ${Math.trunc(m.delta)} >= :floor`, { floor });
+      qb.andWhere(`quantity + ${Math.trunc(m.delta)} BETWEEN :minLevel AND :maxLevel`, { minLevel: -MAX_STOCK_LEVEL, maxLevel: MAX_STOCK_LEVEL });
       return qb.execute();
     };
     let result = await update();
     if (!result.affected && !(await this.levelsRepo.exists({ where: { itemId: m.itemId, warehouseId: m.warehouseId } }))) {
       await this.ensureLevel(m.itemId, m.warehouseId, now);
       result = await update();
+    }
+    if (!result.affected && m.delta > 0) {
+      throw new ConflictError('stock_limit', `The stock level of item ${m.itemId} in warehouse ${m.warehouseId} would exceed ${MAX_STOCK_LEVEL} units.`);
     }
     if (!result.affected) return null;
     const level = await this.levelsRepo.findOneByOrFail({ itemId: m.itemId, warehouseId: m.warehouseId });

@@ -49,6 +49,7 @@ export abstract class CustomerRepository {
   abstract groups(ids?: number[]): Promise<CustomerGroupRecord[]>;
   abstract groupByCode(code: string): Promise<CustomerGroupRecord | null>;
   abstract createGroup(name: string, code: string, now: Date): Promise<CustomerGroupRecord>;
+  /** Whether a live store has this id (a home store must exist). */
 }
 
 /** What pricing and checkout need to know about a customer, and nothing else. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, ConflictError, NotFoundError, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, Principal } from '@pos/identity';
+import { StoreContext } from '@pos/catalog';
 import { ChangeLog, Transactional } from '@pos/platform';
 import { CustomerCreated, CustomerUpdated } from './customer.events';
 import { customerView } from './customer.views';
@@ -28,6 +29,7 @@ export interface CustomerInput {
 export class CustomerService {
   constructor(
     private readonly customers: CustomerRepository,
+    private readonly stores: StoreContext,
     private readonly changes: ChangeLog,
     private readonly clock: Clock,
   ) {}
@@ -133,8 +135,11 @@ export class CustomerService {
     if (email && (await this.customers.findByEmail(email, id))) errors.email = ['The email has already been taken.'];
     if (input.customerGroupId != null && (await this.customers.groups([input.customerGroupId])).length === 0)
       errors.customer_group_id = ['The selected customer group does not exist.'];
+    if (input.storeId != null) {
+      assertStoreAccess(principal, input.storeId);
+      if (!(await this.stores.store(input.storeId))) errors.store_id = ['The selected store does not exist.'];
+    }
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
-    if (input.storeId != null) assertStoreAccess(principal, input.storeId);
   }
 
   private async groupsOf(customers: CustomerRecord[]): Promise<CustomerGroupRecord[]> {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { ForbiddenError, NotFoundError, Page, pageOffset, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { hasPermission, Principal } from '../domain/principal';
+import { tokenHasAbility } from '../domain/permissions';
 import { StoreDirectory, TokenRecord, TokenRepository, UserAccess, UserRepository } from './ports';
 import { TokenService } from './token.service';
 import { Transactional } from '@pos/platform';
@@ -29,6 +31,11 @@ export interface TokenView {
  * API application users: machine accounts that cannot log in with a password; an administrator
  * issues their tokens with explicit abilities (decisions.md). With no store_ids they may read
  * every store; with store_ids they are limited to those.
+ *
+ * No escalation: a creator grants only permissions it holds, stores it has (a creator limited to
+ * some stores cannot make an all-stores application; omitted store_ids then means its own
+ * stores) and abilities its own token carries. Applications beyond the creator's own scope
+ * (a permission or store it lacks) do not exist for it: 404, and absent from its list.
  */
 @Injectable()
 export class ApiApplicationService {
@@ -40,11 +47,18 @@ export class ApiApplicationService {
   ) {}
 
   @Transactional()
-  async create(input: { name: string; permissions: string[]; storeIds?: number[] }): Promise<ApiApplicationView> {
-    const storeIds = [...new Set(input.storeIds ?? [])];
+  async create(creator: Principal, input: { name: string; permissions: string[]; storeIds?: number[] }): Promise<ApiApplicationView> {
+    let storeIds = [...new Set(input.storeIds ?? [])];
     const existing = await this.stores.existingIds(storeIds);
     const missing = storeIds.findIndex((id) => !existing.includes(id));
     if (missing >= 0) throw ValidationFailedError.field(`store_ids.${missing}`, 'The selected store does not exist.');
+    const notHeld = [...new Set(input.permissions)].filter((p) => !hasPermission(creator, p));
+    if (notHeld.length) throw new ForbiddenError(`You cannot grant permissions you do not hold: ${notHeld.join(', ')}.`, 'permission_escalation');
+    if (creator.stores !== 'all') {
+      const own = creator.stores;
+      if (storeIds.some((id) => !own.includes(id))) throw new ForbiddenError('You do not have access to this store.', 'store_forbidden');
+      if (!storeIds.length) storeIds = [...own]; // never "all stores" from a creator that does not have them
+    }
     const slug =
       input.name
         .toLowerCase()
@@ -57,22 +71,33 @@ export class ApiApplicationService {
       [...new Set(input.permissions)],
       storeIds,
     );
-    return this.show(user.id);
+    return this.show(creator, user.id);
   }
 
-  async list(page: PageRequest): Promise<Page<ApiApplicationView>> {
-    return (await this.users.listApplications(page)).map(applicationView);
+  async list(viewer: Principal, page: PageRequest): Promise<Page<ApiApplicationView>> {
+    if (viewer.isSuperAdmin) return (await this.users.listApplications(page)).map(applicationView);
+    const visible = (await this.users.allApplications()).filter((a) => withinScope(viewer, a));
+    const start = pageOffset(page);
+    return new Page(visible.slice(start, start + page.perPage).map(applicationView), visible.length, page.page, page.perPage);
   }
 
-  async show(id: number): Promise<ApiApplicationView & { tokens: TokenView[] }> {
-    const access = await this.requireApplication(id);
+  async show(viewer: Principal, id: number): Promise<ApiApplicationView & { tokens: TokenView[] }> {
+    const access = await this.requireApplication(viewer, id);
     const tokens = (await this.tokenRecords.listForUser(id)).map(tokenView);
     return { ...applicationView(access), tokens };
   }
 
   @Transactional()
-  async issueToken(appId: number, input: { name: string; abilities: string[]; expiresInMinutes?: number }): Promise<TokenView & { token: string }> {
-    await this.requireApplication(appId);
+  async issueToken(
+    issuer: Principal,
+    appId: number,
+    input: { name: string; abilities: string[]; expiresInMinutes?: number },
+  ): Promise<TokenView & { token: string }> {
+    await this.requireApplication(issuer, appId);
+    const notHeld = [...new Set(input.abilities)].filter((a) =>
+      a === '*' ? !issuer.token.abilities.includes('*') : !tokenHasAbility(issuer.token.abilities, a),
+    );
+    if (notHeld.length) throw new ForbiddenError(`You cannot grant abilities your token does not carry: ${notHeld.join(', ')}.`, 'ability_escalation');
     const issued = await this.tokens.issue(appId, {
       name: input.name,
       abilities: [...new Set(input.abilities)],
@@ -83,18 +108,27 @@ export class ApiApplicationService {
   }
 
   @Transactional()
-  async revokeToken(appId: number, tokenId: number): Promise<void> {
-    await this.requireApplication(appId);
+  async revokeToken(viewer: Principal, appId: number, tokenId: number): Promise<void> {
+    await this.requireApplication(viewer, appId);
     const token = await this.tokenRecords.findForUser(appId, tokenId);
     if (!token) throw new NotFoundError('Token');
     await this.tokens.revoke(tokenId);
   }
 
-  private async requireApplication(id: number): Promise<UserAccess> {
+  private async requireApplication(viewer: Principal, id: number): Promise<UserAccess> {
     const access = await this.users.loadAccess(id);
-    if (!access || !access.user.isApiApplication) throw new NotFoundError('API application');
+    if (!access || !access.user.isApiApplication || !withinScope(viewer, access)) throw new NotFoundError('API application');
     return access;
   }
+}
+
+/** An application the viewer could have created: its permissions and stores are the viewer's. */
+function withinScope(viewer: Principal, app: UserAccess): boolean {
+  if (viewer.isSuperAdmin) return true;
+  if (!app.permissions.every((p) => hasPermission(viewer, p))) return false;
+  if (viewer.stores === 'all') return true;
+  const own = viewer.stores;
+  return app.storeIds.length > 0 && app.storeIds.every((s) => own.includes(s));
 }
 
 function applicationView(access: UserAccess): ApiApplicationView {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, fromMinor, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, currentStoreId, Principal } from '../domain/principal';
-import { PasswordHasher, StoreDirectory, TwoFactorProvider, UserRepository } from './ports';
+import { PasswordHasher, StoreDirectory, TwoFactorProvider, UserRecord, UserRepository } from './ports';
 import { TokenService, toPrincipal } from './token.service';
 import { Transactional } from '@pos/platform';
 
@@ -55,7 +55,7 @@ export class AuthService {
     }
     if (user.twoFactorConfirmedAt && user.twoFactorSecret) {
       if (!input.twoFactorCode) throw ValidationFailedError.field('two_factor_code', 'A two-factor authentication code is required.');
-      if (!this.twoFactor.verify(this.twoFactor.unseal(user.twoFactorSecret), input.twoFactorCode)) {
+      if (!(await this.consumeTwoFactorCode(user, input.twoFactorCode))) {
         throw ValidationFailedError.field('two_factor_code', 'The two-factor authentication code is invalid.');
       }
     }
@@ -112,14 +112,28 @@ export class AuthService {
     };
   }
 
-  /** Starts 2FA enrolment: a new secret, active only after confirm with a valid code. */
+  /**
+   * A TOTP code of the user's confirmed or pending secret, accepted once: its time step must be
+   * later than the last one accepted (recorded atomically), so a code seen over a shoulder or in
+   * a log cannot be replayed within its 30 s (plus drift) window.
+   */
+  async consumeTwoFactorCode(user: UserRecord, code: string): Promise<boolean> {
+    if (!user.twoFactorSecret) return false;
+    const step = this.twoFactor.verifyStep(this.twoFactor.unseal(user.twoFactorSecret), code);
+    return step !== null && (await this.users.claimTwoFactorStep(user.id, step));
+  }
+
+  /** Starts 2FA enrolment (needs the password, as turning it off does): a new secret, active only after confirm with a valid code. */
   @Transactional()
-  async enableTwoFactor(principal: Principal): Promise<{ secret: string; otpauth_url: string }> {
+  async enableTwoFactor(principal: Principal, password: string): Promise<{ secret: string; otpauth_url: string }> {
     const user = await this.users.findById(principal.userId);
     if (!user) throw ValidationFailedError.field('user', 'Unknown user.');
     if (user.twoFactorConfirmedAt) throw new ConflictError('two_factor_enabled', 'Two-factor authentication is already enabled.');
+    if (!user.passwordHash || !(await this.hasher.verify(user.passwordHash, password))) {
+      throw ValidationFailedError.field('password', 'The password is incorrect.');
+    }
     const secret = this.twoFactor.generateSecret();
-    await this.users.update(user.id, { twoFactorSecret: this.twoFactor.seal(secret), twoFactorConfirmedAt: null });
+    await this.users.update(user.id, { twoFactorSecret: this.twoFactor.seal(secret), twoFactorConfirmedAt: null, twoFactorLastStep: null });
     return { secret, otpauth_url: this.twoFactor.otpauthUrl(secret, user.email) };
   }
 
@@ -128,7 +142,7 @@ export class AuthService {
     const user = await this.users.findById(principal.userId);
     if (!user?.twoFactorSecret) throw new ConflictError('two_factor_not_started', 'Start two-factor enrolment first.');
     if (user.twoFactorConfirmedAt) throw new ConflictError('two_factor_enabled', 'Two-factor authentication is already enabled.');
-    if (!this.twoFactor.verify(this.twoFactor.unseal(user.twoFactorSecret), code)) {
+    if (!(await this.consumeTwoFactorCode(user, code))) {
       throw ValidationFailedError.field('code', 'The two-factor authentication code is invalid.');
     }
     await this.users.update(user.id, { twoFactorConfirmedAt: new Date() });
@@ -143,7 +157,7 @@ export class AuthService {
     if (!user.passwordHash || !(await this.hasher.verify(user.passwordHash, password))) {
       throw ValidationFailedError.field('password', 'The password is incorrect.');
     }
-    if (!this.twoFactor.verify(this.twoFactor.unseal(user.twoFactorSecret), code)) {
+    if (!(await this.consumeTwoFactorCode(user, code))) {
       throw ValidationFailedError.field('code', 'The two-factor authentication code is invalid.');
     }
     await this.users.update(user.id, { twoFactorSecret: null, twoFactorConfirmedAt: null });

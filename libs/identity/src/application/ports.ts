@@ -16,6 +16,8 @@ export interface UserRecord {
   isActive: boolean;
   twoFactorSecret: string | null;
   twoFactorConfirmedAt: Date | null;
+  /** The last TOTP time step accepted for this user: a code is good once (no replay within its step). */
+  twoFactorLastStep: number | null;
   maxDiscountPercentBp: number | null;
   maxDiscountAmount: number | null;
   /** Failed approver verifications in a row, and until when approvals are refused after too many. */
@@ -78,6 +80,7 @@ export abstract class UserRepository {
         | 'pinHash'
         | 'twoFactorSecret'
         | 'twoFactorConfirmedAt'
+        | 'twoFactorLastStep'
         | 'name'
         | 'roleId'
         | 'defaultStoreId'
@@ -91,6 +94,13 @@ export abstract class UserRepository {
   abstract setStores(userId: number, storeIds: number[]): Promise<void>;
   abstract roleBySlug(slug: string): Promise<RoleRecord | null>;
   abstract listApplications(page: PageRequest): Promise<Page<UserAccess>>;
+  /** Every API application (they are few: machine accounts), for scope filtering. */
+  abstract allApplications(): Promise<UserAccess[]>;
+  /**
+   * Records `step` as the user's last accepted TOTP step if it is later than the one recorded;
+   * false when it is not (the code was already used). Atomic: one conditional UPDATE.
+   */
+  abstract claimTwoFactorStep(userId: number, step: number): Promise<boolean>;
 }
 
 export interface NewToken {
@@ -127,6 +137,8 @@ export abstract class TwoFactorProvider {
   abstract generateSecret(): string;
   abstract otpauthUrl(secret: string, account: string): string;
   abstract verify(secret: string, code: string): boolean;
+  /** The RFC 6238 time step a valid code belongs to (within the drift window), else null. */
+  abstract verifyStep(secret: string, code: string): number | null;
   abstract seal(secret: string): string;
   abstract unseal(sealed: string): string;
 }

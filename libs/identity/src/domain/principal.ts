@@ -40,3 +40,18 @@ export function currentStoreId(p: Principal): number | null {
   if (p.defaultStoreId !== null && canAccessStore(p, p.defaultStoreId)) return p.defaultStoreId;
   return p.stores === 'all' ? p.defaultStoreId : (p.stores[0] ?? null);
 }
+
+/** The operator at the CLI (`app:create`, `token:issue`): every permission, store and ability. */
+export const OPERATOR: Principal = Object.freeze({
+  userId: 0,
+  name: 'operator',
+  email: '',
+  role: null,
+  isSuperAdmin: true,
+  isApiApplication: false,
+  permissions: new Set<string>(),
+  stores: 'all',
+  defaultStoreId: null,
+  discountLimits: { maxPercentBp: 0, maxAmount: 0 },
+  token: { id: 0, hash: '', abilities: ['*'], storeId: null, expiresAt: null },
+});

@@ -40,6 +40,7 @@ export class UserEntity implements UserRecord {
   @Column({ name: 'two_factor_confirmed_at', type: 'datetime', nullable: true, transformer: utcDate }) twoFactorConfirmedAt!: Date | null;
   @Column({ name: 'approval_failures', type: 'integer' }) approvalFailures!: number;
   @Column({ name: 'approval_locked_until', type: 'datetime', nullable: true, transformer: utcDate }) approvalLockedUntil!: Date | null;
+  @Column({ name: 'two_factor_last_step', type: 'bigint', nullable: true, transformer: bigintToNumber }) twoFactorLastStep!: number | null;
   @Column({ name: 'max_discount_percent_bp', type: 'integer', nullable: true }) maxDiscountPercentBp!: number | null;
   @Column({ name: 'max_discount_amount', type: 'bigint', nullable: true, transformer: bigintToNumber }) maxDiscountAmount!: number | null;
   @Column({ name: 'created_at', type: 'datetime', transformer: utcDate }) createdAt!: Date;

@@ -26,8 +26,13 @@ export class TotpTwoFactorProvider extends TwoFactorProvider {
   }
 
   verify(secret: string, code: string): boolean {
-    if (!/^\d{6}$/.test(code)) return false;
-    return this.totp(secret).validate({ token: code, window: 1 }) !== null;
+    return this.verifyStep(secret, code) !== null;
+  }
+
+  verifyStep(secret: string, code: string, now = Date.now()): number | null {
+    if (!/^\d{6}$/.test(code)) return null;
+    const delta = this.totp(secret).validate({ token: code, window: 1, timestamp: now });
+    return delta === null ? null : Math.floor(now / 1000 / 30) + delta;
   }
 
   seal(secret: string): string {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TxRepository } from '@pos/platform';
-import { In, IsNull } from 'typeorm';
+import { Brackets, In, IsNull } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { NewUser, UserAccess, UserRecord, UserRepository } from '../application/ports';
 import { RoleEntity, RolePermissionEntity, UserEntity, UserPermissionEntity, UserStoreEntity } from './identity.entities';
@@ -54,6 +54,7 @@ export class TypeOrmUserRepository extends TxRepository implements UserRepositor
         twoFactorConfirmedAt: null,
         approvalFailures: 0,
         approvalLockedUntil: null,
+        twoFactorLastStep: null,
         maxDiscountPercentBp: null,
         maxDiscountAmount: null,
         createdAt: now,
@@ -89,5 +90,22 @@ export class TypeOrmUserRepository extends TxRepository implements UserRepositor
       take: page.perPage,
     });
     return new Page(await this.loadAccessFor(users), total, page.page, page.perPage);
+  }
+
+  async allApplications(): Promise<UserAccess[]> {
+    const users = await this.em.getRepository(UserEntity).find({ where: { isApiApplication: true, deletedAt: IsNull() }, order: { id: 'ASC' } });
+    return this.loadAccessFor(users);
+  }
+
+  async claimTwoFactorStep(userId: number, step: number): Promise<boolean> {
+    const result = await this.em
+      .getRepository(UserEntity)
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ twoFactorLastStep: step })
+      .where('id = :userId', { userId })
+      .andWhere(new Brackets((b) => b.where('two_factor_last_step IS NULL').orWhere('two_factor_last_step < :step', { step })))
+      .execute();
+    return (result.affected ?? 0) > 0;
   }
 }

@@ -21,6 +21,8 @@ export interface RateLimitConfig {
   /** Namespace of the counters in Redis (deployments sharing one Redis use different ones). */
   keyPrefix: string;
   login: number;
+  /** Login attempts per minute from one IP, whatever the email (password spraying ceiling). */
+  loginPerIp: number;
   standard: number;
   pos: number;
   bulk: number;
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimit: {
       keyPrefix: read.string('RATE_LIMIT_KEY_PREFIX') ?? 'pos-rl',
       login: read.int('RATE_LIMIT_LOGIN', 5, 1, 1_000_000),
+      loginPerIp: read.int('RATE_LIMIT_LOGIN_IP', 20, 1, 1_000_000),
       standard: read.int('RATE_LIMIT_STANDARD', 60, 1, 1_000_000),
       pos: read.int('RATE_LIMIT_POS', 120, 1, 1_000_000),
       bulk: read.int('RATE_LIMIT_BULK', 10, 1, 1_000_000),

@@ -25,6 +25,7 @@ export const REDACT_PATHS = [
   '*.secret',
   '*.two_factor_code',
   '*.pin',
+  '*.access_token',
 ];
 
 /** pino JSON logs, one line per request with its request id (never a token or password). */
@@ -57,6 +58,7 @@ export class LoggingModule {
   }
 }
 
-function stripQuerySecrets(url: string): string {
-  return url.replace(/([?&](?:token|password|secret|signature)=)[^&]*/gi, '$1[redacted]');
+/** Credentials in a query string (`?access_token=` is refused, but a client may still send it) never reach the log. */
+export function stripQuerySecrets(url: string): string {
+  return url.replace(/([?&](?:access_token|token|password|secret|signature|pin|code|two_factor_code)=)[^&]*/gi, '$1[redacted]');
 }

@@ -188,6 +188,9 @@ export class BundleService {
       if (b.components.findIndex((o) => o.itemId === c.itemId) !== i) errors[`items.${i}.item_id`] = ['The item is listed twice.'];
     });
     if (b.validFrom && b.validTo && b.validFrom > b.validTo) errors.valid_to = ['The valid_to must be after valid_from.'];
+    for (const [i, storeId] of (b.storeIds ?? []).entries()) {
+      if (!(await this.stores.store(storeId))) errors[`store_ids.${i}`] = ['The selected store does not exist.'];
+    }
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
   }
 }

@@ -18,7 +18,7 @@ export class PricingRuleEntity {
   @Column({ type: 'integer' }) priority!: number;
   @Column({ name: 'is_exclusive' }) isExclusive!: boolean;
   @Column({ name: 'is_active' }) isActive!: boolean;
-  @Column({ type: 'integer', nullable: true }) value!: number | null;
+  @Column({ type: 'bigint', nullable: true, transformer: bigintToNumber }) value!: number | null;
   @Column(json<{ minQuantity: number; percentOffBp?: number; unitPrice?: number }[]>()) tiers!:
     { minQuantity: number; percentOffBp?: number; unitPrice?: number }[] | null;
   @Column({ name: 'buy_quantity', type: 'integer', nullable: true }) buyQuantity!: number | null;

@@ -146,7 +146,7 @@ export abstract class SaleRepository {
   abstract invoiceOfSale(saleId: number): Promise<InvoiceRecord | null>;
   abstract invoice(id: number): Promise<InvoiceRecord | null>;
   abstract invoices(
-    filter: { storeIds: readonly number[] | 'all'; storeId?: number; status?: string; from?: Date; to?: Date; q?: string; now: Date },
+    filter: { storeIds: readonly number[] | 'all'; storeId?: number; warehouseId?: number; status?: string; from?: Date; to?: Date; q?: string; now: Date },
     page: PageRequest,
   ): Promise<Page<InvoiceRecord>>;
   abstract updateInvoice(id: number, changes: Partial<InvoiceRecord>): Promise<void>;

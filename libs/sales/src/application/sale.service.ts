@@ -33,6 +33,8 @@ export class SaleService {
 
   async list(principal: Principal, filter: Omit<SaleFilter, 'storeIds'>, page: PageRequest) {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
+    // A warehouse named as a filter answers as a store does (decisions.md): another store's 403, unknown 422.
+    if (filter.warehouseId !== undefined) await this.stores.requireWarehouse(principal, filter.warehouseId, 'forbidden');
     // q matches a receipt number or reference here, and items (by barcode) and customers (by
     // name, email or phone) through the catalog and customers contexts.
     const q = filter.q ? { qItemIds: await this.items.itemIdsByBarcode(filter.q), qCustomerIds: await this.customers.idsMatching(filter.q) } : {};
@@ -210,8 +212,10 @@ export class InvoiceService {
     private readonly clock: Clock,
   ) {}
 
-  async list(principal: Principal, filter: { storeId?: number; status?: string; from?: Date; to?: Date; q?: string }, page: PageRequest) {
+  async list(principal: Principal, filter: { storeId?: number; warehouseId?: number; status?: string; from?: Date; to?: Date; q?: string }, page: PageRequest) {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
+    // A warehouse named as a filter answers as a store does (decisions.md): another store's 403, unknown 422.
+    if (filter.warehouseId !== undefined) await this.stores.requireWarehouse(principal, filter.warehouseId, 'forbidden');
     const now = this.clock.now();
     const result = await this.sales.invoices({ ...filter, storeIds: principal.stores, now }, page);
     const money = new Map<number, (v: number) => number>();

@@ -121,12 +121,14 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
   }
 
   async invoices(
-    f: { storeIds: readonly number[] | 'all'; storeId?: number; status?: string; from?: Date; to?: Date; q?: string; now: Date },
+    f: { storeIds: readonly number[] | 'all'; storeId?: number; warehouseId?: number; status?: string; from?: Date; to?: Date; q?: string; now: Date },
     page: PageRequest,
   ): Promise<Page<InvoiceRecord>> {
     const qb = this.em.getRepository(InvoiceEntity).createQueryBuilder('i').where('1 = 1');
     if (f.storeIds !== 'all') qb.andWhere('i.store_id IN (:...scope)', { scope: f.storeIds.length ? [...f.storeIds] : [0] });
     if (f.storeId !== undefined) qb.andWhere('i.store_id = :storeId', { storeId: f.storeId });
+    if (f.warehouseId !== undefined)
+      qb.andWhere('i.sale_id IN (SELECT ws.id FROM sales ws WHERE ws.warehouse_id = :warehouseId)', { warehouseId: f.warehouseId });
     if (f.status === 'overdue') qb.andWhere('i.balance > 0 AND i.due_at < :now', { now: f.now });
     else if (f.status) qb.andWhere('i.status = :status', { status: f.status });
     if (f.from) qb.andWhere('i.issued_at >= :from', { from: f.from });
