@@ -12,6 +12,7 @@ import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
 import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
 import { AccessGuard } from './access/access.guard';
+import { BearerAuthenticator } from './access/bearer.strategy';
 import { RateLimitGuard } from './access/rate-limit.guard';
 import { RoutePolicyCheck } from './access/route-policy.check';
 import { EnvelopeInterceptor } from './http/envelope';
@@ -90,6 +91,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     SalesFeedController,
   ],
   providers: [
+    BearerAuthenticator,
     RoutePolicyCheck,
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: AccessGuard },

@@ -2,21 +2,14 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { ForbiddenError, UnauthenticatedError } from '@pos/kernel';
-import { DEFAULT_ROUTE_ABILITY, hasAbility, hasPermission, Principal, TokenService } from '@pos/identity';
+import { DEFAULT_ROUTE_ABILITY, hasAbility, hasPermission, Principal } from '@pos/identity';
+import { BearerAuthenticator } from './bearer.strategy';
 import { ROUTE_POLICY, RoutePolicy } from './policy.decorators';
 
-/** RFC 6750 b64token after "Bearer ", the only place a token is read from. */
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
-
-export function bearerToken(header: string | undefined): string | null {
-  if (typeof header !== 'string') return null;
-  return BEARER.exec(header)?.[1] ?? null;
-}
-
 /**
- * Authentication then authorisation from the route's declared policy: token ability,
- * API-application requirement, permission. The token is taken from `Authorization: Bearer`
- * only (never `?access_token=` nor a body field, which end up in logs, histories and proxies).
+ * Authentication (passport-http-bearer, `Authorization: Bearer` only: see BearerAuthenticator)
+ * then authorisation from the route's declared policy: token ability, API-application
+ * requirement, permission.
  * Store access is checked by the use cases (a filter naming another store: 403; a record of
  * another store: 404).
  */
@@ -24,15 +17,14 @@ export function bearerToken(header: string | undefined): string | null {
 export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly tokens: TokenService,
+    private readonly bearer: BearerAuthenticator,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const policy = this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, [context.getHandler(), context.getClass()]);
     if (policy?.kind === 'public') return true;
     const req = context.switchToHttp().getRequest<Request & { user?: Principal }>();
-    const token = bearerToken(req.headers.authorization);
-    const principal = token ? await this.tokens.authenticate(token) : null;
+    const principal = await this.bearer.authenticate(req.headers.authorization);
     if (!principal) throw new UnauthenticatedError();
     req.user = principal;
     if (!policy) throw new ForbiddenError(); // unreachable: the boot check refuses such routes
