@@ -5,11 +5,11 @@ import { CustomersModule } from '@pos/customers';
 import { PricingModule } from '@pos/pricing';
 import { SessionSalesTotals, SessionsModule } from '@pos/sessions';
 import { CheckoutService } from './application/checkout.service';
-import { IdempotencyRepository, SaleRepository } from './application/sale.ports';
+import { SaleRepository } from './application/sale.ports';
 import { InvoiceService, SaleService } from './application/sale.service';
 import { SaleViews } from './application/sale.views';
 import { SALE_ENTITIES } from './infrastructure/sale.entities';
-import { TypeOrmIdempotencyRepository, TypeOrmSaleRepository } from './infrastructure/sale.repository';
+import { TypeOrmSaleRepository } from './infrastructure/sale.repository';
 import { SaleSessionTotals } from './infrastructure/session-sales.totals';
 
 /** Checkout, sales, receipts, voids and invoices. */
@@ -22,7 +22,6 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     SaleViews,
     { provide: SessionSalesTotals, useClass: SaleSessionTotals },
     { provide: SaleRepository, useClass: TypeOrmSaleRepository },
-    { provide: IdempotencyRepository, useClass: TypeOrmIdempotencyRepository },
   ],
   exports: [CheckoutService, SaleService, InvoiceService, SaleViews, SessionSalesTotals],
 })

@@ -118,19 +118,6 @@ export interface SaleFilter {
   qCustomerIds?: number[];
 }
 
-export interface IdempotencyRecord {
-  id: number;
-  key: string;
-  scope: string;
-  fingerprint: string;
-  status: 'in_flight' | 'completed';
-  responseStatus: number | null;
-  responseBody: string | null;
-  userId: number;
-  createdAt: Date;
-  completedAt: Date | null;
-}
-
 export abstract class SaleRepository {
   abstract nextReceiptNumber(storeId: number): Promise<number>;
   abstract insertSale(sale: Omit<SaleRecord, 'id'>): Promise<SaleRecord>;
@@ -153,14 +140,4 @@ export abstract class SaleRepository {
   abstract insertInvoicePayment(p: Omit<InvoicePaymentRecord, 'id'>): Promise<InvoicePaymentRecord>;
   abstract invoicePayments(invoiceId: number): Promise<InvoicePaymentRecord[]>;
   abstract sessionTotals(sessionId: number): Promise<{ salesCount: number; salesTotal: number; byMethod: Record<string, number> }>;
-}
-
-export abstract class IdempotencyRepository {
-  /** Claims the key; returns the existing record when it was already claimed. */
-  abstract claim(record: Omit<IdempotencyRecord, 'id'>): Promise<IdempotencyRecord | null>;
-  abstract find(key: string): Promise<IdempotencyRecord | null>;
-  abstract complete(key: string, status: number, body: string, at: Date): Promise<void>;
-  abstract release(key: string): Promise<void>;
-  /** Takes over a claim left in flight by a request that died (older than `staleBefore`). */
-  abstract takeOver(key: string, staleBefore: Date, at: Date): Promise<boolean>;
 }
