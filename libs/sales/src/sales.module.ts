@@ -7,6 +7,7 @@ import { SessionSalesTotals, SessionsModule } from '@pos/sessions';
 import { CheckoutService } from './application/checkout.service';
 import { SaleRepository } from './application/sale.ports';
 import { InvoiceService, SaleService } from './application/sale.service';
+import { SaleReturns } from './application/sale-returns';
 import { SaleViews } from './application/sale.views';
 import { SALE_ENTITIES } from './infrastructure/sale.entities';
 import { TypeOrmSaleRepository } from './infrastructure/sale.repository';
@@ -20,9 +21,10 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     SaleService,
     InvoiceService,
     SaleViews,
+    SaleReturns,
     { provide: SessionSalesTotals, useClass: SaleSessionTotals },
     { provide: SaleRepository, useClass: TypeOrmSaleRepository },
   ],
-  exports: [CheckoutService, SaleService, InvoiceService, SaleViews, SessionSalesTotals],
+  exports: [CheckoutService, SaleService, InvoiceService, SaleViews, SaleReturns, SessionSalesTotals],
 })
 export class SalesModule {}

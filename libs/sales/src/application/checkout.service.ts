@@ -377,6 +377,7 @@ export class CheckoutService {
       dueAt: new Date(now.getTime() + p.paymentTermsDays * 86_400_000),
       amount: cart.total,
       paid: cart.total - p.onAccount,
+      credited: 0,
       balance: p.onAccount,
       createdAt: now,
       updatedAt: now,

@@ -86,6 +86,8 @@ export interface InvoiceRecord {
   dueAt: Date;
   amount: number;
   paid: number;
+  /** Total of the credit notes issued on it (returns); an on-account part of them reduced the balance. */
+  credited: number;
   balance: number;
   createdAt: Date;
   updatedAt: Date;
@@ -139,5 +141,9 @@ export abstract class SaleRepository {
   abstract updateInvoice(id: number, changes: Partial<InvoiceRecord>): Promise<void>;
   abstract insertInvoicePayment(p: Omit<InvoicePaymentRecord, 'id'>): Promise<InvoicePaymentRecord>;
   abstract invoicePayments(invoiceId: number): Promise<InvoicePaymentRecord[]>;
+  /** Locks the sale's row until the transaction ends (MySQL; SQLite transactions take turns): false when there is no such sale. */
+  abstract lockSale(id: number): Promise<boolean>;
+  /** Adds returned units to a line only while they stay within what was sold (one conditional UPDATE): false otherwise. */
+  abstract addReturnedQuantity(saleId: number, saleItemId: number, quantity: number): Promise<boolean>;
   abstract sessionTotals(sessionId: number): Promise<{ salesCount: number; salesTotal: number; byMethod: Record<string, number> }>;
 }

@@ -131,6 +131,23 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     return this.em.getRepository(InvoicePaymentEntity).find({ where: { invoiceId }, order: { id: 'ASC' } });
   }
 
+  /** `SELECT ... FOR UPDATE` on MySQL: concurrent writers of the same sale queue here, and read what the previous one committed. */
+  async lockSale(id: number): Promise<boolean> {
+    if (this.isSqlite) return (await this.find(id)) !== null;
+    const rows = (await this.em.query('SELECT id FROM sales WHERE id = ? FOR UPDATE', [id])) as unknown[];
+    return rows.length > 0;
+  }
+
+  async addReturnedQuantity(saleId: number, saleItemId: number, quantity: number): Promise<boolean> {
+    const result = await this.em
+      .createQueryBuilder()
+      .update(SaleItemEntity)
+      .set({ returnedQuantity: () => 'returned_quantity + :quantity' })
+      .where('id = :saleItemId AND sale_id = :saleId AND returned_quantity + :quantity <= quantity', { saleItemId, saleId, quantity })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
   async sessionTotals(sessionId: number): Promise<{ salesCount: number; salesTotal: number; byMethod: Record<string, number> }> {
     const [count] = (await this.em.query(
       "SELECT COUNT(*) AS n, COALESCE(SUM(total_amount), 0) AS total FROM sales WHERE session_id = ? AND status <> 'voided'",
