@@ -121,15 +121,14 @@ export class ReturnWorkflowService {
     await this.sales.lock(input.saleId);
     const sale = await this.sales.find(principal, input.saleId);
     const now = this.clock.now();
-    const claims = await this.claimsOf(sale);
-    const unitsLeft = sale.items.reduce((a, l) => a + l.quantity - (claims.get(l.id)?.quantity ?? 0), 0);
+    // Lines with no unit left are reported on their own quantity (below), not as the sale's.
     const eligibility = returnEligibility(
       { status: sale.sale.status, soldAt: sale.sale.offlineCreatedAt ?? sale.sale.createdAt },
       now,
       this.config.returnWindowDays,
-      unitsLeft,
     );
     if (!eligibility.eligible) throw ValidationFailedError.field('sale_id', eligibility.message!);
+    const claims = await this.claimsOf(sale);
     const lines = await this.prepareLines(sale, input, claims);
     if (input.reasonId !== undefined && !(await this.returns.reasonsByIds([input.reasonId])).some((r) => r.isActive)) {
       throw ValidationFailedError.field('reason_id', 'The selected return reason does not exist or is no longer active.');
