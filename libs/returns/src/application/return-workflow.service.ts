@@ -130,9 +130,6 @@ export class ReturnWorkflowService {
     if (!eligibility.eligible) throw ValidationFailedError.field('sale_id', eligibility.message!);
     const claims = await this.claimsOf(sale);
     const lines = await this.prepareLines(sale, input, claims);
-    if (input.reasonId !== undefined && !(await this.returns.reasonsByIds([input.reasonId])).some((r) => r.isActive)) {
-      throw ValidationFailedError.field('reason_id', 'The selected return reason does not exist or is no longer active.');
-    }
     const store = (await this.stores.store(sale.sale.storeId))!;
     const warehouses = [...new Set(lines.map((l) => l.warehouseId))];
     const sum = (pick: (r: LineRefund) => number) => lines.reduce((a, l) => a + pick(l.refund), 0);
@@ -211,9 +208,12 @@ export class ReturnWorkflowService {
     );
   }
 
-  /** Every line checked (422s named by field), with its refund. */
+  /** Every line (and the reason) checked, each problem a 422 named by its field; the lines with their refunds. */
   private async prepareLines(sale: ReturnableSale, input: CreateReturnInput, claims: Map<number, LineClaims>): Promise<PreparedLine[]> {
     const errors: FieldErrors = {};
+    if (input.reasonId !== undefined && !(await this.returns.reasonsByIds([input.reasonId])).some((r) => r.isActive)) {
+      errors.reason_id = ['The selected return reason does not exist or is no longer active.'];
+    }
     const soldLines = new Map(sale.items.map((l) => [l.id, l]));
     const seen = new Set<number>();
     const serves = new Map<number, boolean>();
