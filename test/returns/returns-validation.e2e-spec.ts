@@ -162,4 +162,31 @@ describe('Return input (contract 4.6.1): every field validated, never a 5xx', ()
     const text = await api().post('/api/v1/returns').set(bearer(cashier)).set('Content-Type', 'application/json').send('"a string"');
     expect(text.status).toBe(400);
   });
+
+  it('documents every returns route in OpenAPI: the envelope with its data shape and each error status', async () => {
+    const doc = (await api().get('/api/docs-json')).body;
+    const op = (path: string, method: string) => doc.paths[`/api/v1${path}`][method];
+    const expected: [string, string, string, string[]][] = [
+      ['/returns', 'get', 'returns.view', ['200', '401', '403', '422']],
+      ['/returns', 'post', 'returns.create', ['200', '403', '404', '409', '422']],
+      ['/returns/check-sale', 'get', 'returns.view', ['200', '404', '422']],
+      ['/returns/reasons', 'get', 'returns.view', ['200']],
+      ['/returns/{saleReturn}', 'get', 'returns.view', ['200', '404']],
+      ['/returns/{saleReturn}/approve', 'post', 'returns.approve', ['200', '404', '409']],
+      ['/returns/{saleReturn}/reject', 'post', 'returns.approve', ['200', '404', '409', '422']],
+      ['/returns/{saleReturn}/cancel', 'post', 'returns.create', ['200', '404', '409', '422']],
+      ['/returns/{saleReturn}/process', 'post', 'returns.process', ['200', '404', '409']],
+      ['/integration/data/returns', 'get', 'returns.view', ['200', '403', '422']],
+      ['/integrations/data/returns/{saleReturn}', 'get', 'returns.view', ['200', '404']],
+    ];
+    for (const [path, method, permission, statuses] of expected) {
+      const o = op(path, method);
+      expect(o['x-permission']).toContain(permission);
+      expect(Object.keys(o.responses)).toEqual(expect.arrayContaining(statuses));
+      expect(o.responses['200'].content['application/json'].schema.properties.data).toBeDefined();
+    }
+    const detail = op('/returns/{saleReturn}/process', 'post').responses['200'].content['application/json'].schema.properties.data;
+    expect(Object.keys(detail.properties)).toEqual(expect.arrayContaining(['status', 'refund_total', 'items', 'refunds', 'credit_note']));
+    expect(op('/returns', 'get').responses['200'].content['application/json'].schema.properties.meta).toBeDefined();
+  });
 });
