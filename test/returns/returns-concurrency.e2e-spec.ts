@@ -146,4 +146,30 @@ describe('Returns under concurrency', () => {
     const numbers = (await t.db.query('SELECT number FROM credit_notes ORDER BY id')).map((r: { number: string }) => r.number);
     expect(new Set(numbers).size).toBe(numbers.length);
   });
+
+  it('never both voids and refunds a sale when a void and a return processing race', async () => {
+    const pairs = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const s = await sale(1);
+        // the goods stay with the customer: processing moves no stock, so nothing but the sale serializes the two
+        const r = await createReturn({ sale_id: s.id, items: [{ sale_item_id: s.items[0].id, quantity: 1, restock: false }] });
+        await api().post(`/api/v1/returns/${r.body.data.id}/approve`).set(bearer(manager)).expect(200);
+        return { sale: s.id, ret: r.body.data.id as number };
+      }),
+    );
+    const results = await Promise.all(
+      pairs.map(async (p) => {
+        const [voided, processed] = await Promise.all([
+          api().post(`/api/v1/sales/${p.sale}/void`).set(bearer(manager)).send({}),
+          api().post(`/api/v1/returns/${p.ret}/process`).set(bearer(manager)),
+        ]);
+        return { ...p, voided: voided.status, processed: processed.status };
+      }),
+    );
+    for (const r of results) {
+      expect([r.voided, r.processed].sort()).toEqual([200, 409]);
+      const [{ status }] = await t.db.query('SELECT status FROM sales WHERE id = ?', [r.sale]);
+      expect(status).toBe(r.voided === 200 ? 'voided' : 'refunded');
+    }
+  });
 });

@@ -157,6 +157,9 @@ export class SaleService {
    */
   async void(principal: Principal, id: number, reason?: string) {
     return withTransactionRetry(this.txHost, async () => {
+      // First, before any read: a void and a return being processed on the same sale take turns
+      // (SaleReturns locks it too), so the checks below see what the other committed.
+      await this.sales.lockSale(id);
       const sale = await this.visible(principal, id);
       if (sale.status !== 'completed') throw new ConflictError('sale_not_voidable', `A ${sale.status} sale cannot be voided.`);
       const items = await this.sales.items([id]);
