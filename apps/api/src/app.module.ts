@@ -8,6 +8,7 @@ import { CustomersModule } from '@pos/customers';
 import { PricingModule } from '@pos/pricing';
 import { SessionsModule } from '@pos/sessions';
 import { SalesModule } from '@pos/sales';
+import { ReturnsModule } from '@pos/returns';
 import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
 import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
@@ -39,6 +40,8 @@ import { SessionsController } from './sessions/sessions.controller';
 import { CheckoutController } from './sales/checkout.controller';
 import { SalesController } from './sales/sales.controller';
 import { SalesFeedController } from './integration/sales-feed.controller';
+import { ReturnsController } from './returns/returns.controller';
+import { ReturnsFeedController } from './integration/returns-feed.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -65,6 +68,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     PricingModule,
     SessionsModule,
     SalesModule,
+    ReturnsModule,
     DemoModule,
   ],
   controllers: [
@@ -89,6 +93,8 @@ const appModuleMetadata = (config: AppConfig) => ({
     DataStoresController,
     DataCatalogController,
     SalesFeedController,
+    ReturnsController,
+    ReturnsFeedController,
   ],
   providers: [
     BearerAuthenticator,

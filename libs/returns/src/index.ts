@@ -1,5 +1,18 @@
 /**
- * The returns context's published interface (being built: see issue 9). For now, the domain
- * facts other contexts (report rollups) subscribe to.
+ * The returns context's published interface: returns, refunds and credit notes (their use
+ * cases and views), the return events (integration events for webhooks; `ReturnProcessedFacts`,
+ * the domain facts in minor units report rollups subscribe to), and the domain vocabulary
+ * (states, conditions) the HTTP edge validates against.
  */
+export { ReturnsModule } from './returns.module';
+export { ReturnService } from './application/return.service';
+export { ReturnWorkflowService } from './application/return-workflow.service';
+export type { CreateReturnInput, ReturnLineInput } from './application/return-workflow.service';
+export { ReturnViews } from './application/return.views';
+export type { ReturnDetailView, ReturnSummaryView } from './application/return.views';
+export * from './application/return.events';
 export * from './application/return.facts';
+export { RETURN_STATUSES } from './domain/return-status';
+export type { ReturnStatus } from './domain/return-status';
+export { RETURN_CONDITIONS } from './domain/return-condition';
+export type { ReturnCondition } from './domain/return-condition';

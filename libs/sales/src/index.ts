@@ -1,12 +1,15 @@
 /**
  * The sales context's published interface: checkout, sales history, receipts, voids and
- * invoices (their use cases and views), the sale events (integration events for webhooks, domain
+ * invoices (their use cases and views), SaleReturns (how the returns context reads a sale and
+ * records a processed return on it), the sale events (integration events for webhooks, domain
  * facts in minor units for in-process subscribers), and the sale records those facts carry.
  */
 export { SalesModule } from './sales.module';
 export { CheckoutService } from './application/checkout.service';
 export type { CheckoutInput, CheckoutLineInput, CheckoutPaymentInput, CheckoutOutcome } from './application/checkout.service';
 export { SaleService, InvoiceService } from './application/sale.service';
+export { SaleReturns, RETURNABLE_SALE_STATUSES } from './application/sale-returns';
+export type { ReturnableSale, ReturnedLine, SaleTender } from './application/sale-returns';
 export { SaleViews, invoiceView } from './application/sale.views';
 export type { SaleDetailView } from './application/sale.views';
 export * from './application/sale.events';

@@ -5,11 +5,12 @@ import { CustomersModule } from '@pos/customers';
 import { PricingModule } from '@pos/pricing';
 import { SessionSalesTotals, SessionsModule } from '@pos/sessions';
 import { CheckoutService } from './application/checkout.service';
-import { IdempotencyRepository, SaleRepository } from './application/sale.ports';
+import { SaleRepository } from './application/sale.ports';
 import { InvoiceService, SaleService } from './application/sale.service';
+import { SaleReturns } from './application/sale-returns';
 import { SaleViews } from './application/sale.views';
 import { SALE_ENTITIES } from './infrastructure/sale.entities';
-import { TypeOrmIdempotencyRepository, TypeOrmSaleRepository } from './infrastructure/sale.repository';
+import { TypeOrmSaleRepository } from './infrastructure/sale.repository';
 import { SaleSessionTotals } from './infrastructure/session-sales.totals';
 
 /** Checkout, sales, receipts, voids and invoices. */
@@ -20,10 +21,10 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     SaleService,
     InvoiceService,
     SaleViews,
+    SaleReturns,
     { provide: SessionSalesTotals, useClass: SaleSessionTotals },
     { provide: SaleRepository, useClass: TypeOrmSaleRepository },
-    { provide: IdempotencyRepository, useClass: TypeOrmIdempotencyRepository },
   ],
-  exports: [CheckoutService, SaleService, InvoiceService, SaleViews, SessionSalesTotals],
+  exports: [CheckoutService, SaleService, InvoiceService, SaleViews, SaleReturns, SessionSalesTotals],
 })
 export class SalesModule {}

@@ -8,7 +8,8 @@ import { TypeOrmSessionRepository } from './infrastructure/session.repository';
 
 /**
  * Cashier sessions. Their sales figures come from the sales context through the
- * SessionSalesTotals port, which SalesModule binds; SessionService refuses to boot without it.
+ * SessionSalesTotals port (SalesModule binds it), their cash refunds from the returns context
+ * through SessionRefundTotals (ReturnsModule binds it); SessionService refuses to boot without them.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([SessionEntity, CashMovementEntity]), CatalogModule],

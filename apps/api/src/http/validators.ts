@@ -441,3 +441,41 @@ export const OptionalDate = (description?: string) =>
     IsISO8601({ strict: true }, { message: '$property must be a valid date (YYYY-MM-DD)' }),
     IsStorableDate(),
   );
+
+const toId = Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\s*[1-9]\d{0,9}\s*$/.test(value) ? Number(value) : value));
+const idRules = () => [
+  IsInt({ message: '$property must be an id (a positive whole number, as a number or a string of digits)' }),
+  Min(1, { message: '$property must be an id (a positive whole number, as a number or a string of digits)' }),
+  Max(2_147_483_647, { message: '$property must be an id (a positive whole number, as a number or a string of digits)' }),
+];
+
+/** A record id that the contract types as a string: a string of digits or a positive integer, converted to a number. */
+export const RequiredId = (o: { description?: string; example?: string } = {}) =>
+  applyDecorators(
+    ApiProperty({
+      oneOf: [
+        { type: 'string', pattern: '^[1-9][0-9]{0,9}$' },
+        { type: 'integer', minimum: 1 },
+      ],
+      description: o.description,
+      example: o.example ?? '42',
+    }),
+    toId,
+    IsDefined(),
+    ...idRules(),
+  );
+
+export const OptionalId = (o: { description?: string; example?: string } = {}) =>
+  applyDecorators(
+    ApiPropertyOptional({
+      oneOf: [
+        { type: 'string', pattern: '^[1-9][0-9]{0,9}$' },
+        { type: 'integer', minimum: 1 },
+      ],
+      description: o.description,
+      example: o.example ?? '3',
+    }),
+    toId,
+    IsOptional(),
+    ...idRules(),
+  );

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Principal } from '@pos/identity';
 import { amountToMinor, ValidationFailedError } from '@pos/kernel';
+import { requestFingerprint } from '@pos/platform';
 import { CurrencyDecimals } from '@pos/pricing';
 import { CheckoutInput, CheckoutService } from '@pos/sales';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
@@ -11,23 +11,6 @@ import { toDiscount } from '../pricing/pricing.dto';
 import { CheckoutDto } from './sales.dto';
 import { CheckoutValidation, SaleDetail } from './sales.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
-
-/** Canonical JSON (sorted keys) so the same request always has the same fingerprint. */
-export function fingerprint(body: unknown): string {
-  const canonical = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(canonical);
-    if (v && typeof v === 'object')
-      return Object.fromEntries(
-        Object.keys(v as object)
-          .sort()
-          .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
-      );
-    return v;
-  };
-  return createHash('sha256')
-    .update(JSON.stringify(canonical(body)))
-    .digest('hex');
-}
 
 function discountOf(type: string | undefined, value: number | undefined, amount: number | undefined, field: string, decimals: number) {
   if (!type && amount !== undefined && amount > 0) return { type: 'amount' as const, value: amountToMinor(amount, decimals, `${field}_amount`) };
@@ -101,7 +84,7 @@ export class CheckoutController {
     [409, 'No open session, not enough stock, or the same idempotency_key still running (Retry-After)'],
   )
   async create(@CurrentPrincipal() p: Principal, @Body() body: CheckoutDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const outcome = await this.checkout.checkout(p, checkoutInput(body, await this.currencies.ofStore(body.store_id)), fingerprint(req.body));
+    const outcome = await this.checkout.checkout(p, checkoutInput(body, await this.currencies.ofStore(body.store_id)), requestFingerprint(req.body));
     res.status(outcome.status);
     if (outcome.replayed) res.setHeader('Idempotent-Replayed', 'true');
     return outcome.body;

@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Principal } from '@pos/identity';
 import { InvoiceService, SaleService } from '@pos/sales';
+import { ReturnService } from '@pos/returns';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { dayEnd, dayStart } from '../catalog/inventory.controller';
 import { envelope } from '../http/envelope';
@@ -18,6 +19,7 @@ export class SalesController {
   constructor(
     private readonly sales: SaleService,
     private readonly invoices: InvoiceService,
+    private readonly returns: ReturnService,
   ) {}
 
   @Get('sales')
@@ -52,10 +54,12 @@ export class SalesController {
 
   @Get('sales/:sale')
   @RequirePermission('sales.view')
-  @ApiOperation({ summary: 'A sale: lines with price source, discounts and tax; payments; invoice' })
+  @ApiOperation({ summary: 'A sale: lines with price source, discounts, tax and returned quantity; payments; invoice; its returns' })
   @ApiEnvelope(SaleDetail)
-  show(@CurrentPrincipal() p: Principal, @Param('sale', IdPipe) id: number) {
-    return this.sales.show(p, id);
+  async show(@CurrentPrincipal() p: Principal, @Param('sale', IdPipe) id: number) {
+    // The sale's returns are composed here, at the edge, so the sales context never depends on returns.
+    const sale = await this.sales.show(p, id);
+    return { ...sale, returns: await this.returns.ofSale(p, id) };
   }
 
   @Get('sales/:sale/receipt')

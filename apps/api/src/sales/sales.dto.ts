@@ -95,7 +95,7 @@ export class VoidDto {
 export class InvoiceListQuery extends PageQueryDto {
   @OptionalInt() store_id?: number;
   @OptionalInt() warehouse_id?: number;
-  @OptionalString({ in: ['issued', 'partially_paid', 'paid', 'overdue', 'void'] }) status?: string;
+  @OptionalString({ in: ['issued', 'partially_paid', 'paid', 'overdue', 'credited', 'void'] }) status?: string;
   @OptionalDate() date_from?: string;
   @OptionalDate() date_to?: string;
   @OptionalString({ max: 64, description: 'Invoice number' }) q?: string;

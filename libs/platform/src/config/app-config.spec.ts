@@ -31,4 +31,11 @@ describe('loadConfig', () => {
     expect(c.seedDemoOnFirstStart).toBe(false);
     expect(c.db.url).toBe('mysql://u:p@db:3306/pos');
   });
+
+  it('reads the return window (RETURN_WINDOW_DAYS, default 30 days)', () => {
+    expect(loadConfig({}).returnWindowDays).toBe(30);
+    expect(loadConfig({ RETURN_WINDOW_DAYS: '14' }).returnWindowDays).toBe(14);
+    expect(() => loadConfig({ RETURN_WINDOW_DAYS: 'a month' })).toThrow(/RETURN_WINDOW_DAYS/);
+    expect(() => loadConfig({ RETURN_WINDOW_DAYS: '-1' })).toThrow(/RETURN_WINDOW_DAYS/);
+  });
 });

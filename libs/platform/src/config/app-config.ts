@@ -46,6 +46,8 @@ export interface AppConfig {
   webhookAllowPrivateTargets: boolean;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** Days after a sale during which its goods can be returned. */
+  returnWindowDays: number;
 }
 
 export class ConfigError extends Error {
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookAllowPrivateTargets: read.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     trustProxy: read.bool('TRUST_PROXY', false),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10000, 0, 600_000),
+    returnWindowDays: read.int('RETURN_WINDOW_DAYS', 30, 0, 3650),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

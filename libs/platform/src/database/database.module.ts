@@ -12,6 +12,8 @@ import { SerializedTransactionalAdapterTypeOrm } from './serialized-adapter';
 import { ChangeLog } from './changes/change-log';
 import { OutboxEventEntity, TombstoneEntity } from './changes/change.entities';
 import { DomainEvents } from '../events/domain-events';
+import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
+import { IdempotentRequests } from '../idempotency/idempotent-requests';
 
 /**
  * TypeORM (one DataSource) + CLS ambient transactions: a use case marked @Transactional()
@@ -34,7 +36,7 @@ export class DatabaseModule {
             migrationsRun: config.db.migrateOnStart,
           }),
         }),
-        TypeOrmModule.forFeature([OutboxEventEntity, TombstoneEntity]),
+        TypeOrmModule.forFeature([OutboxEventEntity, TombstoneEntity, IdempotencyKeyEntity]),
         ClsModule.forRoot({
           global: true,
           middleware: { mount: true },
@@ -47,8 +49,8 @@ export class DatabaseModule {
           ],
         }),
       ],
-      providers: [ChangeLog, DomainEvents],
-      exports: [TypeOrmModule, ChangeLog, DomainEvents],
+      providers: [ChangeLog, DomainEvents, IdempotentRequests],
+      exports: [TypeOrmModule, ChangeLog, DomainEvents, IdempotentRequests],
     };
   }
 }

@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Clock, fromMinor, minorToString, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, Principal } from '@pos/identity';
 import { PaymentMethodRecord, StockLedger, StockLine, StoreContext, StoreRecord } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
-import { ChangeLog, DomainEvents, withTransactionRetry } from '@pos/platform';
+import { ChangeLog, DomainEvents, IdempotentRequests } from '@pos/platform';
 import { Discount, DiscountApprovalService, discountsBeyondLimits, PricedCartResult, PricingService } from '@pos/pricing';
 import { SessionService } from '@pos/sessions';
 import { settle, TenderType } from '../domain/payments';
 import { SaleErrors } from '../domain/sale.errors';
 import { SaleCompleted, SaleRecordedFacts } from './sale.events';
-import { IdempotencyRepository, SaleItemRecord, SaleRecord, SaleRepository } from './sale.ports';
+import { SaleItemRecord, SaleRecord, SaleRepository } from './sale.ports';
 import { SaleViews } from './sale.views';
 
 export interface CheckoutLineInput {
@@ -79,22 +77,19 @@ interface PreparedSale {
   paymentTermsDays: number;
 }
 
-const IN_FLIGHT_STALE_MS = 60_000;
-
 /**
  * POST /pos/checkout: validate, price through the engine, check discount limits (or a manager's
  * approval token), settle the payments, take the stock, number the receipt, write the sale, its
- * invoice and its events, all in one transaction. Exactly once per idempotency key:
- * the key is claimed first (a unique row), the sale carries the key under a unique index too,
- * and the stored response is replayed for the same body (422 for another body, 409 while the
- * first is still running). Deadlocks are retried, the whole transaction at once.
+ * invoice and its events, all in one transaction. Exactly once per idempotency key (platform's
+ * IdempotentRequests: the key is claimed first in a unique row, the stored response is replayed
+ * for the same body, 422 for another body, 409 while the first is still running); the sale carries
+ * the key under a unique index too. Deadlocks are retried, the whole transaction at once.
  */
 @Injectable()
 export class CheckoutService {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly sales: SaleRepository,
-    private readonly idempotency: IdempotencyRepository,
+    private readonly idempotency: IdempotentRequests,
     private readonly pricing: PricingService,
     private readonly approvals: DiscountApprovalService,
     private readonly sessions: SessionService,
@@ -125,39 +120,9 @@ export class CheckoutService {
 
   async checkout(principal: Principal, input: CheckoutInput, fingerprint: string): Promise<CheckoutOutcome> {
     assertStoreAccess(principal, input.storeId);
-    const now = this.clock.now();
-    const existing = await this.txHost.withTransaction(() =>
-      this.idempotency.claim({
-        key: input.idempotencyKey,
-        scope: 'checkout',
-        fingerprint,
-        status: 'in_flight',
-        responseStatus: null,
-        responseBody: null,
-        userId: principal.userId,
-        createdAt: now,
-        completedAt: null,
-      }),
+    return this.idempotency.run({ scope: 'checkout', key: input.idempotencyKey, fingerprint, userId: principal.userId }, 201, () =>
+      this.commit(principal, input),
     );
-    if (existing) {
-      if (existing.fingerprint !== fingerprint || existing.scope !== 'checkout') {
-        throw SaleErrors.idempotencyKeyReused();
-      }
-      if (existing.status === 'completed')
-        return { replayed: true, status: existing.responseStatus ?? 201, body: JSON.parse(existing.responseBody ?? 'null') as unknown };
-      const stale = new Date(now.getTime() - IN_FLIGHT_STALE_MS);
-      if (!(await this.txHost.withTransaction(() => this.idempotency.takeOver(input.idempotencyKey, stale, now)))) {
-        throw SaleErrors.idempotencyInFlight();
-      }
-    }
-    try {
-      const body = await withTransactionRetry(this.txHost, () => this.commit(principal, input));
-      return { replayed: false, status: 201, body };
-    } catch (error) {
-      // Nothing was written: free the key so the client can correct the request and retry it.
-      await this.txHost.withTransaction(() => this.idempotency.release(input.idempotencyKey)).catch(() => undefined);
-      throw error;
-    }
   }
 
   /** The sale's transaction: session, every check, the records, the stock, the events. */
@@ -170,7 +135,6 @@ export class CheckoutService {
     const detail = await this.views.detail(sale.id, now);
     await this.changes.event(SaleCompleted, { sale: detail }, p.store.id);
     await this.domainEvents.publish(SaleRecordedFacts, { sale, items, payments: await this.sales.payments([sale.id]) });
-    await this.idempotency.complete(input.idempotencyKey, 201, JSON.stringify(detail), now);
     return detail;
   }
 
@@ -405,6 +369,7 @@ export class CheckoutService {
       dueAt: new Date(now.getTime() + p.paymentTermsDays * 86_400_000),
       amount: cart.total,
       paid: cart.total - p.onAccount,
+      credited: 0,
       balance: p.onAccount,
       createdAt: now,
       updatedAt: now,

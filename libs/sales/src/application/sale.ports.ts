@@ -86,6 +86,8 @@ export interface InvoiceRecord {
   dueAt: Date;
   amount: number;
   paid: number;
+  /** Total of the credit notes issued on it (returns); an on-account part of them reduced the balance. */
+  credited: number;
   balance: number;
   createdAt: Date;
   updatedAt: Date;
@@ -118,19 +120,6 @@ export interface SaleFilter {
   qCustomerIds?: number[];
 }
 
-export interface IdempotencyRecord {
-  id: number;
-  key: string;
-  scope: string;
-  fingerprint: string;
-  status: 'in_flight' | 'completed';
-  responseStatus: number | null;
-  responseBody: string | null;
-  userId: number;
-  createdAt: Date;
-  completedAt: Date | null;
-}
-
 export abstract class SaleRepository {
   abstract nextReceiptNumber(storeId: number): Promise<number>;
   abstract insertSale(sale: Omit<SaleRecord, 'id'>): Promise<SaleRecord>;
@@ -152,15 +141,9 @@ export abstract class SaleRepository {
   abstract updateInvoice(id: number, changes: Partial<InvoiceRecord>): Promise<void>;
   abstract insertInvoicePayment(p: Omit<InvoicePaymentRecord, 'id'>): Promise<InvoicePaymentRecord>;
   abstract invoicePayments(invoiceId: number): Promise<InvoicePaymentRecord[]>;
+  /** Locks the sale's row until the transaction ends (MySQL; SQLite transactions take turns): false when there is no such sale. */
+  abstract lockSale(id: number): Promise<boolean>;
+  /** Adds returned units to a line only while they stay within what was sold (one conditional UPDATE): false otherwise. */
+  abstract addReturnedQuantity(saleId: number, saleItemId: number, quantity: number): Promise<boolean>;
   abstract sessionTotals(sessionId: number): Promise<{ salesCount: number; salesTotal: number; byMethod: Record<string, number> }>;
-}
-
-export abstract class IdempotencyRepository {
-  /** Claims the key; returns the existing record when it was already claimed. */
-  abstract claim(record: Omit<IdempotencyRecord, 'id'>): Promise<IdempotencyRecord | null>;
-  abstract find(key: string): Promise<IdempotencyRecord | null>;
-  abstract complete(key: string, status: number, body: string, at: Date): Promise<void>;
-  abstract release(key: string): Promise<void>;
-  /** Takes over a claim left in flight by a request that died (older than `staleBefore`). */
-  abstract takeOver(key: string, staleBefore: Date, at: Date): Promise<boolean>;
 }

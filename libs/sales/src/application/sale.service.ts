@@ -160,6 +160,9 @@ export class SaleService {
    */
   async void(principal: Principal, id: number, reason?: string) {
     return withTransactionRetry(this.txHost, async () => {
+      // First, before any read: a void and a return being processed on the same sale take turns
+      // (SaleReturns locks it too), so the checks below see what the other committed.
+      await this.sales.lockSale(id);
       const sale = await this.visible(principal, id);
       if (sale.status !== 'completed') throw SaleErrors.notVoidable(sale.status);
       const items = await this.sales.items([id]);

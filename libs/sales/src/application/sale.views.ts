@@ -24,6 +24,7 @@ export function invoiceView(inv: InvoiceRecord, now: Date, m: Money = cents) {
     due_at: inv.dueAt.toISOString(),
     amount: m(inv.amount),
     paid: m(inv.paid),
+    credited: m(inv.credited),
     balance: m(inv.balance),
   };
 }

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintToNumber, utcDate } from '@pos/platform/database/columns';
-import type { IdempotencyRecord, InvoicePaymentRecord, InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord } from '../application/sale.ports';
+import type { InvoicePaymentRecord, InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord } from '../application/sale.ports';
 
 const date = (name: string, nullable = false) => ({ name, type: 'datetime' as const, nullable, transformer: utcDate });
 const money = (name: string, nullable = false) => ({ name, type: 'bigint' as const, nullable, transformer: bigintToNumber });
@@ -101,6 +101,7 @@ export class InvoiceEntity implements InvoiceRecord {
   @Column(date('due_at')) dueAt!: Date;
   @Column(money('amount')) amount!: number;
   @Column(money('paid')) paid!: number;
+  @Column(money('credited')) credited!: number;
   @Column(money('balance')) balance!: number;
   @Column(date('created_at')) createdAt!: Date;
   @Column(date('updated_at')) updatedAt!: Date;
@@ -118,18 +119,4 @@ export class InvoicePaymentEntity implements InvoicePaymentRecord {
   @Column(date('created_at')) createdAt!: Date;
 }
 
-@Entity('idempotency_keys')
-export class IdempotencyKeyEntity implements IdempotencyRecord {
-  @PrimaryGeneratedColumn() id!: number;
-  @Column({ name: 'idem_key' }) key!: string;
-  @Column() scope!: string;
-  @Column() fingerprint!: string;
-  @Column({ type: 'varchar' }) status!: 'in_flight' | 'completed';
-  @Column({ name: 'response_status', type: 'integer', nullable: true }) responseStatus!: number | null;
-  @Column({ name: 'response_body', type: 'text', nullable: true }) responseBody!: string | null;
-  @Column({ name: 'user_id' }) userId!: number;
-  @Column(date('created_at')) createdAt!: Date;
-  @Column(date('completed_at', true)) completedAt!: Date | null;
-}
-
-export const SALE_ENTITIES = [SaleEntity, SaleItemEntity, SalePaymentEntity, ReceiptCounterEntity, InvoiceEntity, InvoicePaymentEntity, IdempotencyKeyEntity];
+export const SALE_ENTITIES = [SaleEntity, SaleItemEntity, SalePaymentEntity, ReceiptCounterEntity, InvoiceEntity, InvoicePaymentEntity];

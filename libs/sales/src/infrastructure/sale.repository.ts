@@ -1,27 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, In, LessThan } from 'typeorm';
+import { Brackets, In } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
-import { TxRepository, isUniqueViolation } from '@pos/platform';
-import {
-  IdempotencyRecord,
-  IdempotencyRepository,
-  InvoicePaymentRecord,
-  InvoiceRecord,
-  SaleFilter,
-  SaleItemRecord,
-  SalePaymentRecord,
-  SaleRecord,
-  SaleRepository,
-} from '../application/sale.ports';
-import {
-  IdempotencyKeyEntity,
-  InvoiceEntity,
-  InvoicePaymentEntity,
-  ReceiptCounterEntity,
-  SaleEntity,
-  SaleItemEntity,
-  SalePaymentEntity,
-} from './sale.entities';
+import { TxRepository } from '@pos/platform';
+import { InvoicePaymentRecord, InvoiceRecord, SaleFilter, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository } from '../application/sale.ports';
+import { InvoiceEntity, InvoicePaymentEntity, ReceiptCounterEntity, SaleEntity, SaleItemEntity, SalePaymentEntity } from './sale.entities';
 
 @Injectable()
 export class TypeOrmSaleRepository extends TxRepository implements SaleRepository {
@@ -151,6 +133,23 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     return this.em.getRepository(InvoicePaymentEntity).find({ where: { invoiceId }, order: { id: 'ASC' } });
   }
 
+  /** `SELECT ... FOR UPDATE` on MySQL: concurrent writers of the same sale queue here, and read what the previous one committed. */
+  async lockSale(id: number): Promise<boolean> {
+    if (this.isSqlite) return (await this.find(id)) !== null;
+    const rows = (await this.em.query('SELECT id FROM sales WHERE id = ? FOR UPDATE', [id])) as unknown[];
+    return rows.length > 0;
+  }
+
+  async addReturnedQuantity(saleId: number, saleItemId: number, quantity: number): Promise<boolean> {
+    const result = await this.em
+      .createQueryBuilder()
+      .update(SaleItemEntity)
+      .set({ returnedQuantity: () => 'returned_quantity + :quantity' })
+      .where('id = :saleItemId AND sale_id = :saleId AND returned_quantity + :quantity <= quantity', { saleItemId, saleId, quantity })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
   async sessionTotals(sessionId: number): Promise<{ salesCount: number; salesTotal: number; byMethod: Record<string, number> }> {
     const [count] = (await this.em.query(
       "SELECT COUNT(*) AS n, COALESCE(SUM(total_amount), 0) AS total FROM sales WHERE session_id = ? AND status <> 'voided'",
@@ -161,39 +160,5 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
       [sessionId],
     )) as { code: string; amount: number | string }[];
     return { salesCount: Number(count.n), salesTotal: Number(count.total), byMethod: Object.fromEntries(methods.map((m) => [m.code, Number(m.amount)])) };
-  }
-}
-
-@Injectable()
-export class TypeOrmIdempotencyRepository extends TxRepository implements IdempotencyRepository {
-  private get repo() {
-    return this.em.getRepository(IdempotencyKeyEntity);
-  }
-
-  async claim(record: Omit<IdempotencyRecord, 'id'>): Promise<IdempotencyRecord | null> {
-    try {
-      await this.repo.insert(record);
-      return null;
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      return this.find(record.key);
-    }
-  }
-
-  find(key: string): Promise<IdempotencyRecord | null> {
-    return this.repo.findOneBy({ key });
-  }
-
-  async complete(key: string, status: number, body: string, at: Date): Promise<void> {
-    await this.repo.update({ key }, { status: 'completed', responseStatus: status, responseBody: body, completedAt: at });
-  }
-
-  async release(key: string): Promise<void> {
-    await this.repo.delete({ key, status: 'in_flight' });
-  }
-
-  async takeOver(key: string, staleBefore: Date, at: Date): Promise<boolean> {
-    const result = await this.repo.update({ key, status: 'in_flight', createdAt: LessThan(staleBefore) }, { createdAt: at });
-    return (result.affected ?? 0) > 0;
   }
 }

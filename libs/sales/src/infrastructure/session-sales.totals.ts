@@ -11,6 +11,6 @@ export class SaleSessionTotals extends SessionSalesTotals {
 
   async totals(sessionId: number): Promise<SessionSalesFigures> {
     const t = await this.sales.sessionTotals(sessionId);
-    return { salesCount: t.salesCount, salesTotal: t.salesTotal, byMethod: t.byMethod, cashSales: t.byMethod.cash ?? 0, cashRefunds: 0 };
+    return { salesCount: t.salesCount, salesTotal: t.salesTotal, byMethod: t.byMethod, cashSales: t.byMethod.cash ?? 0 };
   }
 }

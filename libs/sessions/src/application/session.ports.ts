@@ -50,8 +50,6 @@ export interface SessionSalesFigures {
   /** Money taken per payment method code (voided sales excluded). */
   byMethod: Record<string, number>;
   cashSales: number;
-  /** Cash paid back to customers at this till (returns processed in this session). */
-  cashRefunds: number;
 }
 
 /**
@@ -60,4 +58,13 @@ export interface SessionSalesFigures {
  */
 export abstract class SessionSalesTotals {
   abstract totals(sessionId: number): Promise<SessionSalesFigures>;
+}
+
+/**
+ * Cash paid back to customers at a session's till (returns processed by its cashier while it was
+ * open). Sessions own the port; the returns context binds it, and SessionService checks the
+ * binding at boot (requirePort).
+ */
+export abstract class SessionRefundTotals {
+  abstract cashRefunds(sessionId: number): Promise<number>;
 }

@@ -8,7 +8,7 @@ import { SessionClosed, SessionOpened } from './session.events';
 import { sessionView } from './session.views';
 import { expectedCash, transition } from '../domain/session';
 import { SessionErrors } from '../domain/session.errors';
-import { CashMovementRecord, SessionRecord, SessionRepository, SessionSalesTotals } from './session.ports';
+import { CashMovementRecord, SessionRecord, SessionRefundTotals, SessionRepository, SessionSalesTotals } from './session.ports';
 
 function movementView(m: CashMovementRecord) {
   return {
@@ -32,6 +32,7 @@ function movementView(m: CashMovementRecord) {
 @Injectable()
 export class SessionService implements OnModuleInit {
   private sales!: SessionSalesTotals;
+  private refunds!: SessionRefundTotals;
 
   constructor(
     private readonly sessions: SessionRepository,
@@ -43,6 +44,7 @@ export class SessionService implements OnModuleInit {
 
   onModuleInit(): void {
     this.sales = requirePort(this.moduleRef, SessionSalesTotals, 'SessionService', 'SalesModule');
+    this.refunds = requirePort(this.moduleRef, SessionRefundTotals, 'SessionService', 'ReturnsModule');
   }
 
   async current(principal: Principal, storeIdParam?: number) {
@@ -184,15 +186,24 @@ export class SessionService implements OnModuleInit {
     return s;
   }
 
+  /**
+   * The session whose drawer a user's cash goes through in a store right now: their open one
+   * (null when they have none, or it is suspended: cash movements are refused then too).
+   */
+  async openSessionId(userId: number, storeId: number): Promise<number | null> {
+    const s = await this.sessions.live(userId, storeId);
+    return s?.status === 'open' ? s.id : null;
+  }
+
   private async figures(s: SessionRecord) {
-    const [totals, movements] = await Promise.all([this.sales.totals(s.id), this.sessions.movements(s.id)]);
+    const [totals, cashRefunds, movements] = await Promise.all([this.sales.totals(s.id), this.refunds.cashRefunds(s.id), this.sessions.movements(s.id)]);
     const sum = (type: string) => movements.filter((m) => m.type === type).reduce((a, m) => a + m.amount, 0);
     return {
       openingBalance: s.openingBalance,
       salesByMethod: totals.byMethod,
       salesCount: totals.salesCount,
       cashSales: totals.cashSales,
-      cashRefunds: totals.cashRefunds,
+      cashRefunds,
       cashIn: sum('cash_in'),
       cashOut: sum('cash_out'),
     };

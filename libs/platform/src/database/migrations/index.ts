@@ -6,6 +6,7 @@ import { Checkout1763700400000 } from './1763700400000-checkout';
 import { CustomerTaxExemption1763800100000 } from './1763800100000-customer-tax-exemption';
 import { ApproverLockout1763800200000 } from './1763800200000-approver-lockout';
 import { HardeningMoneyAndTwoFactorStep1763900000000 } from './1763900000000-hardening-money-and-two-factor-step';
+import { ReturnsAndCreditNotes1763810000000 } from './1763810000000-returns-and-credit-notes';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   CustomerTaxExemption1763800100000,
   ApproverLockout1763800200000,
   HardeningMoneyAndTwoFactorStep1763900000000,
+  ReturnsAndCreditNotes1763810000000,
 ];

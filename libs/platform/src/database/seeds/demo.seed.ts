@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { DEFAULT_RETURN_REASONS } from '../migrations/1763810000000-returns-and-credit-notes';
 
 /**
  * The demo data set of decisions.md. Idempotent: every row is found by its natural key (code,
@@ -141,6 +142,10 @@ export async function seedDemoData(
   await ensure('tax_rates', { tax_class_id: taxStandard, store_id: ap }, { name: 'Sales tax 7.5%', rate_bp: 750, is_active: true, ...ts });
   await ensure('tax_rates', { tax_class_id: taxReduced, store_id: null }, { name: 'Food tax 2%', rate_bp: 200, is_active: true, ...ts });
   await ensure('tax_rates', { tax_class_id: taxZero, store_id: null }, { name: 'Zero', rate_bp: 0, is_active: true, ...ts });
+
+  // Return reasons (a migration seeds them everywhere; here too, so the demo set stands on its own).
+  for (const [i, r] of DEFAULT_RETURN_REASONS.entries())
+    await ensure('return_reasons', { code: r.code }, { name: r.name, is_active: true, sort_order: i, ...ts });
 
   const retail = await ensure('customer_groups', { code: 'retail' }, { name: 'Retail', ...ts });
   const members = await ensure('customer_groups', { code: 'members' }, { name: 'Members', ...ts });

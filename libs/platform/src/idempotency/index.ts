@@ -1,0 +1,2 @@
+export * from './idempotency-key.entity';
+export * from './idempotent-requests';
