@@ -5,7 +5,7 @@
  */
 export { SalesModule } from './sales.module';
 export { CheckoutService } from './application/checkout.service';
-export type { CheckoutInput, CheckoutLineInput, CheckoutPaymentInput, CheckoutOutcome } from './application/checkout.service';
+export type { CheckoutInput, CheckoutLineInput, CheckoutPaymentInput, CheckoutOutcome, OfflineSaleTimes } from './application/checkout.service';
 export { SaleService, InvoiceService } from './application/sale.service';
 export { SaleViews, invoiceView } from './application/sale.views';
 export type { SaleDetailView } from './application/sale.views';

@@ -5,6 +5,8 @@ import { Sales1763700300000 } from './1763700300000-sales';
 import { Checkout1763700400000 } from './1763700400000-checkout';
 import { CustomerTaxExemption1763800100000 } from './1763800100000-customer-tax-exemption';
 import { ApproverLockout1763800200000 } from './1763800200000-approver-lockout';
+import { SaleSyncedAt1763830000000 } from './1763830000000-sale-synced-at';
+import { OfflineSync1763830100000 } from './1763830100000-offline-sync';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -15,4 +17,6 @@ export const MIGRATIONS = [
   Checkout1763700400000,
   CustomerTaxExemption1763800100000,
   ApproverLockout1763800200000,
+  SaleSyncedAt1763830000000,
+  OfflineSync1763830100000,
 ];
