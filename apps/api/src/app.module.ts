@@ -9,6 +9,7 @@ import { CustomersModule } from '@pos/customers';
 import { PricingModule } from '@pos/pricing';
 import { SessionsModule } from '@pos/sessions';
 import { SalesModule } from '@pos/sales';
+import { SyncModule } from '@pos/sync';
 import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
 import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
@@ -40,6 +41,7 @@ import { SessionsController } from './sessions/sessions.controller';
 import { CheckoutController } from './sales/checkout.controller';
 import { SalesController } from './sales/sales.controller';
 import { SalesFeedController } from './integration/sales-feed.controller';
+import { SyncController } from './sync/sync.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -67,6 +69,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     PricingModule,
     SessionsModule,
     SalesModule,
+    SyncModule,
     DemoModule,
   ],
   controllers: [
@@ -91,6 +94,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     DataStoresController,
     DataCatalogController,
     SalesFeedController,
+    SyncController,
   ],
   providers: [
     BearerStrategy,
