@@ -112,6 +112,18 @@ describe('Offline sync: upload', () => {
     expect(await n('SELECT COUNT(*) AS n FROM sales')).toBe(before);
   });
 
+  it('answers a key repeated within one upload: the same sale is a duplicate, other content under it is refused', async () => {
+    const tx = cola('twice-in-one', iso(1000));
+    const res = await upload([tx, tx, { idempotency_key: 'twice-in-one', type: 'customer', data: { name: 'Not Me' } }]);
+    expect(res.body.data.results.map((r: { status: string }) => r.status)).toEqual(['accepted', 'duplicate', 'rejected']);
+    expect(res.body.data.results[1].id).toBe(res.body.data.results[0].id);
+    expect(res.body.data.results[2].code).toBe('idempotency_key_reused');
+    expect(await n("SELECT COUNT(*) AS n FROM sales WHERE idempotency_key = 'twice-in-one'")).toBe(1);
+    expect(await n("SELECT COUNT(*) AS n FROM customers WHERE name = 'Not Me'")).toBe(0);
+    const again = await upload([tx]);
+    expect(again.body.data.results[0]).toMatchObject({ status: 'duplicate', original_status: 'accepted', id: res.body.data.results[0].id });
+  });
+
   it('takes stock below zero for an offline sale past the stock, with a ledger row', async () => {
     const admin = await login(t, DEMO.admin);
     await api()

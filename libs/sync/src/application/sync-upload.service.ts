@@ -10,7 +10,7 @@ import { SessionService } from '@pos/sessions';
 import { APP_CONFIG, AppConfig, withTransactionRetry } from '@pos/platform';
 import { offlineTimeProblem } from '../domain/offline-policy';
 import { deviceName } from './sync-feed.service';
-import { SyncDeviceRepository, SyncTransactionRecord, SyncTransactionRepository, SyncTransactionWrite } from './sync.ports';
+import { SyncDeviceRepository, SyncTransactionRepository, SyncTransactionWrite } from './sync.ports';
 import { UploadCommand, UploadReport, UploadResult, UploadTransaction, UploadType } from './upload.types';
 
 const PERMISSION: Record<UploadType, Permission> = { sale: 'sales.create', customer: 'customers.manage', cash_movement: 'sessions.manage' };
@@ -27,6 +27,14 @@ type Outcome = Pick<UploadResult, 'status' | 'original_status' | 'id' | 'receipt
 
 /** The key is held by another request's outcome: answered from it. */
 class KeyTaken extends Error {}
+
+/** One upload being applied: who, where, and the accepted sales' outcomes still to be written. */
+interface UploadRun {
+  principal: Principal;
+  storeId: number;
+  deviceId: number;
+  acceptedSales: SyncTransactionWrite[];
+}
 
 /**
  * POST /sync/upload: each transaction applied on its own, in order, in its own database
@@ -67,10 +75,15 @@ export class SyncUploadService {
     this.assertSize(transactions.length);
     await this.stores.resolve(principal, storeId);
     const device = await withTransactionRetry(this.txHost, () => this.devices.ensure(principal.userId, storeId, deviceName(principal), this.clock.now()));
+    const run: UploadRun = { principal, storeId, deviceId: device.id, acceptedSales: [] };
     const results: UploadResult[] = [];
-    for (const [index, tx] of transactions.entries()) {
-      const outcome = await this.one(principal, storeId, device.id, tx);
-      results.push({ index, idempotency_key: tx.key, type: tx.type, ...outcome });
+    try {
+      for (const [index, tx] of transactions.entries()) {
+        const outcome = await this.one(run, tx);
+        results.push({ index, idempotency_key: tx.key, type: tx.type, ...outcome });
+      }
+    } finally {
+      await this.writeAcceptedSales(run);
     }
     const count = (s: UploadResult['status']) => results.filter((r) => r.status === s).length;
     const counts = { accepted: count('accepted'), duplicate: count('duplicate'), rejected: count('rejected') };
@@ -78,13 +91,14 @@ export class SyncUploadService {
     return { store_id: storeId, server_time: this.clock.now().toISOString(), received: transactions.length, ...counts, results };
   }
 
-  private async one(principal: Principal, storeId: number, deviceId: number, tx: UploadTransaction): Promise<Outcome> {
+  private async one(run: UploadRun, tx: UploadTransaction): Promise<Outcome> {
+    const { principal } = run;
     if (!tx.key)
       return rejected('validation_failed', 'The given data was invalid.', tx.problems ?? { idempotency_key: ['The idempotency_key field is required.'] });
-    const existing = await this.outcomes.find(tx.key);
+    const existing = run.acceptedSales.find((w) => w.idempotencyKey === tx.key) ?? (await this.outcomes.find(tx.key));
     if (existing?.fingerprint === tx.fingerprint) return duplicateOf(existing);
     if (existing?.status === 'accepted') return keyReused();
-    const settle = (o: Outcome) => this.remember(principal, storeId, deviceId, tx, o);
+    const settle = (o: Outcome) => this.remember(run, tx, o);
     if (tx.problems || !tx.command) return settle(rejected('validation_failed', 'The given data was invalid.', tx.problems ?? {}));
     if (tx.offlineCreatedAt) {
       const problem = offlineTimeProblem(tx.offlineCreatedAt, this.clock.now(), {
@@ -99,7 +113,7 @@ export class SyncUploadService {
     if (!hasPermission(principal, permission))
       return rejected('forbidden', `You do not have the ${permission} permission.`, { type: [`You do not have the ${permission} permission.`] });
     try {
-      return await this.apply(principal, storeId, deviceId, tx, tx.command, existing);
+      return await this.apply(run, tx, tx.command, existing);
     } catch (error) {
       if (error instanceof KeyTaken) {
         const now = await this.outcomes.find(tx.key);
@@ -115,24 +129,18 @@ export class SyncUploadService {
     }
   }
 
-  private apply(
-    principal: Principal,
-    storeId: number,
-    deviceId: number,
-    tx: UploadTransaction,
-    command: UploadCommand,
-    existing: SyncTransactionRecord | null,
-  ): Promise<Outcome> {
+  private apply(run: UploadRun, tx: UploadTransaction, command: UploadCommand, existing: SyncTransactionWrite | null): Promise<Outcome> {
+    const { principal, storeId } = run;
     switch (command.type) {
       case 'sale':
-        return this.sale(principal, storeId, deviceId, tx, command.input);
+        return this.sale(run, tx, command.input);
       case 'customer':
-        return this.exactlyOnce(principal, storeId, deviceId, tx, existing, async () => {
+        return this.exactlyOnce(run, tx, existing, async () => {
           const c = await this.customers.create(principal, command.input);
           return { id: c.id, receipt_number: null, record: { id: c.id, name: c.name, email: c.email, phone: c.phone } };
         });
       case 'cash_movement':
-        return this.exactlyOnce(principal, storeId, deviceId, tx, existing, async () => {
+        return this.exactlyOnce(run, tx, existing, async () => {
           const { movement } = await this.sessions.recordOfflineCashMovement(principal, { storeId, at: tx.offlineCreatedAt!, ...command.input });
           return {
             id: movement.id,
@@ -143,15 +151,21 @@ export class SyncUploadService {
     }
   }
 
-  /** Checkout guarantees one sale per key; a concurrent upload of the same sale is waited for, then answered as a duplicate. */
-  private async sale(principal: Principal, storeId: number, deviceId: number, tx: UploadTransaction, input: Extract<UploadCommand, { type: 'sale' }>['input']) {
+  /**
+   * Checkout guarantees one sale per key; a concurrent upload of the same sale is waited for,
+   * then answered as a duplicate. The outcome row is written with the other accepted sales at
+   * the end of the upload (one commit for all): until then, or if that write is lost, a repeat
+   * is still answered as a duplicate by checkout's own idempotency record.
+   */
+  private async sale(run: UploadRun, tx: UploadTransaction, input: Extract<UploadCommand, { type: 'sale' }>['input']) {
+    const { principal, storeId } = run;
     const syncedAt = this.clock.now();
-    const run = () =>
+    const attempt = () =>
       this.checkout.recordOffline(principal, { ...input, storeId, idempotencyKey: tx.key!, offlineCreatedAt: tx.offlineCreatedAt! }, tx.fingerprint, {
         createdAt: tx.offlineCreatedAt!,
         syncedAt,
       });
-    const outcome = await this.waitingForInFlight(run);
+    const outcome = await this.waitingForInFlight(attempt);
     const sale = outcome.body as SaleDetailView;
     const record = {
       id: sale.id,
@@ -161,25 +175,22 @@ export class SyncUploadService {
       created_at: sale.created_at,
       synced_at: sale.synced_at,
     };
-    const write = this.write(principal, storeId, deviceId, tx, { status: 'accepted', recordId: sale.id, receiptNumber: sale.receipt_number, record });
-    await withTransactionRetry(this.txHost, () => this.outcomes.saveAccepted(write, this.clock.now()));
+    run.acceptedSales.push(this.write(run, tx, { status: 'accepted', recordId: sale.id, receiptNumber: sale.receipt_number, record }));
     const result: Outcome = { ...NONE, status: 'accepted', id: sale.id, receipt_number: sale.receipt_number, record };
     return outcome.replayed ? { ...result, status: 'duplicate' as const, original_status: 'accepted' as const } : result;
   }
 
   /** The outcome row is claimed in the record's own transaction: two uploads of one key make one record. */
   private async exactlyOnce(
-    principal: Principal,
-    storeId: number,
-    deviceId: number,
+    run: UploadRun,
     tx: UploadTransaction,
-    existing: SyncTransactionRecord | null,
+    existing: SyncTransactionWrite | null,
     work: () => Promise<{ id: number; receipt_number: string | null; record: Record<string, unknown> }>,
   ): Promise<Outcome> {
     return withTransactionRetry(this.txHost, async () => {
       const now = this.clock.now();
       if (existing) await this.outcomes.dropRejected(existing.idempotencyKey, existing.fingerprint);
-      const claim = this.write(principal, storeId, deviceId, tx, { status: 'accepted', recordId: null, receiptNumber: null, record: null });
+      const claim = this.write(run, tx, { status: 'accepted', recordId: null, receiptNumber: null, record: null });
       if (!(await this.outcomes.insert(claim, now))) throw new KeyTaken();
       const done = await work();
       await this.outcomes.update(tx.key!, { recordId: done.id, receiptNumber: done.receipt_number, result: JSON.stringify(done.record) }, now);
@@ -201,16 +212,25 @@ export class SyncUploadService {
   }
 
   /** A rejection decided by the transaction's content is kept, so the same transaction sent again gets the same answer. */
-  private async remember(principal: Principal, storeId: number, deviceId: number, tx: UploadTransaction, outcome: Outcome): Promise<Outcome> {
-    const write = this.write(principal, storeId, deviceId, tx, { status: 'rejected', recordId: null, receiptNumber: null, record: null, outcome });
+  private async remember(run: UploadRun, tx: UploadTransaction, outcome: Outcome): Promise<Outcome> {
+    const write = this.write(run, tx, { status: 'rejected', recordId: null, receiptNumber: null, record: null, outcome });
     await withTransactionRetry(this.txHost, () => this.outcomes.saveRejected(write, this.clock.now()));
     return outcome;
   }
 
+  /** The accepted sales' outcome rows, in one transaction per 100. */
+  private async writeAcceptedSales(run: UploadRun): Promise<void> {
+    for (let i = 0; i < run.acceptedSales.length; i += 100) {
+      const chunk = run.acceptedSales.slice(i, i + 100);
+      await withTransactionRetry(this.txHost, async () => {
+        for (const write of chunk) await this.outcomes.saveAccepted(write, this.clock.now());
+      });
+    }
+    run.acceptedSales = [];
+  }
+
   private write(
-    principal: Principal,
-    storeId: number,
-    deviceId: number,
+    run: UploadRun,
     tx: UploadTransaction,
     o: { status: 'accepted' | 'rejected'; recordId: number | null; receiptNumber: string | null; record: Record<string, unknown> | null; outcome?: Outcome },
   ): SyncTransactionWrite {
@@ -224,9 +244,9 @@ export class SyncUploadService {
       result: o.record ? JSON.stringify(o.record) : null,
       errors: o.outcome?.errors ? JSON.stringify(o.outcome.errors) : null,
       message: o.outcome?.message ? o.outcome.message.slice(0, 500) : null,
-      deviceId,
-      userId: principal.userId,
-      storeId,
+      deviceId: run.deviceId,
+      userId: run.principal.userId,
+      storeId: run.storeId,
       offlineCreatedAt: tx.offlineCreatedAt,
     };
   }
@@ -243,7 +263,7 @@ function keyReused(): Outcome {
   return rejected('idempotency_key_reused', message, { idempotency_key: [message] });
 }
 
-function duplicateOf(r: SyncTransactionRecord): Outcome {
+function duplicateOf(r: SyncTransactionWrite): Outcome {
   return {
     ...NONE,
     status: 'duplicate',
