@@ -234,6 +234,30 @@ describe('Offline sync: initial download and delta', () => {
     }
   });
 
+  it('forgets tombstones older than the retention when serving deltas', async () => {
+    const old = new Date(Date.now() - 100 * 86_400_000);
+    const recent = new Date(Date.now() - 10 * 86_400_000);
+    const at = (d: Date) => (t.isMysql ? d : d.toISOString().replace('T', ' ').replace('Z', ''));
+    await t.db.query("INSERT INTO tombstones (entity, entity_id, store_id, deleted_at) VALUES ('item', 999001, NULL, ?), ('item', 999002, NULL, ?)", [
+      at(old),
+      at(recent),
+    ]);
+    const { token } = await downloadAll(t, cashier, '/api/v1/sync/initial', { store_id: 1 });
+    // the purge runs at most once an hour per process (earlier deltas of this suite ran one): two hours later
+    const clock = t.app.get(Clock);
+    const real = clock.now.bind(clock);
+    const spy = jest.spyOn(clock, 'now').mockImplementation(() => new Date(real().getTime() + 2 * 3_600_000));
+    try {
+      await downloadAll(t, cashier, '/api/v1/sync/delta', { since: token });
+    } finally {
+      spy.mockRestore();
+    }
+    const left = async () =>
+      (await t.db.query('SELECT entity_id FROM tombstones WHERE entity_id IN (999001, 999002)')).map((r: { entity_id: number }) => Number(r.entity_id));
+    for (let i = 0; i < 40 && (await left()).length > 1; i++) await sleep(50);
+    expect(await left()).toEqual([999002]);
+  });
+
   it('clamps the page size to 5,000 and needs pos.access', async () => {
     const res = await api().get('/api/v1/sync/initial').query({ store_id: 1, limit: 999999 }).set(bearer(cashier)).expect(200);
     expect(res.body.data.complete).toBe(true);

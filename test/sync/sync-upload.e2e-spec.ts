@@ -192,6 +192,10 @@ describe('Offline sync: upload', () => {
     );
     expectErrorEnvelope(await api().post('/api/v1/sync/upload').set(bearer(cashier)).send({ store_id: 1, transactions: [] }), 422);
     expectErrorEnvelope(await api().post('/api/v1/sync/upload').set(bearer(cashier)).send({ store_id: 1, transactions: 'x' }), 422);
+    // uploads have their own body limit (10mb): 2 MB of transactions is read, not refused with 413
+    const big = await upload(Array.from({ length: 200 }, (_, i) => ({ idempotency_key: `big-${i}`, type: 'refund', data: { pad: 'x'.repeat(10_000) } })));
+    expect(big.status).toBe(200);
+    expect(big.body.data.rejected).toBe(200);
     const tooMany = await upload(Array.from({ length: 501 }, () => ({})));
     expectErrorEnvelope(tooMany, 422);
     expect(tooMany.body.errors.transactions[0]).toMatch(/500/);

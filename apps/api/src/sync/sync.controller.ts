@@ -102,7 +102,7 @@ export class SyncController {
     summary: "This device's sync health in a store: server time, last initial and delta sync, last upload, upload counts, rejected transactions",
     description: 'The device is the token\'s device name (device_name at login, default "Mobile POS").',
   })
-  @ApiOkResponse({ type: SyncStatusEnvelope })
+  @ApiOkResponse({ type: SyncStatusEnvelope, description: 'The device, its counts and its still-rejected transactions' })
   @ApiUnprocessableEntityResponse({ description: 'No store known or unknown store' })
   status(@CurrentPrincipal() p: Principal, @Query() q: SyncStatusQuery) {
     return this.statuses.status(p, q.store_id);
