@@ -124,6 +124,19 @@ describe('Offline sync: upload', () => {
     expect(again.body.data.results[0]).toMatchObject({ status: 'duplicate', original_status: 'accepted', id: res.body.data.results[0].id });
   });
 
+  it('sells on account to a customer created offline, named by its transaction key', async () => {
+    const onAccount = (key: string, ref: string) => ({
+      ...cola(key, iso(2000)),
+      data: { customer_ref: ref, items: [{ id: ids['BEV-003'], qty: 1 }], payments: [{ payment_method_code: 'on_account', amount: 1.94 }], total_amount: 1.94 },
+    });
+    const early = await upload([onAccount('tab-1', 'new-customer-1')]);
+    expect(early.body.data.results[0]).toMatchObject({ status: 'rejected', errors: { 'data.customer_ref': expect.any(Array) } });
+    const res = await upload([{ idempotency_key: 'new-customer-1', type: 'customer', data: { name: 'Offline Tab' } }, onAccount('tab-1', 'new-customer-1')]);
+    expect(res.body.data.results.map((r: { status: string }) => r.status)).toEqual(['accepted', 'accepted']); // not a duplicate of the early rejection
+    const sale = (await api().get(`/api/v1/sales/${res.body.data.results[1].id}`).set(bearer(cashier)).expect(200)).body.data;
+    expect(sale).toMatchObject({ customer_id: res.body.data.results[0].id, balance_due: 1.94, invoice: { status: 'issued', balance: 1.94 } });
+  });
+
   it('takes stock below zero for an offline sale past the stock, with a ledger row', async () => {
     const admin = await login(t, DEMO.admin);
     await api()

@@ -45,7 +45,8 @@ export class SyncTransactionDto {
     additionalProperties: true,
     description:
       'The transaction itself (the contract\'s "array" is an associative array: a JSON object). sale: the checkout body of 4.3.1 ' +
-      '(items, payments, total_amount, customer_id, discounts...; store_id, idempotency_key and offline_created_at come from the transaction). ' +
+      '(items, payments, total_amount, customer_id, discounts...; store_id, idempotency_key and offline_created_at come from the transaction), ' +
+      'or customer_ref: the idempotency_key of a customer created offline (accepted earlier in this upload or before) instead of customer_id. ' +
       'customer: name (required), email, phone, address, customer_group_id, store_id, status, payment_terms_days, notes. ' +
       'cash_movement: type (cash_in | cash_out), amount (> 0), reason, notes, reference, session_id (default: your session open at offline_created_at).',
   })

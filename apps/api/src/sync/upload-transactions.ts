@@ -71,15 +71,19 @@ async function command(t: SyncTransactionDto, storeId: number, decimals: number)
       clash['data.idempotency_key'] = ["The sale's idempotency_key must be the transaction's (or be left out)."];
     if (data.offline_created_at !== undefined && data.offline_created_at !== t.offline_created_at)
       clash['data.offline_created_at'] = ["The sale's offline_created_at must be the transaction's (or be left out)."];
+    const { customer_ref: customerRef, ...rest } = data;
+    if (customerRef !== undefined && (typeof customerRef !== 'string' || !customerRef.trim() || customerRef.length > 128))
+      clash['data.customer_ref'] = ['The customer_ref must be the idempotency_key of a customer transaction.'];
+    if (customerRef !== undefined && rest.customer_id !== undefined) clash['data.customer_ref'] = ['Give customer_id or customer_ref, not both.'];
     if (Object.keys(clash).length) return { command: null, problems: clash };
-    const body = { ...data, store_id: storeId, idempotency_key: t.idempotency_key, offline_created_at: t.offline_created_at };
+    const body = { ...rest, store_id: storeId, idempotency_key: t.idempotency_key, offline_created_at: t.offline_created_at };
     const v = await validated(CheckoutDto, body);
     if (!v.dto) return { command: null, problems: inData(v.errors, ['idempotency_key', 'offline_created_at', 'store_id']) };
     const dto = v.dto;
     const input = converted(() => checkoutInput(dto, decimals));
     if (!input.value) return { command: null, problems: input.errors };
     const { storeId: _s, idempotencyKey: _k, offlineCreatedAt: _o, ...sale } = input.value;
-    return { command: { type: 'sale', input: sale }, problems: null };
+    return { command: { type: 'sale', input: sale, customerRef: typeof customerRef === 'string' ? customerRef.trim() : undefined }, problems: null };
   }
   if (t.type === 'customer') {
     const v = await validated(CreateCustomerDto, data);

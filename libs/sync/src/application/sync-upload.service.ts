@@ -28,6 +28,9 @@ type Outcome = Pick<UploadResult, 'status' | 'original_status' | 'id' | 'receipt
 /** The key is held by another request's outcome: answered from it. */
 class KeyTaken extends Error {}
 
+/** A transaction that names one not uploaded (or not accepted) yet: rejected for now, not for good. */
+class AwaitsAnotherTransaction extends ValidationFailedError {}
+
 /** One upload being applied: who, where, and the accepted sales' outcomes still to be written. */
 interface UploadRun {
   principal: Principal;
@@ -123,6 +126,7 @@ export class SyncUploadService {
         return rejected('in_flight', 'The same transaction is still being applied by another upload; send it again shortly.', null);
       }
       if (error instanceof ForbiddenError) return rejected(error.code, error.message, { data: [error.message] });
+      if (error instanceof AwaitsAnotherTransaction) return rejectionOf(error, tx.command.type);
       if (error instanceof DomainError) return settle(rejectionOf(error, tx.command.type));
       this.logger.error({ err: error, idempotency_key: tx.key }, 'Offline transaction failed');
       return rejected('server_error', 'The transaction could not be applied because of a server error; send it again.', null);
@@ -133,7 +137,7 @@ export class SyncUploadService {
     const { principal, storeId } = run;
     switch (command.type) {
       case 'sale':
-        return this.sale(run, tx, command.input);
+        return this.sale(run, tx, command.input, command.customerRef);
       case 'customer':
         return this.exactlyOnce(run, tx, existing, async () => {
           const c = await this.customers.create(principal, command.input);
@@ -157,8 +161,9 @@ export class SyncUploadService {
    * the end of the upload (one commit for all): until then, or if that write is lost, a repeat
    * is still answered as a duplicate by checkout's own idempotency record.
    */
-  private async sale(run: UploadRun, tx: UploadTransaction, input: Extract<UploadCommand, { type: 'sale' }>['input']) {
+  private async sale(run: UploadRun, tx: UploadTransaction, input: Extract<UploadCommand, { type: 'sale' }>['input'], customerRef?: string) {
     const { principal, storeId } = run;
+    if (customerRef !== undefined) input = { ...input, customerId: await this.customerCreatedOffline(customerRef) };
     const syncedAt = this.clock.now();
     const attempt = () =>
       this.checkout.recordOffline(principal, { ...input, storeId, idempotencyKey: tx.key!, offlineCreatedAt: tx.offlineCreatedAt! }, tx.fingerprint, {
@@ -178,6 +183,15 @@ export class SyncUploadService {
     run.acceptedSales.push(this.write(run, tx, { status: 'accepted', recordId: sale.id, receiptNumber: sale.receipt_number, record }));
     const result: Outcome = { ...NONE, status: 'accepted', id: sale.id, receipt_number: sale.receipt_number, record };
     return outcome.replayed ? { ...result, status: 'duplicate' as const, original_status: 'accepted' as const } : result;
+  }
+
+  /** A customer the terminal created offline, named by its transaction's key: it must have been accepted (earlier in the upload, or before). */
+  private async customerCreatedOffline(key: string): Promise<number> {
+    const created = await this.outcomes.find(key);
+    if (created?.type !== 'customer' || created.status !== 'accepted' || created.recordId === null) {
+      throw new AwaitsAnotherTransaction({ customer_ref: ['No accepted customer transaction has this idempotency_key; upload the customer first.'] });
+    }
+    return created.recordId;
   }
 
   /** The outcome row is claimed in the record's own transaction: two uploads of one key make one record. */

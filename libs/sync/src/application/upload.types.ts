@@ -16,7 +16,12 @@ export interface OfflineCashMovementInput {
 }
 
 export type UploadCommand =
-  | { type: 'sale'; input: Omit<CheckoutInput, 'storeId' | 'idempotencyKey' | 'offlineCreatedAt'> }
+  | {
+      type: 'sale';
+      input: Omit<CheckoutInput, 'storeId' | 'idempotencyKey' | 'offlineCreatedAt'>;
+      /** The idempotency key of a customer created offline (this upload or an earlier one): the sale's customer. */
+      customerRef?: string;
+    }
   | { type: 'customer'; input: CustomerInput & { name: string } }
   | { type: 'cash_movement'; input: OfflineCashMovementInput };
 
