@@ -9,6 +9,7 @@ import { PricingModule } from '@pos/pricing';
 import { SessionsModule } from '@pos/sessions';
 import { SalesModule } from '@pos/sales';
 import { ReturnsModule } from '@pos/returns';
+import { SyncModule } from '@pos/sync';
 import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
 import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
@@ -42,6 +43,7 @@ import { SalesController } from './sales/sales.controller';
 import { SalesFeedController } from './integration/sales-feed.controller';
 import { ReturnsController } from './returns/returns.controller';
 import { ReturnsFeedController } from './integration/returns-feed.controller';
+import { SyncController } from './sync/sync.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -69,6 +71,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     SessionsModule,
     SalesModule,
     ReturnsModule,
+    SyncModule,
     DemoModule,
   ],
   controllers: [
@@ -95,6 +98,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     SalesFeedController,
     ReturnsController,
     ReturnsFeedController,
+    SyncController,
   ],
   providers: [
     BearerAuthenticator,

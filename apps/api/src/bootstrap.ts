@@ -24,6 +24,8 @@ export async function createApiApp(config: AppConfig = loadConfig(), options: Ne
   app.use(requestIdMiddleware);
   app.use(securityHeaders);
   app.use(requireJsonBody);
+  // Offline uploads carry up to 500 sales: their own, larger limit (the parser marks the body read, so the general one skips it).
+  app.use(`/${API_PREFIX}/sync/upload`, jsonBodyParser(config.sync.uploadBodyLimit));
   app.use(jsonBodyParser(config.bodyLimit));
   app.use(bodyParserErrorHandler);
   app.setGlobalPrefix(API_PREFIX, { exclude: [{ path: 'api/docs', method: RequestMethod.GET }] });

@@ -11,6 +11,7 @@ export { StoreContext } from './application/store-context';
 export { StockLedger } from './application/stock-ledger';
 export type { StockLine, StockReference, AdjustmentInput, AdjustmentLineInput } from './application/stock-ledger';
 export { ItemCatalog } from './application/item-catalog';
+export type { ItemChangeQuery } from './application/catalog.ports';
 export * from './application/catalog.events';
 export type { PaymentMethodRecord, StoreRecord, StoreScope, WarehouseRecord } from './application/store.ports';
 export type { CategoryRecord, ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord, StockMovementRecord } from './application/catalog.records';

@@ -53,6 +53,7 @@ import { TypeOrmReferenceRepository } from './infrastructure/reference.repositor
     PosProductService,
     BulkPriceService,
     CurrencyDecimals,
+    LivePriceService,
   ],
 })
 export class PricingModule {}

@@ -19,6 +19,19 @@ export abstract class CategoryRepository {
   abstract childCount(id: number): Promise<number>;
   abstract save(category: Partial<CategoryRecord> & { name: string }): Promise<CategoryRecord>;
   abstract softDelete(id: number, at: Date): Promise<void>;
+  /** Live categories after an id in id order; with `changedSince`, those changed since (deleted ones included). */
+  abstract syncPage(afterId: number, limit: number, changedSince?: Date): Promise<CategoryRecord[]>;
+}
+
+/** What the offline-sync delta asks of items (see ItemCatalog.changedIds). */
+export interface ItemChangeQuery {
+  since: Date;
+  /** Stock changed in these warehouses since then also counts as a change of the item. */
+  warehouseIds: number[];
+  /** Every item stocked in these warehouses counts as changed (warehouses the device has not seen). */
+  newWarehouseIds: number[];
+  afterId: number;
+  limit: number;
 }
 
 export interface ItemFilter {
@@ -59,6 +72,9 @@ export abstract class ItemRepository {
   abstract update(id: number, item: Partial<ItemWrite>, now: Date): Promise<void>;
   abstract replaceBarcodesAndUnits(itemId: number, barcodes: string[] | undefined, units: UnitWrite[] | undefined, now: Date): Promise<void>;
   abstract softDelete(id: number, at: Date): Promise<void>;
+  /** Live, active items after an id, in id order. */
+  abstract activePage(afterId: number, limit: number): Promise<ItemRecord[]>;
+  abstract changedIds(query: ItemChangeQuery): Promise<number[]>;
 }
 
 export interface InventoryFilter {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Page, PageRequest } from '@pos/kernel';
-import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from './catalog.records';
-import { CategoryRepository, ItemFilter, ItemRepository } from './catalog.ports';
+import { CategoryRecord, ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from './catalog.records';
+import { CategoryRepository, ItemChangeQuery, ItemFilter, ItemRepository } from './catalog.ports';
 
 /**
  * Published by the catalog: read-only access to items, their units and barcodes, for contexts
@@ -55,5 +55,25 @@ export class ItemCatalog {
   /** Ids of the live categories among those given. */
   async existingCategoryIds(ids: number[]): Promise<Set<number>> {
     return new Set((await this.categories.findByIds(ids)).filter((c) => !c.deletedAt).map((c) => c.id));
+  }
+
+  /** Offline sync's full download: live, active items after an id, in id order. */
+  page(afterId: number, limit: number): Promise<ItemRecord[]> {
+    return this.items.activePage(afterId, limit);
+  }
+
+  /**
+   * Offline sync's delta: ids, after an id and in id order, of items changed at or after `since`
+   * (the item, its units or barcodes: they all bump the item's updated_at; deleted and deactivated
+   * ones included), or whose stock changed since then in one of `warehouseIds`, or stocked at all
+   * in `newWarehouseIds`.
+   */
+  changedIds(query: ItemChangeQuery): Promise<number[]> {
+    return this.items.changedIds(query);
+  }
+
+  /** Offline sync: live categories after an id in id order; with `changedSince`, those changed since, deleted ones included. */
+  categoryPage(afterId: number, limit: number, changedSince?: Date): Promise<CategoryRecord[]> {
+    return this.categories.syncPage(afterId, limit, changedSince);
   }
 }

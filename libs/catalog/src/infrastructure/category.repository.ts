@@ -69,4 +69,11 @@ export class TypeOrmCategoryRepository extends TxRepository implements CategoryR
   async softDelete(id: number, at: Date): Promise<void> {
     await this.em.getRepository(CategoryEntity).update({ id }, { deletedAt: at, updatedAt: at });
   }
+
+  syncPage(afterId: number, limit: number, changedSince?: Date): Promise<CategoryRecord[]> {
+    const qb = this.em.getRepository(CategoryEntity).createQueryBuilder('c').where('c.id > :afterId', { afterId });
+    if (changedSince) qb.andWhere('c.updated_at >= :since', { since: changedSince });
+    else qb.andWhere('c.deleted_at IS NULL');
+    return qb.orderBy('c.id', 'ASC').limit(limit).getMany();
+  }
 }

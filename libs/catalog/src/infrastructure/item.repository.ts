@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Brackets, In, IsNull } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
-import { ItemFilter, ItemRepository, ItemWrite, UnitWrite } from '../application/catalog.ports';
+import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, UnitWrite } from '../application/catalog.ports';
 import { TxRepository } from '@pos/platform';
 import { ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 
@@ -134,5 +134,39 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
 
   async softDelete(id: number, at: Date): Promise<void> {
     await this.repo.update({ id }, { deletedAt: at, updatedAt: at, isActive: false });
+  }
+
+  activePage(afterId: number, limit: number): Promise<ItemRecord[]> {
+    return this.repo
+      .createQueryBuilder('i')
+      .where('i.id > :afterId', { afterId })
+      .andWhere('i.deleted_at IS NULL')
+      .andWhere('i.is_active = :active', { active: true })
+      .orderBy('i.id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /**
+   * One UNION of the two (or three) id sources, each a range scan of its own index (items by
+   * updated_at, stock by warehouse and updated_at) cut at the cursor, then paged by id.
+   */
+  async changedIds(q: ItemChangeQuery): Promise<number[]> {
+    const since = this.isSqlite ? q.since.toISOString().replace('T', ' ').replace('Z', '') : q.since;
+    const list = (ids: number[]) => ids.map(() => '?').join(', ');
+    const parts = ['SELECT id FROM items WHERE updated_at >= ? AND id > ?'];
+    const params: unknown[] = [since, q.afterId];
+    if (q.warehouseIds.length) {
+      parts.push(`SELECT item_id AS id FROM stock_levels WHERE warehouse_id IN (${list(q.warehouseIds)}) AND updated_at >= ? AND item_id > ?`);
+      params.push(...q.warehouseIds, since, q.afterId);
+    }
+    if (q.newWarehouseIds.length) {
+      parts.push(`SELECT item_id AS id FROM stock_levels WHERE warehouse_id IN (${list(q.newWarehouseIds)}) AND item_id > ?`);
+      params.push(...q.newWarehouseIds, q.afterId);
+    }
+    const rows = (await this.em.query(`SELECT u.id FROM (${parts.join(' UNION ')}) u ORDER BY u.id LIMIT ?`, [...params, q.limit])) as {
+      id: number | string;
+    }[];
+    return rows.map((r) => Number(r.id));
   }
 }

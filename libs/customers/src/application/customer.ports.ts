@@ -46,6 +46,8 @@ export abstract class CustomerRepository {
   abstract create(customer: CustomerWrite, now: Date): Promise<CustomerRecord>;
   abstract update(id: number, changes: Partial<CustomerWrite>, now: Date): Promise<void>;
   abstract anonymiseAndDelete(id: number, at: Date): Promise<void>;
+  /** Live customers after an id in id order; with `changedSince`, those changed since (deleted ones included). */
+  abstract syncPage(afterId: number, limit: number, changedSince?: Date): Promise<CustomerRecord[]>;
   abstract groups(ids?: number[]): Promise<CustomerGroupRecord[]>;
   abstract groupByCode(code: string): Promise<CustomerGroupRecord | null>;
   abstract createGroup(name: string, code: string, now: Date): Promise<CustomerGroupRecord>;

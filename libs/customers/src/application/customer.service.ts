@@ -4,7 +4,7 @@ import { assertStoreAccess, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
 import { ChangeLog, Transactional } from '@pos/platform';
 import { CustomerCreated, CustomerUpdated } from './customer.events';
-import { customerView } from './customer.views';
+import { customerView, CustomerView } from './customer.views';
 import { CustomerFilter, CustomerGroupRecord, CustomerPricingProfile, CustomerRecord, CustomerRepository, CustomerWrite } from './customer.ports';
 
 export interface CustomerInput {
@@ -55,6 +55,16 @@ export class CustomerService {
   /** Published to sales search: customers whose name, email or phone is exactly q. */
   idsMatching(q: string): Promise<number[]> {
     return this.customers.idsMatching(q.trim(), 500);
+  }
+
+  /**
+   * Offline sync: customers after an id, in id order (live ones; with `changedSince`, every one
+   * changed since, a deleted one flagged so the device drops it).
+   */
+  async syncPage(afterId: number, limit: number, changedSince?: Date): Promise<{ id: number; deleted: boolean; view: CustomerView }[]> {
+    const rows = await this.customers.syncPage(afterId, limit, changedSince);
+    const groups = await this.groupsOf(rows);
+    return rows.map((c) => ({ id: c.id, deleted: c.deletedAt !== null, view: customerView(c, groups) }));
   }
 
   async show(id: number) {

@@ -87,6 +87,13 @@ export class TypeOrmCustomerRepository extends TxRepository implements CustomerR
     );
   }
 
+  syncPage(afterId: number, limit: number, changedSince?: Date): Promise<CustomerRecord[]> {
+    const qb = this.repo.createQueryBuilder('c').where('c.id > :afterId', { afterId });
+    if (changedSince) qb.andWhere('c.updated_at >= :since', { since: changedSince });
+    else qb.andWhere('c.deleted_at IS NULL');
+    return qb.orderBy('c.id', 'ASC').limit(limit).getMany();
+  }
+
   groups(ids?: number[]): Promise<CustomerGroupRecord[]> {
     return this.em.getRepository(CustomerGroupEntity).find({ where: ids ? { id: In(ids) } : {}, order: { name: 'ASC' } });
   }

@@ -114,8 +114,8 @@ export class TokenService {
   }
 }
 
-type TokenPart = Pick<TokenRecord, 'id' | 'tokenHash' | 'abilities' | 'storeId' | 'expiresAt'>;
-const NO_TOKEN: TokenPart = { id: 0, tokenHash: '', abilities: [], storeId: null, expiresAt: null };
+type TokenPart = Pick<TokenRecord, 'id' | 'name' | 'tokenHash' | 'abilities' | 'storeId' | 'expiresAt'>;
+const NO_TOKEN: TokenPart = { id: 0, name: '', tokenHash: '', abilities: [], storeId: null, expiresAt: null };
 
 /** Builds the principal of a user's access, for a token (or none yet, during login). */
 export function toPrincipal(access: UserAccess, token: TokenPart = NO_TOKEN): Principal {
@@ -136,6 +136,6 @@ export function toPrincipal(access: UserAccess, token: TokenPart = NO_TOKEN): Pr
       maxPercentBp: user.maxDiscountPercentBp ?? role?.maxDiscountPercentBp ?? 0,
       maxAmount: user.maxDiscountAmount ?? role?.maxDiscountAmount ?? 0,
     },
-    token: { id: token.id, hash: token.tokenHash, abilities: token.abilities, storeId: token.storeId, expiresAt: token.expiresAt },
+    token: { id: token.id, name: token.name, hash: token.tokenHash, abilities: token.abilities, storeId: token.storeId, expiresAt: token.expiresAt },
   };
 }

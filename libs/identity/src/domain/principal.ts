@@ -14,7 +14,8 @@ export interface Principal {
   stores: readonly number[] | 'all';
   defaultStoreId: number | null;
   discountLimits: { maxPercentBp: number; maxAmount: number };
-  token: { id: number; hash: string; abilities: readonly string[]; storeId: number | null; expiresAt: Date | null };
+  /** The token presented; its name is the device label given at login (offline sync keys devices by it). */
+  token: { id: number; name: string; hash: string; abilities: readonly string[]; storeId: number | null; expiresAt: Date | null };
 }
 
 export function hasPermission(p: Principal, permission: string): boolean {
@@ -53,5 +54,5 @@ export const OPERATOR: Principal = Object.freeze({
   stores: 'all',
   defaultStoreId: null,
   discountLimits: { maxPercentBp: 0, maxAmount: 0 },
-  token: { id: 0, hash: '', abilities: ['*'], storeId: null, expiresAt: null },
+  token: { id: 0, name: 'cli', hash: '', abilities: ['*'], storeId: null, expiresAt: null },
 });

@@ -28,6 +28,22 @@ export interface RateLimitConfig {
   bulk: number;
 }
 
+/** Offline sync for POS terminals (libs/sync). */
+export interface SyncConfig {
+  /** How far back a delta looks before its token's time, so a change committed late is never missed. */
+  overlapSeconds: number;
+  /** Tombstones are kept this long; an older sync token is refused (409: run the initial sync again). */
+  tombstoneRetentionDays: number;
+  /** An offline transaction older than this (offline_created_at) is rejected. */
+  offlineMaxAgeDays: number;
+  /** How far in the future offline_created_at may be (terminal clocks drift). */
+  offlineClockSkewSeconds: number;
+  /** Transactions per POST /sync/upload (422 above). */
+  uploadMaxTransactions: number;
+  /** Body size limit of POST /sync/upload (other routes keep BODY_LIMIT). */
+  uploadBodyLimit: string;
+}
+
 export interface AppConfig {
   env: 'development' | 'test' | 'production';
   port: number;
@@ -48,6 +64,7 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** Days after a sale during which its goods can be returned. */
   returnWindowDays: number;
+  sync: SyncConfig;
 }
 
 export class ConfigError extends Error {
@@ -110,6 +127,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: read.bool('TRUST_PROXY', false),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10000, 0, 600_000),
     returnWindowDays: read.int('RETURN_WINDOW_DAYS', 30, 0, 3650),
+    sync: {
+      overlapSeconds: read.int('SYNC_OVERLAP_SECONDS', 300, 0, 86_400),
+      tombstoneRetentionDays: read.int('SYNC_TOMBSTONE_RETENTION_DAYS', 90, 1, 3650),
+      offlineMaxAgeDays: read.int('OFFLINE_MAX_AGE_DAYS', 30, 1, 365),
+      offlineClockSkewSeconds: read.int('OFFLINE_CLOCK_SKEW_SECONDS', 300, 0, 86_400),
+      uploadMaxTransactions: read.int('SYNC_UPLOAD_MAX_TRANSACTIONS', 500, 1, 10_000),
+      uploadBodyLimit: read.string('SYNC_UPLOAD_BODY_LIMIT') ?? '10mb',
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { Clock, DEFAULT_DECIMALS, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, canAccessStore, currentStoreId, Principal } from '@pos/identity';
 import { ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
 import { ChangeLog, Transactional } from '@pos/platform';
@@ -8,12 +8,17 @@ import { bundleCount, validityAt } from '../domain/pricing-engine';
 import { BundleRecord, BundleWrite, PricingRepository } from './pricing.ports';
 
 export function bundleView(b: BundleRecord) {
+  return bundleViewInCurrency(b, DEFAULT_DECIMALS);
+}
+
+/** The bundle's view with its price in a currency of `decimals` decimals (a store's, for offline sync). */
+export function bundleViewInCurrency(b: BundleRecord, decimals: number) {
   return {
     id: b.id,
     name: b.name,
     code: b.code,
     description: b.description,
-    price: fromMinor(b.price),
+    price: fromMinor(b.price, decimals),
     is_active: b.active,
     store_ids: b.storeIds ?? [],
     valid_from: b.validFrom?.toISOString() ?? null,
@@ -53,6 +58,12 @@ export class BundleService {
     });
     const start = (page.page - 1) * page.perPage;
     return new Page(mine.slice(start, start + page.perPage).map(bundleView), mine.length, page.page, page.perPage);
+  }
+
+  /** Offline sync: the active bundles sold in this store (scoped to it or to every store), expired ones left out. */
+  async activeForStore(storeId: number): Promise<BundleRecord[]> {
+    const now = this.clock.now();
+    return (await this.active.activeBundles()).filter((b) => (!b.storeIds?.length || b.storeIds.includes(storeId)) && !(b.validTo && b.validTo < now));
   }
 
   async show(principal: Principal, id: number) {

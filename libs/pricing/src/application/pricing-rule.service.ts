@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, fromMinor, NotFoundError, Page, pageOffset, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { Clock, DEFAULT_DECIMALS, fromMinor, NotFoundError, Page, pageOffset, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { ItemCatalog } from '@pos/catalog';
 import { ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
@@ -7,7 +7,12 @@ import { validityAt } from '../domain/pricing-engine';
 import { RuleFilter, RuleRecord, RuleWrite, PricingRepository } from './pricing.ports';
 
 export function ruleView(r: RuleRecord) {
-  const money = (v: number | undefined) => (v === undefined ? null : fromMinor(v));
+  return ruleViewInCurrency(r, DEFAULT_DECIMALS);
+}
+
+/** The rule's view with amounts in a currency of `decimals` decimals (a store's, for offline sync). */
+export function ruleViewInCurrency(r: RuleRecord, decimals: number) {
+  const money = (v: number | undefined) => (v === undefined ? null : fromMinor(v, decimals));
   const c = r.conditions;
   return {
     id: r.id,
@@ -25,7 +30,7 @@ export function ruleView(r: RuleRecord) {
         ? (r.tiers ?? []).map((t) => ({
             min_quantity: t.minQuantity,
             percent_off: t.percentOffBp === undefined ? null : t.percentOffBp / 100,
-            unit_price: t.unitPrice === undefined ? null : fromMinor(t.unitPrice),
+            unit_price: t.unitPrice === undefined ? null : fromMinor(t.unitPrice, decimals),
           }))
         : null,
     buy_quantity: r.buyQuantity ?? null,
@@ -37,7 +42,7 @@ export function ruleView(r: RuleRecord) {
       customer_group_ids: c.customerGroupIds ?? [],
       store_ids: c.storeIds ?? [],
       min_quantity: c.minQuantity ?? null,
-      min_subtotal: c.minSubtotal === undefined ? null : fromMinor(c.minSubtotal),
+      min_subtotal: c.minSubtotal === undefined ? null : fromMinor(c.minSubtotal, decimals),
       days_of_week: c.daysOfWeek ?? [],
       start_time: c.startTime ?? null,
       end_time: c.endTime ?? null,
@@ -84,6 +89,17 @@ export class PricingRuleService {
       return filter.validity === undefined || validityAt(c, at) === filter.validity;
     });
     return new Page(all.slice(pageOffset(page), pageOffset(page) + page.perPage).map(ruleView), all.length, page.page, page.perPage);
+  }
+
+  /**
+   * Offline sync: the active rules a terminal of this store must apply (scoped to it or to every
+   * store), expired ones left out; validity windows, days and hours stay for the terminal to judge.
+   */
+  async activeForStore(storeId: number): Promise<RuleRecord[]> {
+    const now = this.clock.now();
+    return (await this.active.activeRules()).filter(
+      (r) => (!r.conditions.storeIds?.length || r.conditions.storeIds.includes(storeId)) && !(r.conditions.validTo && r.conditions.validTo < now),
+    );
   }
 
   async show(id: number) {

@@ -15,5 +15,12 @@ export abstract class ReferenceRepository {
   abstract priceBookEntries(priceBookId: number): Promise<PriceBookEntryRecord[]>;
   abstract existingPriceBookIds(ids: number[]): Promise<Set<number>>;
   /** Upserts price-book entries (absolute prices: re-applying is harmless). */
+  /** Active, undeleted books in the store's currency that apply to it (scoped to it or unscoped). */
+  abstract priceBooksForStore(storeId: number, currencyCode: string): Promise<PriceBookWithScope[]>;
+  /** Entries of some books after an id in id order; with `changedSince`, those changed since (all entries of `wholeBookIds`). */
+  abstract priceBookEntryPage(
+    bookIds: number[],
+    page: { afterId: number; limit: number; changedSince?: Date; wholeBookIds?: number[] },
+  ): Promise<(PriceBookEntryRecord & { updatedAt: Date })[]>;
   abstract upsertPriceBookEntries(entries: { priceBookId: number; itemId: number; price: number; minQuantity: number }[], now: Date): Promise<void>;
 }

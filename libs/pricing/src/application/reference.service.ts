@@ -49,6 +49,26 @@ export class ReferenceService {
     return currencyView(c);
   }
 
+  /** Offline sync: the books a terminal of this store prices with (active, in its currency, scoped to it or unscoped). */
+  async storePriceBooks(storeId: number, currencyCode: string) {
+    return (await this.reference.priceBooksForStore(storeId, currencyCode)).map(priceBookView);
+  }
+
+  /**
+   * Offline sync: entries of these books after an id, in id order, amounts in the store
+   * currency's decimals; with `changedSince`, only those changed since (all of `wholeBookIds`).
+   */
+  async priceBookEntryPage(bookIds: number[], page: { afterId: number; limit: number; changedSince?: Date; wholeBookIds?: number[] }, decimals: number) {
+    return (await this.reference.priceBookEntryPage(bookIds, page)).map((e) => ({
+      id: e.id,
+      price_book_id: e.priceBookId,
+      item_id: e.itemId,
+      price: fromMinor(e.price, decimals),
+      min_quantity: e.minQuantity,
+      updated_at: e.updatedAt.toISOString(),
+    }));
+  }
+
   /** Price books that apply to the caller's stores (or to every store). */
   async priceBooks(principal: Principal, page: PageRequest) {
     return (await this.reference.priceBooks(principal.stores, page)).map(priceBookView);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, IsNull } from 'typeorm';
+import { Brackets, In, IsNull } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { StoreScope } from '@pos/catalog';
 import { TxRepository } from '@pos/platform';
@@ -73,6 +73,45 @@ export class TypeOrmReferenceRepository extends TxRepository implements Referenc
 
   priceBookEntries(priceBookId: number): Promise<PriceBookEntryRecord[]> {
     return this.em.getRepository(PriceBookEntryEntity).find({ where: { priceBookId }, order: { itemId: 'ASC', minQuantity: 'ASC' } });
+  }
+
+  async priceBooksForStore(storeId: number, currencyCode: string): Promise<BookWithScope[]> {
+    const books = await this.em
+      .getRepository(PriceBookEntity)
+      .createQueryBuilder('b')
+      .where('b.deleted_at IS NULL')
+      .andWhere('b.is_active = :active', { active: true })
+      .andWhere('b.currency_code = :currencyCode', { currencyCode })
+      .andWhere(
+        '(NOT EXISTS (SELECT 1 FROM price_book_stores s WHERE s.price_book_id = b.id) OR EXISTS (SELECT 1 FROM price_book_stores s2 WHERE s2.price_book_id = b.id AND s2.store_id = :storeId))',
+        { storeId },
+      )
+      .orderBy('b.id', 'ASC')
+      .getMany();
+    return this.withScope(books);
+  }
+
+  async priceBookEntryPage(
+    bookIds: number[],
+    page: { afterId: number; limit: number; changedSince?: Date; wholeBookIds?: number[] },
+  ): Promise<(PriceBookEntryRecord & { updatedAt: Date })[]> {
+    if (!bookIds.length) return [];
+    const qb = this.em
+      .getRepository(PriceBookEntryEntity)
+      .createQueryBuilder('e')
+      .where('e.price_book_id IN (:...bookIds)', { bookIds })
+      .andWhere('e.id > :afterId', { afterId: page.afterId });
+    const since = page.changedSince;
+    if (since) {
+      const whole = page.wholeBookIds ?? [];
+      qb.andWhere(
+        new Brackets((b) => {
+          b.where('e.updated_at >= :since', { since });
+          if (whole.length) b.orWhere('e.price_book_id IN (:...whole)', { whole });
+        }),
+      );
+    }
+    return qb.orderBy('e.id', 'ASC').limit(page.limit).getMany();
   }
 
   async existingPriceBookIds(ids: number[]): Promise<Set<number>> {

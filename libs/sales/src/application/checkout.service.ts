@@ -54,6 +54,18 @@ export interface CheckoutInput {
 
 export type CheckoutOutcome = { replayed: boolean; status: number; body: unknown };
 
+/** When an offline terminal made the sale and when it reached the server. */
+export interface OfflineSaleTimes {
+  createdAt: Date;
+  syncedAt: Date;
+}
+
+/** How a sale reaches checkout: rung up at a till now, or uploaded by a terminal that sold offline. */
+type CheckoutMode = { kind: 'online' } | ({ kind: 'offline' } & OfflineSaleTimes);
+
+/** Idempotency scopes: a key used for one kind of sale is "a different request" for the other. */
+const SCOPES = { online: 'checkout', offline: 'offline_sale' } as const;
+
 interface Tender {
   method: PaymentMethodRecord;
   amount: number;
@@ -119,18 +131,38 @@ export class CheckoutService {
   }
 
   async checkout(principal: Principal, input: CheckoutInput, fingerprint: string): Promise<CheckoutOutcome> {
+    return this.run(principal, input, fingerprint, { kind: 'online' });
+  }
+
+  /**
+   * A sale an offline terminal made (offline sync's upload), exactly once per idempotency key
+   * like any checkout, with the offline rules: the price the terminal charged is kept (price
+   * source `offline`; only explicit manual discounts are judged against the cashier's limits),
+   * stock may go below zero (the goods already left), no open session is needed (the sale
+   * attaches to the cashier's session that was open then, if any), created_at is when it
+   * happened and synced_at when it arrived. Freshness of `createdAt` is the caller's policy.
+   */
+  async recordOffline(principal: Principal, input: CheckoutInput, fingerprint: string, times: OfflineSaleTimes): Promise<CheckoutOutcome> {
+    return this.run(principal, { ...input, offlineCreatedAt: times.createdAt }, fingerprint, { kind: 'offline', ...times });
+  }
+
+  private async run(principal: Principal, input: CheckoutInput, fingerprint: string, mode: CheckoutMode): Promise<CheckoutOutcome> {
     assertStoreAccess(principal, input.storeId);
-    return this.idempotency.run({ scope: 'checkout', key: input.idempotencyKey, fingerprint, userId: principal.userId }, 201, () =>
-      this.commit(principal, input),
+    return this.idempotency.run({ scope: SCOPES[mode.kind], key: input.idempotencyKey, fingerprint, userId: principal.userId }, 201, () =>
+      this.commit(principal, input, mode),
     );
   }
 
   /** The sale's transaction: session, every check, the records, the stock, the events. */
-  private async commit(principal: Principal, input: CheckoutInput): Promise<unknown> {
-    const session = await this.sessions.requireOpen(principal, input.storeId);
-    const p = await this.prepare(principal, input, true);
+  private async commit(principal: Principal, input: CheckoutInput, mode: CheckoutMode): Promise<unknown> {
+    const session =
+      mode.kind === 'online'
+        ? await this.sessions.requireOpen(principal, input.storeId)
+        : await this.sessions.sessionAt(principal.userId, input.storeId, mode.createdAt);
+    const p = await this.prepare(principal, input, true, mode.kind === 'offline');
     const now = this.clock.now();
-    const { sale, items } = await this.recordSale(principal, input, p, session.id, now);
+    const times = mode.kind === 'online' ? { createdAt: now, syncedAt: null } : { createdAt: mode.createdAt, syncedAt: mode.syncedAt };
+    const { sale, items } = await this.recordSale(principal, input, p, session?.id ?? null, now, times);
     await this.takeStock(principal, p, input, sale.id);
     const detail = await this.views.detail(sale.id, now);
     await this.changes.event(SaleCompleted, { sale: detail }, p.store.id);
@@ -138,8 +170,11 @@ export class CheckoutService {
     return detail;
   }
 
-  /** Every check that does not write. `forCommit` skips the stock pre-check (the ledger's UPDATE guards it). */
-  private async prepare(principal: Principal, input: CheckoutInput, forCommit: boolean): Promise<PreparedSale> {
+  /**
+   * Every check that does not write. `forCommit` skips the stock pre-check (the ledger's UPDATE
+   * guards it); `offline` keeps the prices the terminal charged (price source offline).
+   */
+  private async prepare(principal: Principal, input: CheckoutInput, forCommit: boolean, offline = false): Promise<PreparedSale> {
     const store = await this.stores.resolve(principal, input.storeId);
     const priced = await this.pricing.price(principal, {
       storeId: store.id,
@@ -148,9 +183,16 @@ export class CheckoutService {
       taxExemptReason: input.taxExemptReason,
       cartDiscount: input.cartDiscount,
       at: input.offlineCreatedAt,
-      lines: input.items.map((l) => ({ itemId: l.itemId, quantity: l.qty, unitId: l.unitId, price: l.price, discount: l.discount })),
+      lines: input.items.map((l) => ({
+        itemId: l.itemId,
+        quantity: l.qty,
+        unitId: l.unitId,
+        price: l.price,
+        priceSource: offline && l.price !== undefined ? ('offline' as const) : undefined,
+        discount: l.discount,
+      })),
     });
-    const { approvals, cartApproval } = this.approveDiscounts(principal, input, priced);
+    const { approvals, cartApproval } = this.approveDiscounts(principal, input, priced, offline);
     // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
     const warehouses = await this.lineWarehouses(store, input, priced);
     await this.ledger.checkSale(this.stockLines(input, priced, warehouses), {
@@ -165,16 +207,22 @@ export class CheckoutService {
   /**
    * A cashier's manual discounts (line discounts and prices typed below the server's) must stay
    * within their limits (the pricing policy), else carry a valid approval token for exactly that
-   * discount on exactly this cart: 403 without one.
+   * discount on exactly this cart: 403 without one. An offline terminal's price is the price list
+   * it had, not a discount: only its explicit discounts are judged.
    */
   private approveDiscounts(
     principal: Principal,
     input: CheckoutInput,
     priced: PricedCartResult,
+    offline = false,
   ): { approvals: (number | null)[]; cartApproval: number | null } {
     const m = (v: number) => fromMinor(v, priced.decimals);
     const beyond = discountsBeyondLimits(
-      priced.cart.lines.map((l, i) => ({ ...l, serverUnitPrice: priced.serverUnitPrices[i], requested: input.items[i].discount })),
+      priced.cart.lines.map((l, i) => ({
+        ...l,
+        serverUnitPrice: offline && l.priceSource === 'offline' ? l.unitPrice : priced.serverUnitPrices[i],
+        requested: input.items[i].discount,
+      })),
       input.cartDiscount,
       principal.discountLimits,
     );
@@ -276,9 +324,11 @@ export class CheckoutService {
     principal: Principal,
     input: CheckoutInput,
     p: PreparedSale,
-    sessionId: number,
+    sessionId: number | null,
     now: Date,
+    times: { createdAt: Date; syncedAt: Date | null },
   ): Promise<{ sale: SaleRecord; items: SaleItemRecord[] }> {
+    const at = times.createdAt;
     const number = await this.sales.nextReceiptNumber(p.store.id);
     const cart = p.priced.cart;
     const uniqueWarehouses = [...new Set(p.warehouses)];
@@ -303,10 +353,11 @@ export class CheckoutService {
       taxExempt: p.priced.taxExempt,
       taxExemptReason: input.taxExemptReason ?? null,
       offlineCreatedAt: input.offlineCreatedAt ?? null,
+      syncedAt: times.syncedAt,
       voidedAt: null,
       voidedBy: null,
       voidReason: null,
-      createdAt: now,
+      createdAt: at,
       updatedAt: now,
     });
     const items = cart.lines.map((l, i): Omit<SaleItemRecord, 'id'> => {
@@ -356,7 +407,7 @@ export class CheckoutService {
         tendered: t.tendered,
         changeAmount: t.change,
         reference: t.reference,
-        createdAt: now,
+        createdAt: at,
       })),
     );
     await this.sales.insertInvoice({
@@ -365,13 +416,13 @@ export class CheckoutService {
       customerId: input.customerId ?? null,
       number: `INV-${p.store.code}-${String(number).padStart(6, '0')}`,
       status: p.onAccount > 0 ? 'issued' : 'paid',
-      issuedAt: now,
-      dueAt: new Date(now.getTime() + p.paymentTermsDays * 86_400_000),
+      issuedAt: at,
+      dueAt: new Date(at.getTime() + p.paymentTermsDays * 86_400_000),
       amount: cart.total,
       paid: cart.total - p.onAccount,
       credited: 0,
       balance: p.onAccount,
-      createdAt: now,
+      createdAt: at,
       updatedAt: now,
     });
     return { sale, items: await this.sales.items([sale.id]) };

@@ -22,6 +22,8 @@ export interface SaleRecord {
   taxExempt: boolean;
   taxExemptReason: string | null;
   offlineCreatedAt: Date | null;
+  /** When an offline sale reached the server (its created_at is offlineCreatedAt); null for online sales. */
+  syncedAt: Date | null;
   voidedAt: Date | null;
   voidedBy: number | null;
   voidReason: string | null;

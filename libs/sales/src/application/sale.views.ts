@@ -136,6 +136,7 @@ export class SaleViews {
       tax_exempt_reason: s.taxExemptReason,
       idempotency_key: s.idempotencyKey,
       offline_created_at: s.offlineCreatedAt?.toISOString() ?? null,
+      synced_at: s.syncedAt?.toISOString() ?? null,
       voided_at: s.voidedAt?.toISOString() ?? null,
       void_reason: s.voidReason,
       items: items.map((l) => itemView(l, m)),

@@ -28,6 +28,7 @@ export class SaleEntity implements SaleRecord {
   @Column({ name: 'tax_exempt' }) taxExempt!: boolean;
   @Column({ name: 'tax_exempt_reason', type: 'varchar', nullable: true }) taxExemptReason!: string | null;
   @Column(date('offline_created_at', true)) offlineCreatedAt!: Date | null;
+  @Column(date('synced_at', true)) syncedAt!: Date | null;
   @Column(date('voided_at', true)) voidedAt!: Date | null;
   @Column({ name: 'voided_by', type: 'integer', nullable: true }) voidedBy!: number | null;
   @Column({ name: 'void_reason', type: 'varchar', nullable: true }) voidReason!: string | null;

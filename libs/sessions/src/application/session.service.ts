@@ -106,6 +106,42 @@ export class SessionService implements OnModuleInit {
     return { movement: movementView(movement), session: sessionView(s) };
   }
 
+  /** The session of a user in a store at a moment (an offline sale attaches to it), if there was one. */
+  sessionAt(userId: number, storeId: number, at: Date): Promise<SessionRecord | null> {
+    return this.sessions.liveAt(userId, storeId, at);
+  }
+
+  /**
+   * A cash movement a terminal recorded while offline, at `at`: into the session named, else the
+   * caller's session that was live in the store then. The session must still be open or suspended
+   * (a closed session's count is final: 409) and must have been open at `at` (422).
+   */
+  @Transactional()
+  async recordOfflineCashMovement(
+    principal: Principal,
+    input: { storeId: number; sessionId?: number; at: Date; type: 'cash_in' | 'cash_out'; amount: number; reason: string; notes?: string; reference?: string },
+  ) {
+    await this.stores.resolve(principal, input.storeId);
+    const s = input.sessionId !== undefined ? await this.sessions.find(input.sessionId) : await this.sessions.liveAt(principal.userId, input.storeId, input.at);
+    if (input.sessionId !== undefined && (!s || s.storeId !== input.storeId || !canAccessStore(principal, s.storeId)))
+      throw ValidationFailedError.field('session_id', 'The selected session does not exist in this store.');
+    if (!s) throw ValidationFailedError.field('session_id', 'No session of yours was open in this store at offline_created_at; name one with session_id.');
+    if (s.openedAt > input.at) throw ValidationFailedError.field('offline_created_at', 'The session was not open yet at offline_created_at.');
+    if (s.status === 'closed') throw SessionErrors.invalidState('closed', 'take cash movements');
+    if (input.amount <= 0) throw ValidationFailedError.field('amount', 'The amount must be greater than 0.');
+    const movement = await this.sessions.addMovement({
+      sessionId: s.id,
+      type: input.type,
+      amount: input.amount,
+      reason: input.reason,
+      notes: input.notes ?? null,
+      reference: input.reference ?? null,
+      userId: principal.userId,
+      createdAt: input.at,
+    });
+    return { movement: movementView(movement), session: sessionView(s) };
+  }
+
   @Transactional()
   async suspend(principal: Principal, id: number) {
     return this.move(principal, id, 'suspend', { suspendedAt: this.clock.now() });

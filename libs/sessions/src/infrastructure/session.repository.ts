@@ -20,6 +20,17 @@ export class TypeOrmSessionRepository extends TxRepository implements SessionRep
     return this.repo.findOneBy({ id });
   }
 
+  liveAt(userId: number, storeId: number, at: Date): Promise<SessionRecord | null> {
+    return this.repo
+      .createQueryBuilder('s')
+      .where('s.user_id = :userId AND s.store_id = :storeId', { userId, storeId })
+      .andWhere('s.opened_at <= :at', { at })
+      .andWhere('(s.closed_at IS NULL OR s.closed_at >= :at)', { at })
+      .orderBy('s.opened_at', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .getOne();
+  }
+
   async open(session: Omit<SessionRecord, 'id'>): Promise<SessionRecord | null> {
     try {
       return await this.repo.save(this.repo.create(session));

@@ -7,6 +7,8 @@ import { CustomerTaxExemption1763800100000 } from './1763800100000-customer-tax-
 import { ApproverLockout1763800200000 } from './1763800200000-approver-lockout';
 import { HardeningMoneyAndTwoFactorStep1763900000000 } from './1763900000000-hardening-money-and-two-factor-step';
 import { ReturnsAndCreditNotes1763810000000 } from './1763810000000-returns-and-credit-notes';
+import { SaleSyncedAt1763830000000 } from './1763830000000-sale-synced-at';
+import { OfflineSync1763830100000 } from './1763830100000-offline-sync';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -19,4 +21,6 @@ export const MIGRATIONS = [
   ApproverLockout1763800200000,
   HardeningMoneyAndTwoFactorStep1763900000000,
   ReturnsAndCreditNotes1763810000000,
+  SaleSyncedAt1763830000000,
+  OfflineSync1763830100000,
 ];
