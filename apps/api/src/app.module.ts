@@ -10,6 +10,7 @@ import { PricingModule } from '@pos/pricing';
 import { SessionsModule } from '@pos/sessions';
 import { SalesModule } from '@pos/sales';
 import { DemoModule } from '@pos/demo';
+import { WebhooksModule } from '@pos/webhooks';
 import { IdentityModule } from '@pos/identity';
 import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
 import { AccessGuard } from './access/access.guard';
@@ -40,6 +41,7 @@ import { SessionsController } from './sessions/sessions.controller';
 import { CheckoutController } from './sales/checkout.controller';
 import { SalesController } from './sales/sales.controller';
 import { SalesFeedController } from './integration/sales-feed.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -68,6 +70,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     SessionsModule,
     SalesModule,
     DemoModule,
+    WebhooksModule,
   ],
   controllers: [
     AuthController,
@@ -91,6 +94,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     DataStoresController,
     DataCatalogController,
     SalesFeedController,
+    WebhooksController,
   ],
   providers: [
     BearerStrategy,
