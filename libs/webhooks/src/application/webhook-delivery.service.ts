@@ -9,7 +9,7 @@ import { DeliverWebhookJob, DeliveryDispatcher } from './delivery-dispatcher';
 import {
   DeliveryRecord,
   EndpointRecord,
-  OutboxRelayRepository,
+  OutboxEventRecord,
   SendResult,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
@@ -42,7 +42,6 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly endpoints: WebhookEndpointRepository,
-    private readonly outbox: OutboxRelayRepository,
     private readonly sender: WebhookSender,
     private readonly secrets: WebhookSecrets,
     private readonly settings: WebhookSettings,
@@ -69,11 +68,9 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
   }
 
   async attempt(uuid: string): Promise<void> {
-    if (!(await this.claim(uuid))) return;
-    const delivery = await this.deliveries.findByUuid(uuid);
-    if (!delivery) return; // its endpoint was deleted meanwhile
-    const [endpoint, event] = await Promise.all([this.endpoints.find(delivery.endpointId), this.outbox.find(delivery.eventId)]);
-    if (!endpoint || !event) return;
+    const claimed = await this.claim(uuid);
+    if (!claimed) return;
+    const { delivery, endpoint, event } = claimed;
     if (!receivesDeliveries(endpoint)) {
       await this.close(delivery, 'The endpoint is inactive or disabled; the delivery was not sent.');
       return;
@@ -104,7 +101,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
             'X-Service-Delivery-Id': delivery.uuid,
           },
         });
-    const next = await this.record(delivery, startedAt, result);
+    const next = await this.record(delivery, endpoint, startedAt, result);
     if (next?.status === 'pending') await this.dispatcher.dispatch([{ uuid, attempts: delivery.attempts + 1, nextAttemptAt: next.nextAttemptAt }]);
   }
 
@@ -121,14 +118,16 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     }
   }
 
+  /** The lease and everything the attempt needs, in one short transaction (null: not ours to send). */
   @Transactional()
-  async claim(uuid: string): Promise<boolean> {
+  async claim(uuid: string): Promise<{ delivery: DeliveryRecord; endpoint: EndpointRecord; event: OutboxEventRecord } | null> {
     const now = this.clock.now();
-    return this.deliveries.claim(uuid, this.settings.owner, now, new Date(now.getTime() + this.settings.leaseMs));
+    if (!(await this.deliveries.claim(uuid, this.settings.owner, now, new Date(now.getTime() + this.settings.leaseMs)))) return null;
+    return this.deliveries.loadForSend(uuid); // null: the endpoint was deleted meanwhile
   }
 
   @Transactional()
-  async record(delivery: DeliveryRecord, startedAt: Date, result: SendResult): Promise<DeliveryProgress | null> {
+  async record(delivery: DeliveryRecord, sentTo: EndpointRecord, startedAt: Date, result: SendResult): Promise<DeliveryProgress | null> {
     const now = this.clock.now();
     const attempt = delivery.attempts + 1;
     const progress = progressAfterAttempt(attempt - delivery.roundStart, result, now, this.settings.config.retryScheduleSeconds);
@@ -160,9 +159,11 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
       remoteAddress: result.remoteAddress,
       responseExcerpt: result.responseExcerpt,
     });
-    const endpoint = await this.endpoints.find(delivery.endpointId);
+    // A success at a healthy endpoint (the common case) changes nothing there: no read, no write.
+    const succeeded = attemptSucceeded(result);
+    const endpoint = succeeded && healthAfterSuccess(sentTo) === null ? null : await this.endpoints.find(delivery.endpointId);
     if (endpoint) {
-      const health = attemptSucceeded(result) ? healthAfterSuccess(endpoint) : healthAfterFailure(endpoint, now, this.settings.config.disableAfterHours);
+      const health = succeeded ? healthAfterSuccess(endpoint) : healthAfterFailure(endpoint, now, this.settings.config.disableAfterHours);
       if (health) {
         await this.endpoints.update(endpoint.id, { ...health, updatedAt: now });
         if (health.disabledAt) this.logger.warn(`webhook endpoint ${endpoint.id} disabled: ${health.disabledReason}`);

@@ -106,6 +106,8 @@ export abstract class WebhookDeliveryRepository {
   abstract attempts(deliveryId: number): Promise<AttemptRecord[]>;
   /** Takes the lease when the delivery is pending, due and not leased by a live sender. */
   abstract claim(uuid: string, owner: string, now: Date, leaseUntil: Date): Promise<boolean>;
+  /** The delivery with its endpoint and event, in one query (null when any of them is gone). */
+  abstract loadForSend(uuid: string): Promise<{ delivery: DeliveryRecord; endpoint: EndpointRecord; event: OutboxEventRecord } | null>;
   /** Applies `changes` and clears the lease if `owner` still holds it; false when it does not. */
   abstract settle(uuid: string, owner: string, changes: Partial<DeliveryRecord>): Promise<boolean>;
   abstract addAttempt(attempt: Omit<AttemptRecord, 'id'>): Promise<void>;

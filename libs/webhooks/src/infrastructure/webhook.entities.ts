@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryGeneratedColumn, ValueTransformer } from 'typeorm';
 import { utcDate } from '@pos/platform/database/columns';
+import type { OutboxEventEntity } from '@pos/platform';
 import type { DeliveryStatus } from '../domain/delivery';
 import type { AttemptRecord, DeliveryRecord, EndpointRecord } from '../application/webhook.ports';
 
@@ -47,6 +48,9 @@ export class WebhookDeliveryEntity implements DeliveryRecord {
   @Column(date('locked_until')) lockedUntil!: Date | null;
   @Column(date('created_at', false)) createdAt!: Date;
   @Column(date('updated_at', false)) updatedAt!: Date;
+  /** Filled only by loadForSend's joins (not columns). */
+  endpoint?: WebhookEndpointEntity;
+  event?: OutboxEventEntity;
 }
 
 @Entity('webhook_delivery_attempts')

@@ -170,6 +170,18 @@ export class TypeOrmWebhookDeliveryRepository extends TxRepository implements We
     return (result.affected ?? 0) > 0;
   }
 
+  async loadForSend(uuid: string): Promise<{ delivery: DeliveryRecord; endpoint: EndpointRecord; event: OutboxEventRecord } | null> {
+    const row = await this.repo
+      .createQueryBuilder('d')
+      .innerJoinAndMapOne('d.endpoint', WebhookEndpointEntity, 'e', 'e.id = d.endpoint_id')
+      .innerJoinAndMapOne('d.event', OutboxEventEntity, 'o', 'o.id = d.event_id')
+      .where('d.uuid = :uuid', { uuid })
+      .getOne();
+    if (!row?.endpoint || !row.event) return null;
+    const { endpoint, event, ...delivery } = row;
+    return { delivery, endpoint, event: { id: event.id, type: event.type, storeId: event.storeId, payload: event.payload, createdAt: event.createdAt } };
+  }
+
   async settle(uuid: string, owner: string, changes: Partial<DeliveryRecord>): Promise<boolean> {
     const result = await this.repo
       .createQueryBuilder()
