@@ -102,7 +102,10 @@ maybe('Webhook faults (MySQL + Redis + worker process)', () => {
     await exited(w);
   };
   const endpoint = async (path: string, events: string[]) => {
-    const res = await request(t.http).post('/api/v1/webhooks').set(bearer(admin)).send({ url: receiver.url(path), events });
+    const res = await request(t.http)
+      .post('/api/v1/webhooks')
+      .set(bearer(admin))
+      .send({ url: receiver.url(path), events });
     expect(res.status).toBe(201);
     secrets.push(res.body.data.secret);
     return res.body.data.id as number;

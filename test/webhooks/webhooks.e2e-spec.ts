@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
 import request from 'supertest';
 import { OutboxRelayService, WebhookMaintenanceService } from '@pos/webhooks';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
@@ -41,6 +42,9 @@ async function startStack(overrides: Record<string, string>): Promise<Stack> {
   if (t.isMysql) {
     worker = await NestFactory.createApplicationContext(WorkerModule.register(t.config), { logger: false });
     await worker.init();
+    // `logger: false` above switched Nest's (process-wide) logger off again: back to pino.
+    t.app.useLogger(t.app.get(PinoNestLogger));
+    Logger.flush();
   }
   return {
     t,
@@ -510,6 +514,19 @@ describe('Webhooks', () => {
       const got = await receiver.waitFor('/all', (g) => g.filter((r) => r.body.id > Number(maxId)).length >= 300, 30_000);
       const ids = got.filter((r) => r.body.id > Number(maxId)).map((r) => r.body.id);
       expect(new Set(ids).size).toBe(300);
+    });
+
+    it('deleting an endpoint while an attempt is in flight ends quietly (no error, no retry)', async () => {
+      receiver.on('/slow', () => ({ status: 200, delayMs: 1500 }));
+      const slow = await endpointFor('/slow', ['ping']);
+      const res = await api().post(`/api/v1/webhooks/${slow.id}/ping`).set(bearer(admin));
+      await receiver.waitFor('/slow', (g) => g.length >= 1);
+      const mark = logged.length;
+      expect((await api().delete(`/api/v1/webhooks/${slow.id}`).set(bearer(admin))).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(logged.slice(mark).filter((line) => /"level":(40|50)/.test(line))).toEqual([]);
+      expect(await t.db.query('SELECT id FROM webhook_deliveries WHERE uuid = ?', [res.body.data.id])).toEqual([]);
+      expect(receiver.at('/slow')).toHaveLength(1);
     });
 
     it('purges delivery logs and published events past the retention period', async () => {

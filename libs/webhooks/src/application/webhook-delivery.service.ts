@@ -146,6 +146,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
       updatedAt: now,
     });
     if (!mine) {
+      if (!(await this.deliveries.findByUuid(delivery.uuid))) return null; // deleted with its endpoint meanwhile
       // Only when the lease ran out (a stalled process): another sender owns the delivery now.
       this.logger.warn(`delivery ${delivery.uuid}: lease lost before attempt ${attempt} was recorded; the attempt is logged, the state left to the new holder`);
     }
