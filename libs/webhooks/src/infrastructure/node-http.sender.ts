@@ -128,12 +128,17 @@ function describe(error: Error): string {
   return error.message || code || 'Request failed';
 }
 
+/** A request must not wait on a stuck resolver: past this the host counts as unresolved (422). */
+const RESOLVE_TIMEOUT_MS = 5000;
+
 /** System DNS (getaddrinfo, as connections use), every address of the name. */
 @Injectable()
 export class SystemHostResolver extends HostResolver {
   addresses(host: string): Promise<string[]> {
     return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new HostNotResolvedError(`${host}: no answer within ${RESOLVE_TIMEOUT_MS} ms`)), RESOLVE_TIMEOUT_MS);
       dnsLookup(host, { all: true }, (err, addresses: LookupAddress[]) => {
+        clearTimeout(timer);
         if (err) {
           const code = (err as NodeJS.ErrnoException).code;
           reject(code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA' ? new HostNotResolvedError(err.message) : err);
