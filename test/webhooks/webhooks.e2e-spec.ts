@@ -445,6 +445,18 @@ describe('Webhooks', () => {
       );
       expect(failed.attempt_log[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/ECONNREFUSED/) });
       await api().put(`/api/v1/webhooks/${dead.id}`).set(bearer(admin)).send({ active: false });
+
+      // a secret sealed under another APP_KEY: nothing is sent, the attempt says what to do
+      const sealedElsewhere = await endpointFor('/sealed-elsewhere', ['ping']);
+      await t.db.query('UPDATE webhook_endpoints SET secret_sealed = ? WHERE id = ?', ['v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA', sealedElsewhere.id]);
+      const unsent = await api().post(`/api/v1/webhooks/${sealedElsewhere.id}/ping`).set(bearer(admin));
+      const unreadable = await eventually(
+        () => detail(sealedElsewhere.id, unsent.body.data.id),
+        (x) => x.attempts >= 1,
+      );
+      expect(unreadable.attempt_log[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/signing secret cannot be opened.*rotate/) });
+      expect(receiver.at('/sealed-elsewhere')).toEqual([]);
+      await api().put(`/api/v1/webhooks/${sealedElsewhere.id}`).set(bearer(admin)).send({ active: false });
     });
 
     it('disables an endpoint failing continuously for 72 hours, says so, and re-enables it on request', async () => {

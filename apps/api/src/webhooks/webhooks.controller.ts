@@ -19,8 +19,10 @@ import {
 import { ApiEnvelope, ApiErrors, ApiMessage } from './webhooks.openapi';
 
 const PAGE = { default: 50, max: 100 };
-const WebhookParam = () => ApiParam({ name: 'webhook', description: 'Endpoint id', example: '1' });
-const DeliveryParam = () => ApiParam({ name: 'delivery', description: 'Delivery id (uuid, = X-Service-Delivery-Id)', format: 'uuid' });
+const WebhookParam = () =>
+  ApiParam({ name: 'webhook', schema: { type: 'string', pattern: '^[1-9][0-9]*$', example: '1' }, description: 'Endpoint id (anything else is a 404)' });
+const DeliveryParam = () =>
+  ApiParam({ name: 'delivery', type: String, format: 'uuid', description: 'Delivery id (= X-Service-Delivery-Id; anything else is a 404)' });
 
 /** Outbound webhook endpoints and their delivery log (decisions.md, Webhooks; README "Webhooks"). */
 @ApiTags('Webhooks')

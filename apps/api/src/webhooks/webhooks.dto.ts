@@ -6,7 +6,7 @@ import { DELIVERY_STATUSES, MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_KINDS, WEBHOOK
 import { PageQueryDto } from '../http/page-query.dto';
 import { OptionalBoolean, OptionalString, RequiredString } from '../http/validators';
 
-const EVENTS_TEXT = `Event kinds to receive (1 to ${WEBHOOK_EVENT_SUBSCRIPTIONS.length}, duplicates ignored), or "*" for every kind.`;
+const EVENTS_TEXT = `Event kinds to receive (at least one; duplicates are ignored), or "*" for every kind.`;
 const trimmedEach = Transform(({ value }: { value: unknown }) =>
   Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'string' ? v.trim() : v)) : value,
 );

@@ -132,8 +132,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     const attempt = delivery.attempts + 1;
     const progress = progressAfterAttempt(attempt - delivery.roundStart, result, now, this.settings.config.retryScheduleSeconds);
     const error =
-      result.error ??
-      (attemptSucceeded(result) ? null : `HTTP ${result.statusCode}${result.statusCode && result.statusCode < 400 ? ' (redirects are not followed)' : ''}`);
+      result.error ?? (attemptSucceeded(result) ? null : `HTTP ${result.statusCode}${isRedirect(result.statusCode) ? ' (redirects are not followed)' : ''}`);
     const mine = await this.deliveries.settle(delivery.uuid, this.settings.owner, {
       status: progress.status,
       attempts: attempt,
@@ -198,6 +197,10 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     this.closing = true;
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
+}
+
+function isRedirect(status: number | null): boolean {
+  return status !== null && status >= 300 && status < 400;
 }
 
 function clip(text: string | null, max: number): string | null {
