@@ -6,7 +6,9 @@ import { Logger as PinoNestLogger } from 'nestjs-pino';
 import request from 'supertest';
 import { OutboxRelayService, WebhookMaintenanceService } from '@pos/webhooks';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
-import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
+// Internal on purpose: the test holds a relay claim open while a "sale" writes its event.
+import { OutboxRelayRepository } from '../../libs/webhooks/src/application/webhook.ports';
+import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp, usingMysql } from '../support/test-app';
 import { eventually, Received, WebhookReceiver } from './receiver';
 
 /**
@@ -526,6 +528,28 @@ describe('Webhooks', () => {
       const got = await receiver.waitFor('/all', (g) => g.filter((r) => r.body.id > Number(maxId)).length >= 300, 30_000);
       const ids = got.filter((r) => r.body.id > Number(maxId)).map((r) => r.body.id);
       expect(new Set(ids).size).toBe(300);
+    });
+
+    (usingMysql() ? it : it.skip)('a relay claim never makes a change wait to write its event (MySQL: READ COMMITTED, no gap locks)', async () => {
+      const relay = s.runner.get(OutboxRelayService);
+      const outbox = s.runner.get(OutboxRelayRepository);
+      await t.db.query("INSERT INTO outbox_events (type, store_id, payload, created_at, published_at) VALUES ('customer.updated', NULL, '{}', NOW(3), NULL)");
+      const waited = await relay.inRelayTransaction(async () => {
+        expect((await outbox.claimUnpublished(200)).length).toBeGreaterThan(0);
+        // another connection writes an event, as a sale committing now would
+        const sale = t.db.createQueryRunner();
+        try {
+          await sale.query('SET SESSION innodb_lock_wait_timeout = 2');
+          const started = Date.now();
+          await sale.query(
+            "INSERT INTO outbox_events (type, store_id, payload, created_at, published_at) VALUES ('customer.updated', NULL, '{}', NOW(3), NULL)",
+          );
+          return Date.now() - started;
+        } finally {
+          await sale.release();
+        }
+      });
+      expect(waited).toBeLessThan(1000);
     });
 
     it('deleting an endpoint while an attempt is in flight ends quietly (no error, no retry)', async () => {

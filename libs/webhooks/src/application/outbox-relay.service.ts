@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Transactional } from '@nestjs-cls/transactional';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Clock } from '@pos/kernel';
 import { isRetryableTransactionError, PeriodicScheduler } from '@pos/platform';
 import { subscribes } from '../domain/event-kinds';
@@ -34,6 +35,7 @@ export class OutboxRelayService implements OnModuleInit {
     private readonly settings: WebhookSettings,
     private readonly scheduler: PeriodicScheduler,
     private readonly clock: Clock,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
   onModuleInit(): void {
@@ -65,8 +67,17 @@ export class OutboxRelayService implements OnModuleInit {
     }
   }
 
-  @Transactional()
-  async relayBatch(): Promise<{ events: number[]; deliveries: Omit<DeliveryRecord, 'id'>[] }> {
+  /** The relay's transaction (see WebhookSettings.relayIsolation). */
+  inRelayTransaction<T>(work: () => Promise<T>): Promise<T> {
+    const isolationLevel = this.settings.relayIsolation;
+    return isolationLevel ? this.txHost.withTransaction({ isolationLevel }, work) : this.txHost.withTransaction(work);
+  }
+
+  relayBatch(): Promise<{ events: number[]; deliveries: Omit<DeliveryRecord, 'id'>[] }> {
+    return this.inRelayTransaction(() => this.fanOut());
+  }
+
+  private async fanOut(): Promise<{ events: number[]; deliveries: Omit<DeliveryRecord, 'id'>[] }> {
     const events = await this.outbox.claimUnpublished(RELAY_BATCH);
     if (!events.length) return { events: [], deliveries: [] };
     const now = this.clock.now();

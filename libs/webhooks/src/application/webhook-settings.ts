@@ -17,11 +17,18 @@ export class WebhookSettings {
   readonly owner = `${hostname().slice(0, 40)}:${process.pid}:${randomBytes(4).toString('hex')}`;
   /** The old secret keeps signing beside the new one this long after a rotation. */
   readonly rotationOverlapMs = 24 * 3_600_000;
+  /**
+   * Isolation of the relay's transaction. MySQL/InnoDB at REPEATABLE READ would take gap locks
+   * with the claim (SELECT ... FOR UPDATE), blocking every change that writes an event (a sale)
+   * until the relay commits; READ COMMITTED locks only the rows claimed. SQLite: the default.
+   */
+  readonly relayIsolation: 'READ COMMITTED' | undefined;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.config = config.webhooks;
     this.allowPrivateTargets = config.webhookAllowPrivateTargets;
     this.leaseMs = config.webhooks.timeoutMs + 5_000;
+    this.relayIsolation = config.db.type === 'mysql' ? 'READ COMMITTED' : undefined;
   }
 }
 
