@@ -199,7 +199,8 @@ async function main() {
   try {
     console.log(
       `webhooks relay bench: MySQL ${server.host}:${server.port}, ${REDIS_URL}, worker defaults` +
-        (env.WEBHOOK_CONCURRENCY ? ` (concurrency ${env.WEBHOOK_CONCURRENCY})` : ''),
+        (env.WEBHOOK_CONCURRENCY ? ` (concurrency ${env.WEBHOOK_CONCURRENCY})` : '') +
+        `; ${require('node:os').cpus().length} CPUs, load average ${require('node:os').loadavg()[0].toFixed(1)}`,
     );
     await produce(db, 0, EVENTS, 100, 0, commits);
     await rx.waitFor(() => rx.arrivals.size >= EVENTS, 600_000);
@@ -224,6 +225,7 @@ async function main() {
       `stages (both phases): outbox->relayed ${stage('relay')} | relayed->attempt started ${stage('queued')} | attempt (POST + record) ${stage('attempt')}`,
     );
     const [[state]] = await db.query("SELECT SUM(status = 'delivered') AS delivered, COUNT(*) AS total, SUM(attempts) AS attempts FROM webhook_deliveries");
+    console.log(`load average at the end: ${require('node:os').loadavg()[0].toFixed(1)}`);
     const cpu = workerCpuSeconds(worker.pid);
     if (cpu !== null)
       console.log(

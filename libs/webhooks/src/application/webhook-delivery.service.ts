@@ -118,9 +118,17 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     }
   }
 
-  /** The lease and everything the attempt needs, in one short transaction (null: not ours to send). */
+  /** The lease and everything the attempt needs (null: not ours to send). */
+  claim(uuid: string): Promise<{ delivery: DeliveryRecord; endpoint: EndpointRecord; event: OutboxEventRecord } | null> {
+    return this.settings.claimInTransaction ? this.claimInTx(uuid) : this.claimNow(uuid);
+  }
+
   @Transactional()
-  async claim(uuid: string): Promise<{ delivery: DeliveryRecord; endpoint: EndpointRecord; event: OutboxEventRecord } | null> {
+  private claimInTx(uuid: string): Promise<{ delivery: DeliveryRecord; endpoint: EndpointRecord; event: OutboxEventRecord } | null> {
+    return this.claimNow(uuid);
+  }
+
+  private async claimNow(uuid: string): Promise<{ delivery: DeliveryRecord; endpoint: EndpointRecord; event: OutboxEventRecord } | null> {
     const now = this.clock.now();
     if (!(await this.deliveries.claim(uuid, this.settings.owner, now, new Date(now.getTime() + this.settings.leaseMs)))) return null;
     return this.deliveries.loadForSend(uuid); // null: the endpoint was deleted meanwhile

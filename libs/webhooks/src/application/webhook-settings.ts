@@ -23,12 +23,19 @@ export class WebhookSettings {
    * until the relay commits; READ COMMITTED locks only the rows claimed. SQLite: the default.
    */
   readonly relayIsolation: 'READ COMMITTED' | undefined;
+  /**
+   * Whether an attempt's claim (one UPDATE, then a read) needs a transaction of its own. SQLite
+   * does: all transactions share one connection, so a lone write would join whichever one is open.
+   * MySQL does not: the UPDATE commits alone, which saves two round trips on every attempt.
+   */
+  readonly claimInTransaction: boolean;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.config = config.webhooks;
     this.allowPrivateTargets = config.webhookAllowPrivateTargets;
     this.leaseMs = config.webhooks.timeoutMs + 5_000;
     this.relayIsolation = config.db.type === 'mysql' ? 'READ COMMITTED' : undefined;
+    this.claimInTransaction = config.db.type === 'sqlite';
   }
 }
 
