@@ -16,7 +16,7 @@ describe('loadConfig', () => {
       timeoutMs: 10000,
       disableAfterHours: 72,
       retentionDays: 30,
-      relayIntervalMs: 500,
+      relayIntervalMs: 250,
       sweepIntervalMs: 30000,
       concurrency: 20,
     });

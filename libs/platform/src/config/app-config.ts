@@ -126,7 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: read.int('WEBHOOK_TIMEOUT_MS', 10000, 100, 60000),
       disableAfterHours: read.int('WEBHOOK_DISABLE_AFTER_HOURS', 72, 0, 8760),
       retentionDays: read.int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
-      relayIntervalMs: read.int('WEBHOOK_RELAY_INTERVAL_MS', 500, 10, 600_000),
+      relayIntervalMs: read.int('WEBHOOK_RELAY_INTERVAL_MS', 250, 10, 600_000),
       sweepIntervalMs: read.int('WEBHOOK_SWEEP_INTERVAL_MS', 30000, 100, 3_600_000),
       concurrency: read.int('WEBHOOK_CONCURRENCY', 20, 1, 500),
     },
