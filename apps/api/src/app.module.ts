@@ -11,6 +11,7 @@ import { SalesModule } from '@pos/sales';
 import { ReturnsModule } from '@pos/returns';
 import { SyncModule } from '@pos/sync';
 import { DemoModule } from '@pos/demo';
+import { WebhooksModule } from '@pos/webhooks';
 import { IdentityModule } from '@pos/identity';
 import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
 import { AccessGuard } from './access/access.guard';
@@ -44,6 +45,7 @@ import { SalesFeedController } from './integration/sales-feed.controller';
 import { ReturnsController } from './returns/returns.controller';
 import { ReturnsFeedController } from './integration/returns-feed.controller';
 import { SyncController } from './sync/sync.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -73,6 +75,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     ReturnsModule,
     SyncModule,
     DemoModule,
+    WebhooksModule,
   ],
   controllers: [
     AuthController,
@@ -99,6 +102,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     ReturnsController,
     ReturnsFeedController,
     SyncController,
+    WebhooksController,
   ],
   providers: [
     BearerAuthenticator,

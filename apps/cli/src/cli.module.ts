@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
 import { PricingModule } from '@pos/pricing';
+import { WebhooksModule } from '@pos/webhooks';
 import { AppConfig, ConfigModule, DatabaseModule, QueueModule, RedisModule } from '@pos/platform';
 
 @Module({})
@@ -13,10 +14,11 @@ export class CliModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(config),
         RedisModule,
-        QueueModule.forRoot('producer'),
+        QueueModule.forRoot('cli'),
         IdentityModule,
         PricingModule,
         DemoModule,
+        WebhooksModule,
       ],
     };
   }

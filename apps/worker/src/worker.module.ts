@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { IdentityModule } from '@pos/identity';
 import { PricingModule } from '@pos/pricing';
+import { WebhooksModule } from '@pos/webhooks';
 import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, RedisModule } from '@pos/platform';
 
 /**
@@ -20,6 +21,7 @@ export class WorkerModule {
         QueueModule.forRoot('consumer'),
         IdentityModule,
         PricingModule,
+        WebhooksModule,
       ],
     };
   }

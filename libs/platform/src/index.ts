@@ -1,4 +1,5 @@
 export * from './config';
+export * from './crypto';
 export * from './database';
 export * from './events';
 export * from './idempotency';

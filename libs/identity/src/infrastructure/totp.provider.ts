@@ -1,20 +1,19 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Secret, TOTP } from 'otpauth';
-import { APP_CONFIG, AppConfig } from '@pos/platform';
+import { APP_CONFIG, AppConfig, SecretSealer } from '@pos/platform';
 import { TwoFactorProvider } from '../application/ports';
 
 /**
  * TOTP per RFC 6238 (SHA-1, 6 digits, 30 s, one step of clock drift either side). Secrets are
- * sealed at rest with AES-256-GCM under a key derived from APP_KEY.
+ * sealed at rest with AES-256-GCM under a key derived from APP_KEY (platform's SecretSealer).
  */
 @Injectable()
 export class TotpTwoFactorProvider extends TwoFactorProvider {
-  private readonly key: Buffer;
+  private readonly sealer: SecretSealer;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     super();
-    this.key = createHash('sha256').update(`two-factor:${config.appKey}`).digest();
+    this.sealer = new SecretSealer(config.appKey, 'two-factor');
   }
 
   generateSecret(): string {
@@ -36,18 +35,11 @@ export class TotpTwoFactorProvider extends TwoFactorProvider {
   }
 
   seal(secret: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+    return this.sealer.seal(secret);
   }
 
   unseal(sealed: string): string {
-    const [version, iv, tag, body] = sealed.split('.');
-    if (version !== 'v1' || !iv || !tag || !body) throw new Error('Unreadable two-factor secret');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+    return this.sealer.unseal(sealed);
   }
 
   private totp(secret: string, label = 'user'): TOTP {

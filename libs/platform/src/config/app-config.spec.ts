@@ -11,6 +11,21 @@ describe('loadConfig', () => {
     expect(c.tokenTtlMinutes).toBe(43200);
     expect(c.redisUrl).toBeUndefined();
     expect(c.webhookAllowPrivateTargets).toBe(false);
+    expect(c.webhooks).toEqual({
+      retryScheduleSeconds: [60, 300, 1800, 7200, 21600, 43200, 86400],
+      timeoutMs: 10000,
+      disableAfterHours: 72,
+      retentionDays: 30,
+      relayIntervalMs: 250,
+      sweepIntervalMs: 30000,
+      concurrency: 20,
+    });
+  });
+
+  it('reads the webhook retry schedule as seconds and refuses a bad one', () => {
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1, 2,3' }).webhooks.retryScheduleSeconds).toEqual([1, 2, 3]);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '60,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
 
   it('names every bad variable at once', () => {

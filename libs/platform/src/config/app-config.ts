@@ -44,6 +44,24 @@ export interface SyncConfig {
   uploadBodyLimit: string;
 }
 
+/** Outbound webhooks (libs/webhooks): delivery policy, relay cadence and retention. */
+export interface WebhookConfig {
+  /** Delay before each retry, in seconds; after the last one the delivery is marked failed. */
+  retryScheduleSeconds: number[];
+  /** A delivery succeeds on a 2xx within this time. */
+  timeoutMs: number;
+  /** An endpoint failing continuously for this long is disabled. */
+  disableAfterHours: number;
+  /** Published outbox rows and delivery logs older than this are purged. */
+  retentionDays: number;
+  /** How often the outbox relay looks for new events (it drains every batch it finds at once). */
+  relayIntervalMs: number;
+  /** How often due deliveries whose queue job was lost are queued again. */
+  sweepIntervalMs: number;
+  /** Deliveries sent at once by one process. */
+  concurrency: number;
+}
+
 export interface AppConfig {
   env: 'development' | 'test' | 'production';
   port: number;
@@ -60,6 +78,7 @@ export interface AppConfig {
   openapi: boolean;
   seedDemoOnFirstStart: boolean;
   webhookAllowPrivateTargets: boolean;
+  webhooks: WebhookConfig;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
   /** Days after a sale during which its goods can be returned. */
@@ -124,6 +143,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     openapi: read.bool('OPENAPI', true),
     seedDemoOnFirstStart: read.bool('SEED_DEMO_ON_FIRST_START', dbType === 'sqlite' && nodeEnv !== 'production'),
     webhookAllowPrivateTargets: read.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    webhooks: {
+      retryScheduleSeconds: read.intList('WEBHOOK_RETRY_SCHEDULE', [60, 300, 1800, 7200, 21600, 43200, 86400], 1, 7 * 86400, 20),
+      timeoutMs: read.int('WEBHOOK_TIMEOUT_MS', 10000, 100, 60000),
+      disableAfterHours: read.int('WEBHOOK_DISABLE_AFTER_HOURS', 72, 0, 8760),
+      retentionDays: read.int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
+      relayIntervalMs: read.int('WEBHOOK_RELAY_INTERVAL_MS', 250, 10, 600_000),
+      sweepIntervalMs: read.int('WEBHOOK_SWEEP_INTERVAL_MS', 30000, 100, 3_600_000),
+      concurrency: read.int('WEBHOOK_CONCURRENCY', 20, 1, 500),
+    },
     trustProxy: read.bool('TRUST_PROXY', false),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10000, 0, 600_000),
     returnWindowDays: read.int('RETURN_WINDOW_DAYS', 30, 0, 3650),
@@ -161,6 +189,18 @@ class EnvReader {
       return fallback;
     }
     return Number(raw);
+  }
+
+  /** Comma-separated integers, e.g. WEBHOOK_RETRY_SCHEDULE=60,300,1800. */
+  intList(name: string, fallback: number[], min: number, max: number, maxItems: number): number[] {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const parts = raw.split(',').map((p) => p.trim());
+    if (parts.length > maxItems || parts.some((p) => !/^\d+$/.test(p) || Number(p) < min || Number(p) > max)) {
+      this.problems.push(`${name} must be up to ${maxItems} comma-separated integers between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return parts.map(Number);
   }
 
   bool(name: string, fallback: boolean): boolean {

@@ -30,8 +30,9 @@ export class BullMqJobQueue extends JobQueue {
       delay: options.delayMs,
       attempts: def.attempts,
       backoff: { type: 'exponential', delay: def.backoffMs },
-      removeOnComplete: { age: def.keepCompletedSeconds },
-      removeOnFail: { age: def.keepFailedSeconds },
+      // 0 = remove at once, which frees a deterministic job id for a later job (webhook retries).
+      removeOnComplete: def.keepCompletedSeconds > 0 ? { age: def.keepCompletedSeconds } : true,
+      removeOnFail: def.keepFailedSeconds > 0 ? { age: def.keepFailedSeconds } : true,
     });
   }
 
@@ -51,6 +52,7 @@ export class BullMqConsumer {
     private readonly registry: JobHandlerRegistry,
     private readonly prefix: string,
     private readonly concurrency = 5,
+    private readonly concurrencyByQueue: Partial<Record<QueueName, number>> = {},
   ) {}
 
   start(queues: QueueName[] = Object.values(QueueName)): void {
@@ -60,8 +62,12 @@ export class BullMqConsumer {
       this.connections.push(connection);
       const worker = new Worker(name, async (job: Job) => this.registry.get(job.name)(job.data, { attempt: job.attemptsMade + 1, jobId: job.id }), {
         connection,
-        concurrency: this.concurrency,
+        concurrency: this.concurrencyByQueue[name] ?? this.concurrency,
         prefix: this.prefix,
+        // A job whose worker died (kill -9) runs again within ~20 s instead of ~60 s: locks are
+        // renewed every lockDuration/2 while a job runs, so long jobs are not affected.
+        lockDuration: 15_000,
+        stalledInterval: 5_000,
       });
       worker.on('failed', (job, err) => this.logger.warn(`${job?.name ?? '?'} (${job?.id ?? '?'}) attempt ${job?.attemptsMade ?? '?'} failed: ${err.message}`));
       worker.on('error', (err) => this.logger.error(`worker error on ${name}: ${err.message}`));

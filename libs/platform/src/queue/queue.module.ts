@@ -6,11 +6,9 @@ import { REDIS, RedisModule } from '../redis/redis.module';
 import type { Redis } from 'ioredis';
 import { BullMqConsumer, BullMqJobQueue } from './bullmq.queue';
 import { InProcessJobQueue } from './in-process.queue';
-import { JobQueue } from './job-definition';
+import { JobQueue, QueueName } from './job-definition';
 import { JobHandlerRegistry } from './job-handler.registry';
-
-export const QUEUE_ROLE = Symbol('QUEUE_ROLE');
-export type QueueRole = 'producer' | 'consumer';
+import { PeriodicScheduler, QUEUE_ROLE, QueueRole } from './periodic';
 
 /** Starts the BullMQ consumer in the worker and closes queues on shutdown (draining). */
 @Injectable()
@@ -37,7 +35,7 @@ class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicat
 
   startConsumer(): void {
     if (this.role === 'consumer' && this.redis && !this.consumer) {
-      this.consumer = new BullMqConsumer(this.redis, this.registry, this.config.queuePrefix);
+      this.consumer = new BullMqConsumer(this.redis, this.registry, this.config.queuePrefix, 5, { [QueueName.Webhooks]: this.config.webhooks.concurrency });
       this.consumer.start();
     }
   }
@@ -65,8 +63,9 @@ export class QueueModule {
             config.redisUrl && redis ? new BullMqJobQueue(redis, config.queuePrefix) : new InProcessJobQueue(registry),
         },
         QueueLifecycle,
+        PeriodicScheduler,
       ],
-      exports: [JobQueue, JobHandlerRegistry, QueueLifecycle],
+      exports: [JobQueue, JobHandlerRegistry, QueueLifecycle, PeriodicScheduler],
     };
   }
 }

@@ -9,6 +9,7 @@ import { HardeningMoneyAndTwoFactorStep1763900000000 } from './1763900000000-har
 import { ReturnsAndCreditNotes1763810000000 } from './1763810000000-returns-and-credit-notes';
 import { SaleSyncedAt1763830000000 } from './1763830000000-sale-synced-at';
 import { OfflineSync1763830100000 } from './1763830100000-offline-sync';
+import { WebhookEndpointsAndDeliveries1763800150000 } from './1763800150000-webhook-endpoints-and-deliveries';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   ReturnsAndCreditNotes1763810000000,
   SaleSyncedAt1763830000000,
   OfflineSync1763830100000,
+  WebhookEndpointsAndDeliveries1763800150000,
 ];

@@ -1,0 +1,14 @@
+export * from './domain/event-kinds';
+export * from './domain/delivery';
+export { verifySignature, signatureOf } from './domain/signature';
+export { classifyAddress, isAllowedAddress } from './domain/target-address';
+export type { AddressKind } from './domain/target-address';
+export { MAX_WEBHOOK_URL_LENGTH } from './domain/webhook-url';
+export { DeliverWebhookJob } from './application/delivery-dispatcher';
+export { WebhookEndpointService } from './application/webhook-endpoint.service';
+export type { EndpointInput } from './application/webhook-endpoint.service';
+export { OutboxRelayService, RELAY_BATCH } from './application/outbox-relay.service';
+export { WebhookDeliveryService, WEBHOOK_USER_AGENT } from './application/webhook-delivery.service';
+export { WebhookMaintenanceService } from './application/webhook-maintenance.service';
+export type { EndpointView, DeliveryView } from './application/webhook.views';
+export * from './webhooks.module';
