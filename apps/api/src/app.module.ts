@@ -24,6 +24,7 @@ import { AppValidationPipe } from './http/validation';
 import { ApiApplicationsController } from './identity/api-applications.controller';
 import { AuthController } from './identity/auth.controller';
 import { HealthController } from './platform/health.controller';
+import { AuditLogController } from './platform/audit.controller';
 import { StoresController } from './catalog/stores.controller';
 import { CategoriesController } from './catalog/categories.controller';
 import { ItemsController } from './catalog/items.controller';
@@ -81,6 +82,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     AuthController,
     ApiApplicationsController,
     HealthController,
+    AuditLogController,
     StoresController,
     CategoriesController,
     ItemsController,

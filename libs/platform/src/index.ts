@@ -2,6 +2,7 @@ export * from './config';
 export * from './crypto';
 export * from './database';
 export * from './events';
+export * from './audit';
 export * from './idempotency';
 export * from './queue';
 export * from './ports/require-port';

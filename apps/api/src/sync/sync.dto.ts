@@ -151,10 +151,21 @@ class SyncDeletedDoc {
   @ApiProperty({ type: [Number], description: 'Deleted or deactivated items' }) items!: number[];
 }
 
+class SyncWarehouseDoc {
+  @ApiProperty() id!: number;
+  @ApiProperty() name!: string;
+  @ApiProperty() code!: string;
+  @ApiProperty({ type: Number, nullable: true }) store_id!: number | null;
+  @ApiProperty() is_standalone!: boolean;
+}
+
 class SyncStoreDoc {
   @ApiProperty() id!: number;
   @ApiProperty() name!: string;
   @ApiProperty() code!: string;
+  @ApiProperty({ type: String, nullable: true }) address!: string | null;
+  @ApiProperty({ type: String, nullable: true }) phone!: string | null;
+  @ApiProperty({ type: String, nullable: true }) email!: string | null;
   @ApiProperty({ example: 'USD' }) currency!: string;
   @ApiProperty({ example: 'America/New_York' }) timezone!: string;
   @ApiProperty() prices_include_tax!: boolean;
@@ -162,7 +173,8 @@ class SyncStoreDoc {
   @ApiProperty({ type: Number, nullable: true }) default_warehouse_id!: number | null;
   @ApiProperty({ type: String, nullable: true }) receipt_header!: string | null;
   @ApiProperty({ type: String, nullable: true }) receipt_footer!: string | null;
-  @ApiProperty({ type: 'array', items: { type: 'object' } }) warehouses!: object[];
+  @ApiProperty({ type: [SyncWarehouseDoc], description: "The store's own warehouses and the standalone ones serving it" }) warehouses!: SyncWarehouseDoc[];
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
 
 class SyncCurrencyDoc {

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { fromMinor, NotFoundError, Page, PageRequest } from '@pos/kernel';
+import { AuditLog, Transactional } from '@pos/platform';
 import { assertStoreAccess, Principal } from '@pos/identity';
 import { stockStatus, StockStatus } from '../domain/stock-status';
 import { StockMovementRecord } from './catalog.records';
 import { ItemRepository, StockRepository } from './catalog.ports';
 import { AdjustmentInput, StockLedger } from './stock-ledger';
 import { StoreContext } from './store-context';
-import { Transactional } from '@pos/platform';
 
 export interface MovementView {
   id: number;
@@ -51,6 +51,7 @@ export class InventoryService {
     private readonly stock: StockRepository,
     private readonly stores: StoreContext,
     private readonly ledger: StockLedger,
+    private readonly audit: AuditLog,
   ) {}
 
   async list(principal: Principal, filter: { storeId?: number; warehouseId?: number; itemId?: number; status?: StockStatus }, page: PageRequest) {
@@ -93,6 +94,18 @@ export class InventoryService {
   @Transactional()
   async adjust(principal: Principal, input: AdjustmentInput) {
     const r = await this.ledger.adjust(principal, input);
+    await this.audit.record({
+      action: 'stock.adjusted',
+      target: { type: 'stock_adjustment', id: r.adjustmentId },
+      storeId: r.from.storeId,
+      after: {
+        type: input.type,
+        warehouse_id: r.from.id,
+        to_warehouse_id: r.to?.id ?? null,
+        reference: input.reference ?? null,
+        lines: r.movements.map((m) => ({ item_id: m.itemId, warehouse_id: m.warehouseId, type: m.type, quantity: m.quantity, balance_after: m.balanceAfter })),
+      },
+    });
     return {
       adjustment_id: r.adjustmentId,
       type: input.type,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, ConflictError, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { Principal } from '@pos/identity';
-import { ChangeLog, isUniqueViolation, Transactional } from '@pos/platform';
+import { AuditLog, ChangeLog, isUniqueViolation, Transactional } from '@pos/platform';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord } from './catalog.records';
 import { CategoryRepository, ItemRepository, ItemWrite, StockRepository, TaxClassDirectory, UnitWrite } from './catalog.ports';
 import { StoreContext } from './store-context';
@@ -60,6 +60,11 @@ export function unitViews(itemId: number, units: ItemUnitRecord[], barcodes: Ite
     }));
 }
 
+/** What the audit trail keeps of an item: its identity and its prices (minor units). */
+function priceFacts(i: Pick<ItemRecord, 'sku' | 'name' | 'basePrice' | 'cost'>) {
+  return { sku: i.sku, name: i.name, base_price: i.basePrice, cost: i.cost };
+}
+
 export function itemView(i: ItemRecord, barcodes: ItemBarcodeRecord[], units: ItemUnitRecord[], category: { id: number; name: string } | null): ItemView {
   const own = barcodes.filter((b) => b.itemId === i.id);
   return {
@@ -99,6 +104,7 @@ export class ItemService {
     private readonly stock: StockRepository,
     private readonly stores: StoreContext,
     private readonly changes: ChangeLog,
+    private readonly audit: AuditLog,
     private readonly clock: Clock,
   ) {}
 
@@ -174,6 +180,7 @@ export class ItemService {
     );
     await this.onDuplicate(input, () => this.items.replaceBarcodesAndUnits(item.id, input.barcodes ?? [], input.units ?? [], now));
     await this.applyWarehouseLevels(item.id, input, now);
+    await this.audit.record({ action: 'item.created', target: { type: 'item', id: item.id }, after: priceFacts(item) });
     return this.show(principal, item.id);
   }
 
@@ -199,6 +206,11 @@ export class ItemService {
     await this.onDuplicate(input, () => this.items.update(id, changes, now));
     await this.onDuplicate(input, () => this.items.replaceBarcodesAndUnits(id, input.barcodes, input.units, now));
     await this.applyWarehouseLevels(id, input, now);
+    // Prices and cost are what an audit asks about; other fields are in the item's own history (updated_at).
+    const after = priceFacts({ ...current, ...changes });
+    if (after.base_price !== current.basePrice || after.cost !== current.cost) {
+      await this.audit.record({ action: 'item.price_changed', target: { type: 'item', id }, before: priceFacts(current), after });
+    }
     return this.show(principal, id);
   }
 
@@ -213,6 +225,7 @@ export class ItemService {
     if (!current) throw new NotFoundError('Item');
     await this.items.softDelete(id, this.clock.now());
     await this.changes.tombstone('item', id);
+    await this.audit.record({ action: 'item.deleted', target: { type: 'item', id }, before: priceFacts(current) });
   }
 
   /**

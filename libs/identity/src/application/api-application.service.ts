@@ -5,7 +5,7 @@ import { hasPermission, Principal } from '../domain/principal';
 import { tokenHasAbility } from '../domain/permissions';
 import { StoreDirectory, TokenRecord, TokenRepository, UserAccess, UserRepository } from './ports';
 import { TokenService } from './token.service';
-import { Transactional } from '@pos/platform';
+import { AuditLog, Transactional } from '@pos/platform';
 
 export interface ApiApplicationView {
   id: number;
@@ -44,6 +44,7 @@ export class ApiApplicationService {
     private readonly tokens: TokenService,
     private readonly tokenRecords: TokenRepository,
     private readonly stores: StoreDirectory,
+    private readonly audit: AuditLog,
   ) {}
 
   @Transactional()
@@ -71,7 +72,16 @@ export class ApiApplicationService {
       [...new Set(input.permissions)],
       storeIds,
     );
-    return this.show(creator, user.id);
+    const view = await this.show(creator, user.id);
+    await this.audit.record(
+      {
+        action: 'api_application.created',
+        target: { type: 'user', id: user.id },
+        after: { name: view.name, permissions: view.permissions, store_ids: storeIds },
+      },
+      actor(creator),
+    );
+    return view;
   }
 
   async list(viewer: Principal, page: PageRequest): Promise<Page<ApiApplicationView>> {
@@ -104,7 +114,12 @@ export class ApiApplicationService {
       storeId: null,
       expiresInMinutes: input.expiresInMinutes,
     });
-    return { token: issued.plainText, ...tokenView(issued.record) };
+    const view = tokenView(issued.record);
+    await this.audit.record(
+      { action: 'token.issued', target: { type: 'token', id: issued.record.id }, after: { ...view, application_id: appId } },
+      actor(issuer),
+    );
+    return { token: issued.plainText, ...view };
   }
 
   @Transactional()
@@ -113,6 +128,10 @@ export class ApiApplicationService {
     const token = await this.tokenRecords.findForUser(appId, tokenId);
     if (!token) throw new NotFoundError('Token');
     await this.tokens.revoke(tokenId);
+    await this.audit.record(
+      { action: 'token.revoked', target: { type: 'token', id: tokenId }, before: { ...tokenView(token), application_id: appId } },
+      actor(viewer),
+    );
   }
 
   private async requireApplication(viewer: Principal, id: number): Promise<UserAccess> {
@@ -121,6 +140,8 @@ export class ApiApplicationService {
     return access;
   }
 }
+
+const actor = (p: Principal) => ({ userId: p.userId, name: p.name });
 
 /** An application the viewer could have created: its permissions and stores are the viewer's. */
 function withinScope(viewer: Principal, app: UserAccess): boolean {

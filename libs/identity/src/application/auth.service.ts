@@ -3,7 +3,7 @@ import { ConflictError, fromMinor, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, currentStoreId, Principal } from '../domain/principal';
 import { PasswordHasher, StoreDirectory, TwoFactorProvider, UserRecord, UserRepository } from './ports';
 import { TokenService, toPrincipal } from './token.service';
-import { Transactional } from '@pos/platform';
+import { AuditLog, Transactional } from '@pos/platform';
 
 export interface LoginInput {
   email: string;
@@ -42,6 +42,7 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly stores: StoreDirectory,
     private readonly twoFactor: TwoFactorProvider,
+    private readonly audit: AuditLog,
   ) {}
 
   @Transactional()
@@ -146,6 +147,7 @@ export class AuthService {
       throw ValidationFailedError.field('code', 'The two-factor authentication code is invalid.');
     }
     await this.users.update(user.id, { twoFactorConfirmedAt: new Date() });
+    await this.audit.record({ action: 'two_factor.enabled', target: { type: 'user', id: user.id } }, { userId: principal.userId, name: principal.name });
     return { has_two_factor: true };
   }
 
@@ -161,6 +163,7 @@ export class AuthService {
       throw ValidationFailedError.field('code', 'The two-factor authentication code is invalid.');
     }
     await this.users.update(user.id, { twoFactorSecret: null, twoFactorConfirmedAt: null });
+    await this.audit.record({ action: 'two_factor.disabled', target: { type: 'user', id: user.id } }, { userId: principal.userId, name: principal.name });
     return { has_two_factor: false };
   }
 }

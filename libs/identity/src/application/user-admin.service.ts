@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { PasswordHasher, StoreDirectory, UserRecord, UserRepository } from './ports';
 import { TokenService } from './token.service';
-import { Transactional } from '@pos/platform';
+import { AuditLog, Transactional } from '@pos/platform';
+
+/** These use cases run from the operator CLI. */
+const OPERATOR_ACTOR = { userId: 0, name: 'operator (CLI)' };
 
 /** Staff user administration used by the CLI (and later by back-office endpoints). */
 @Injectable()
@@ -12,6 +15,7 @@ export class UserAdminService {
     private readonly hasher: PasswordHasher,
     private readonly stores: StoreDirectory,
     private readonly tokens: TokenService,
+    private readonly audit: AuditLog,
   ) {}
 
   /** The password (or PIN) hash identity stores; the demo seed uses it for its users. */
@@ -29,7 +33,7 @@ export class UserAdminService {
     const existing = await this.stores.existingIds(input.storeIds);
     const unknown = input.storeIds.filter((id) => !existing.includes(id));
     if (unknown.length) throw ValidationFailedError.field('store_ids', `Unknown store(s): ${unknown.join(', ')}.`);
-    return this.users.create(
+    const user = await this.users.create(
       {
         name: input.name,
         email,
@@ -41,6 +45,11 @@ export class UserAdminService {
       [],
       input.storeIds,
     );
+    await this.audit.record(
+      { action: 'user.created', target: { type: 'user', id: user.id }, after: { name: user.name, email, role: role.slug, store_ids: input.storeIds } },
+      OPERATOR_ACTOR,
+    );
+    return user;
   }
 
   /**
@@ -66,6 +75,15 @@ export class UserAdminService {
     await this.users.update(user.id, changes);
     this.tokens.forgetUser(user.id);
     const after = await this.users.findById(user.id);
+    await this.audit.record(
+      {
+        action: 'user.discount_limits_changed',
+        target: { type: 'user', id: user.id },
+        before: { max_discount_percent_bp: user.maxDiscountPercentBp, max_discount_amount: user.maxDiscountAmount },
+        after: { max_discount_percent_bp: after!.maxDiscountPercentBp, max_discount_amount: after!.maxDiscountAmount, pin_changed: limits.pin !== undefined },
+      },
+      OPERATOR_ACTOR,
+    );
     return { max_discount_percent_bp: after!.maxDiscountPercentBp, max_discount_amount: after!.maxDiscountAmount };
   }
 
@@ -76,5 +94,6 @@ export class UserAdminService {
     if (password.length < 8) throw ValidationFailedError.field('password', 'The password must be at least 8 characters.');
     await this.users.update(user.id, { passwordHash: await this.hasher.hash(password) });
     this.tokens.forgetUser(user.id);
+    await this.audit.record({ action: 'user.password_reset', target: { type: 'user', id: user.id } }, OPERATOR_ACTOR);
   }
 }

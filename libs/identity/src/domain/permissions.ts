@@ -28,6 +28,7 @@ export const PERMISSIONS = [
   'webhooks.manage',
   'api_applications.manage',
   'users.manage',
+  'audit.view',
   // reports
   'reports.view',
   'reports.sales',

@@ -12,6 +12,8 @@ import { SerializedTransactionalAdapterTypeOrm } from './serialized-adapter';
 import { ChangeLog } from './changes/change-log';
 import { OutboxEventEntity, TombstoneEntity } from './changes/change.entities';
 import { DomainEvents } from '../events/domain-events';
+import { AUDIT_REQUEST_ID, AuditLog } from '../audit/audit-log';
+import { AuditEntryEntity } from '../audit/audit.entities';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { IdempotentRequests } from '../idempotency/idempotent-requests';
 
@@ -36,10 +38,16 @@ export class DatabaseModule {
             migrationsRun: config.db.migrateOnStart,
           }),
         }),
-        TypeOrmModule.forFeature([OutboxEventEntity, TombstoneEntity, IdempotencyKeyEntity]),
+        TypeOrmModule.forFeature([OutboxEventEntity, TombstoneEntity, AuditEntryEntity, IdempotencyKeyEntity]),
         ClsModule.forRoot({
           global: true,
-          middleware: { mount: true },
+          // The request's X-Request-Id (set by the first middleware) rides in the context: audit entries carry it.
+          middleware: {
+            mount: true,
+            setup: (cls, req: { id?: string }) => {
+              if (req.id) cls.set(AUDIT_REQUEST_ID, req.id);
+            },
+          },
           plugins: [
             new ClsPluginTransactional({
               imports: [TypeOrmModule],
@@ -49,8 +57,8 @@ export class DatabaseModule {
           ],
         }),
       ],
-      providers: [ChangeLog, DomainEvents, IdempotentRequests],
-      exports: [TypeOrmModule, ChangeLog, DomainEvents, IdempotentRequests],
+      providers: [ChangeLog, DomainEvents, IdempotentRequests, AuditLog],
+      exports: [TypeOrmModule, ChangeLog, DomainEvents, IdempotentRequests, AuditLog],
     };
   }
 }

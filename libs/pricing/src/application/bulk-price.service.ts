@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock, NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { Principal } from '@pos/identity';
 import { ItemCatalog, ItemService } from '@pos/catalog';
-import { ChangeLog, defineJob, JobHandler, JobQueue, QueueName, Transactional } from '@pos/platform';
+import { AuditLog, ChangeLog, defineJob, JobHandler, JobQueue, QueueName, Transactional } from '@pos/platform';
 import { PricesBulkUpdated } from './pricing.events';
 import { BulkJobRecord, PriceChangeRow, PricingRepository } from './pricing.ports';
 import { ReferenceRepository } from './reference.ports';
@@ -37,6 +37,7 @@ export class BulkPriceService {
     private readonly itemAdmin: ItemService,
     private readonly queue: JobQueue,
     private readonly changes: ChangeLog,
+    private readonly audit: AuditLog,
     private readonly clock: Clock,
   ) {}
 
@@ -50,7 +51,7 @@ export class BulkPriceService {
   @Transactional()
   async createJob(userId: number, changes: PriceChange[]): Promise<BulkJobRecord> {
     const now = this.clock.now();
-    return this.pricing.createBulkJob({
+    const job = await this.pricing.createBulkJob({
       jobKey: randomUUID(),
       userId,
       status: 'queued',
@@ -64,6 +65,12 @@ export class BulkPriceService {
       createdAt: now,
       updatedAt: now,
     });
+    await this.audit.record({
+      action: 'prices.bulk_submitted',
+      target: { type: 'bulk_price_job', id: job.id },
+      after: { total: changes.length, item_ids: [...new Set(changes.map((c) => c.itemId))].slice(0, 100) },
+    });
+    return job;
   }
 
   async status(id: number) {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, DEFAULT_DECIMALS, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, canAccessStore, currentStoreId, Principal } from '@pos/identity';
 import { ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
-import { ChangeLog, Transactional } from '@pos/platform';
+import { AuditLog, ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
 import { bundleCount, validityAt } from '../domain/pricing-engine';
 import { BundleRecord, BundleWrite, PricingRepository } from './pricing.ports';
@@ -38,6 +38,7 @@ export class BundleService {
     private readonly stock: StockLedger,
     private readonly stores: StoreContext,
     private readonly changes: ChangeLog,
+    private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly active: ActivePricingCache,
   ) {}
@@ -85,7 +86,9 @@ export class BundleService {
     await this.validate(input);
     const id = await this.pricing.saveBundle(null, input, this.clock.now());
     this.active.clear();
-    return this.show(principal, id);
+    const view = await this.show(principal, id);
+    await this.audit.record({ action: 'bundle.created', target: { type: 'bundle', id }, after: view });
+    return view;
   }
 
   @Transactional()
@@ -106,13 +109,17 @@ export class BundleService {
     await this.validate(merged, id);
     await this.pricing.saveBundle(id, merged, this.clock.now());
     this.active.clear();
-    return this.show(principal, id);
+    const view = await this.show(principal, id);
+    await this.audit.record({ action: 'bundle.updated', target: { type: 'bundle', id }, before: bundleView(current), after: view });
+    return view;
   }
 
   @Transactional()
   async remove(id: number): Promise<void> {
-    if (!(await this.pricing.bundle(id))) throw new NotFoundError('Bundle');
+    const current = await this.pricing.bundle(id);
+    if (!current) throw new NotFoundError('Bundle');
     await this.pricing.deleteBundle(id, this.clock.now());
+    await this.audit.record({ action: 'bundle.deleted', target: { type: 'bundle', id }, before: bundleView(current) });
     this.active.clear();
     await this.changes.tombstone('bundle', id);
   }

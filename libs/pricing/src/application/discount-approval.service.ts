@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock, fromMinor, ValidationFailedError } from '@pos/kernel';
 import { ApproverService, hasPermission, Principal } from '@pos/identity';
 import { ItemCatalog, StoreContext } from '@pos/catalog';
-import { APP_CONFIG, AppConfig } from '@pos/platform';
+import { APP_CONFIG, AppConfig, AuditLog } from '@pos/platform';
 import { Discount } from '../domain/pricing.types';
 import { discountKey } from '../domain/discount-policy';
 import { PricingErrors } from '../domain/pricing.errors';
@@ -45,6 +45,7 @@ export class DiscountApprovalService {
     private readonly stores: StoreContext,
     private readonly items: ItemCatalog,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.key = createHmac('sha256', config.appKey).update('discount-approval').digest();
@@ -94,7 +95,7 @@ export class DiscountApprovalService {
       cart: input.cartReference,
       exp,
     };
-    return {
+    const view = {
       approval_token: this.sign(claims),
       expires_at: new Date(exp * 1000).toISOString(),
       approved_by: { id: approver.userId, name: approver.name },
@@ -104,6 +105,15 @@ export class DiscountApprovalService {
       discount: d.type === 'percent' ? { type: 'percent', value: d.valueBp / 100 } : { type: 'amount', value: fromMinor(d.value) },
       cart_reference: input.cartReference,
     };
+    // The cashier asked; the entry names the approver who allowed it (the token itself is never logged).
+    const { approval_token: _token, ...audited } = view;
+    await this.audit.record({
+      action: 'discount.approved',
+      target: { type: 'cart', id: input.cartReference.slice(0, 64) },
+      storeId: store.id,
+      after: { ...audited, cashier_id: cashier.userId },
+    });
+    return view;
   }
 
   /** The approver's user id when the token matches every fact of this use; otherwise null. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, DEFAULT_DECIMALS, fromMinor, NotFoundError, Page, pageOffset, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { ItemCatalog } from '@pos/catalog';
-import { ChangeLog, Transactional } from '@pos/platform';
+import { AuditLog, ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
 import { validityAt } from '../domain/pricing-engine';
 import { RuleFilter, RuleRecord, RuleWrite, PricingRepository } from './pricing.ports';
@@ -75,6 +75,7 @@ export class PricingRuleService {
     private readonly pricing: PricingRepository,
     private readonly items: ItemCatalog,
     private readonly changes: ChangeLog,
+    private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly active: ActivePricingCache,
   ) {}
@@ -114,11 +115,17 @@ export class PricingRuleService {
     await this.validate(input);
     const id = await this.pricing.saveRule(null, input, this.clock.now());
     this.active.clear();
-    return this.show(id);
+    const view = await this.show(id);
+    await this.audit.record({ action: 'pricing_rule.created', target: { type: 'pricing_rule', id }, after: view });
+    return view;
   }
 
   @Transactional()
   async update(id: number, input: Partial<RuleWrite>, values: RuleValues = {}) {
+    return this.change(id, input, values, 'pricing_rule.updated');
+  }
+
+  private async change(id: number, input: Partial<RuleWrite>, values: RuleValues, action: string) {
     const current = await this.pricing.rule(id);
     if (!current) throw new NotFoundError('Pricing rule');
     const kind = input.kind ?? current.kind;
@@ -142,20 +149,24 @@ export class PricingRuleService {
     await this.validate(merged);
     await this.pricing.saveRule(id, merged, this.clock.now());
     this.active.clear();
-    return this.show(id);
+    const view = await this.show(id);
+    await this.audit.record({ action, target: { type: 'pricing_rule', id }, before: ruleView(current), after: view });
+    return view;
   }
 
   @Transactional()
   async toggle(id: number) {
     const current = await this.pricing.rule(id);
     if (!current) throw new NotFoundError('Pricing rule');
-    return this.update(id, { active: !current.active });
+    return this.change(id, { active: !current.active }, {}, 'pricing_rule.toggled');
   }
 
   @Transactional()
   async remove(id: number): Promise<void> {
-    if (!(await this.pricing.rule(id))) throw new NotFoundError('Pricing rule');
+    const current = await this.pricing.rule(id);
+    if (!current) throw new NotFoundError('Pricing rule');
     await this.pricing.deleteRule(id, this.clock.now());
+    await this.audit.record({ action: 'pricing_rule.deleted', target: { type: 'pricing_rule', id }, before: ruleView(current) });
     this.active.clear();
     await this.changes.tombstone('pricing_rule', id);
   }

@@ -5,7 +5,7 @@ import { StoreContext } from '@pos/catalog';
 import { ReferenceRepository } from './reference.ports';
 import { PricingRepository } from './pricing.ports';
 import { PricedCartResult, taxRateFor } from './pricing.service';
-import { Transactional } from '@pos/platform';
+import { AuditLog, Transactional } from '@pos/platform';
 
 const RATE_SCALE = 100_000_000;
 
@@ -17,6 +17,7 @@ export class TaxAndCurrencyService {
     private readonly reference: ReferenceRepository,
     private readonly pricing: PricingRepository,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {}
 
   async taxInfo(principal: Principal, storeIdParam?: number) {
@@ -110,7 +111,15 @@ export class TaxAndCurrencyService {
     const rateE8 = toMinor(rate, 8);
     if (rateE8 <= 0) throw ValidationFailedError.field('rate', 'The rate must be positive.');
     const now = this.clock.now();
+    const before = await this.pricing.latestRate(c.code, now);
     await this.pricing.addRate(c.code, rateE8, effectiveAt ?? now, now);
-    return { currency: c.code, rate, effective_at: (effectiveAt ?? now).toISOString() };
+    const result = { currency: c.code, rate, effective_at: (effectiveAt ?? now).toISOString() };
+    await this.audit.record({
+      action: 'exchange_rate.set',
+      target: { type: 'currency', id: c.code },
+      before: before ? { rate_e8: before.rateE8 } : null,
+      after: result,
+    });
+    return result;
   }
 }

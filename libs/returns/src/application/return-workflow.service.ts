@@ -4,7 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { Clock, ConflictError, FieldErrors, ForbiddenError, NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, hasPermission, Principal } from '@pos/identity';
 import { StockLedger, StockLine, StoreContext } from '@pos/catalog';
-import { APP_CONFIG, AppConfig, ChangeLog, DomainEvents, IdempotentOutcome, IdempotentRequests, withTransactionRetry } from '@pos/platform';
+import { APP_CONFIG, AppConfig, AuditLog, ChangeLog, DomainEvents, IdempotentOutcome, IdempotentRequests, withTransactionRetry } from '@pos/platform';
 import { RETURNABLE_SALE_STATUSES, ReturnableSale, SaleItemRecord, SaleReturns } from '@pos/sales';
 import { SessionService } from '@pos/sessions';
 import { returnEligibility } from '../domain/eligibility';
@@ -74,6 +74,7 @@ export class ReturnWorkflowService {
     private readonly stores: StoreContext,
     private readonly ledger: StockLedger,
     private readonly changes: ChangeLog,
+    private readonly audit: AuditLog,
     private readonly domainEvents: DomainEvents,
     private readonly idempotency: IdempotentRequests,
     private readonly clock: Clock,
@@ -281,6 +282,13 @@ export class ReturnWorkflowService {
           await this.returns.release(l.saleItemId, l.quantity, l.refundTotal, l.refundTax);
         }
       }
+      await this.audit.record({
+        action: `return.${next}`,
+        target: { type: 'return', id },
+        storeId: r.storeId,
+        before: { status: r.status },
+        after: { status: next },
+      });
       return this.views.detail(id);
     });
   }
@@ -326,6 +334,13 @@ export class ReturnWorkflowService {
     await this.moveStock(principal, r, items);
     await this.returns.insertRefunds(refunds.map((p) => ({ ...p, returnId: r.id, createdAt: now })));
     const detail = await this.views.detail(r.id);
+    await this.audit.record({
+      action: 'return.processed',
+      target: { type: 'return', id: r.id },
+      storeId: r.storeId,
+      before: { status: 'approved' },
+      after: { status: 'processed', refund_total: detail.refund_total, refunds: detail.refunds, credit_note: detail.credit_note?.number ?? null },
+    });
     await this.changes.event(
       ReturnProcessed,
       { return: detail, sale: { id: r.saleId, receipt_number: r.receiptNumber, status: applied.sale.status } },

@@ -3,7 +3,7 @@ import { Clock, fromMinor, minorToString, ValidationFailedError } from '@pos/ker
 import { assertStoreAccess, Principal } from '@pos/identity';
 import { PaymentMethodRecord, StockLedger, StockLine, StoreContext, StoreRecord } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
-import { ChangeLog, DomainEvents, IdempotentRequests } from '@pos/platform';
+import { AuditLog, ChangeLog, DomainEvents, IdempotentRequests } from '@pos/platform';
 import { Discount, DiscountApprovalService, discountsBeyondLimits, PricedCartResult, PricingService } from '@pos/pricing';
 import { SessionService } from '@pos/sessions';
 import { settle, TenderType } from '../domain/payments';
@@ -109,6 +109,7 @@ export class CheckoutService {
     private readonly ledger: StockLedger,
     private readonly customers: CustomerService,
     private readonly changes: ChangeLog,
+    private readonly audit: AuditLog,
     private readonly domainEvents: DomainEvents,
     private readonly views: SaleViews,
     private readonly clock: Clock,
@@ -164,10 +165,34 @@ export class CheckoutService {
     const times = mode.kind === 'online' ? { createdAt: now, syncedAt: null } : { createdAt: mode.createdAt, syncedAt: mode.syncedAt };
     const { sale, items } = await this.recordSale(principal, input, p, session?.id ?? null, now, times);
     await this.takeStock(principal, p, input, sale.id);
+    await this.auditManualPricing(sale, items, p);
     const detail = await this.views.detail(sale.id, now);
     await this.changes.event(SaleCompleted, { sale: detail }, p.store.id);
     await this.domainEvents.publish(SaleRecordedFacts, { sale, items, payments: await this.sales.payments([sale.id]) });
     return detail;
+  }
+
+  /** A sale with manual prices or discounts (and who approved them) leaves one audit entry. */
+  private async auditManualPricing(sale: SaleRecord, items: SaleItemRecord[], p: PreparedSale): Promise<void> {
+    const lines = items
+      .filter((l) => l.priceSource === 'manual' || l.manualDiscount > 0 || l.cartDiscount > 0)
+      .map((l) => ({
+        line: l.lineNo,
+        item_id: l.itemId,
+        server_unit_price: p.priced.serverUnitPrices[l.lineNo],
+        unit_price: l.unitPrice,
+        manual_discount: l.manualDiscount,
+        cart_discount: l.cartDiscount,
+        reason: l.discountReason,
+        approved_by: l.discountApprovedBy,
+      }));
+    if (!lines.length) return;
+    await this.audit.record({
+      action: 'sale.manual_pricing',
+      target: { type: 'sale', id: sale.id },
+      storeId: sale.storeId,
+      after: { minor_units: true, lines },
+    });
   }
 
   /**

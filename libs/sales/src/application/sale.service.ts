@@ -6,7 +6,7 @@ import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
 import { ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
 import { CurrencyDecimals } from '@pos/pricing';
-import { ChangeLog, DomainEvents, withTransactionRetry } from '@pos/platform';
+import { AuditLog, ChangeLog, DomainEvents, withTransactionRetry } from '@pos/platform';
 import { SaleErrors } from '../domain/sale.errors';
 import { SaleVoided, SaleVoidedFacts } from './sale.events';
 import { SaleFilter, SaleRecord, SaleRepository } from './sale.ports';
@@ -27,6 +27,7 @@ export class SaleService {
     private readonly customers: CustomerService,
     private readonly currencies: CurrencyDecimals,
     private readonly changes: ChangeLog,
+    private readonly audit: AuditLog,
     private readonly domainEvents: DomainEvents,
     private readonly clock: Clock,
   ) {}
@@ -185,6 +186,13 @@ export class SaleService {
       if (invoice) await this.sales.updateInvoice(invoice.id, { status: 'void', balance: 0, updatedAt: now });
       const detail = await this.views.detail(id, now);
       await this.changes.event(SaleVoided, { sale: detail, refunded: detail.paid_amount, reason: reason ?? null }, sale.storeId);
+      await this.audit.record({
+        action: 'sale.voided',
+        target: { type: 'sale', id },
+        storeId: sale.storeId,
+        before: { status: sale.status },
+        after: { status: 'voided', reason: reason ?? null, refunded: detail.paid_amount },
+      });
       await this.domainEvents.publish(SaleVoidedFacts, {
         sale: { ...sale, status: 'voided', voidedAt: now, voidedBy: principal.userId, voidReason: reason ?? null, updatedAt: now },
         items,

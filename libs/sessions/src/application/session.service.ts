@@ -3,7 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { Clock, fromMinor, NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, currentStoreId, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
-import { ChangeLog, requirePort, Transactional } from '@pos/platform';
+import { AuditLog, ChangeLog, requirePort, Transactional } from '@pos/platform';
 import { SessionClosed, SessionOpened } from './session.events';
 import { sessionView } from './session.views';
 import { expectedCash, transition } from '../domain/session';
@@ -38,6 +38,7 @@ export class SessionService implements OnModuleInit {
     private readonly sessions: SessionRepository,
     private readonly stores: StoreContext,
     private readonly changes: ChangeLog,
+    private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly moduleRef: ModuleRef,
   ) {}
@@ -76,8 +77,10 @@ export class SessionService implements OnModuleInit {
       updatedAt: now,
     });
     if (!created) throw SessionErrors.alreadyOpen();
-    await this.changes.event(SessionOpened, { session: sessionView(created) }, created.storeId);
-    return sessionView(created);
+    const view = sessionView(created);
+    await this.changes.event(SessionOpened, { session: view }, created.storeId);
+    await this.audit.record({ action: 'session.opened', target: { type: 'session', id: created.id }, storeId: created.storeId, after: view });
+    return view;
   }
 
   async show(principal: Principal, id: number) {
@@ -172,6 +175,7 @@ export class SessionService implements OnModuleInit {
     });
     const closed = sessionView((await this.sessions.find(s.id))!);
     await this.changes.event(SessionClosed, { session: closed }, s.storeId);
+    await this.audit.record({ action: 'session.closed', target: { type: 'session', id: s.id }, storeId: s.storeId, before: sessionView(s), after: closed });
     return closed;
   }
 

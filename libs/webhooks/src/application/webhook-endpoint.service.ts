@@ -11,6 +11,7 @@ import { WebhookTargetGuard } from './target-guard';
 import { DeliveryRecord, EndpointRecord, OutboxRelayRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook.ports';
 import { WebhookSecrets, WebhookSettings } from './webhook-settings';
 import { attemptView, DeliveryView, deliveryView, EndpointView, endpointView } from './webhook.views';
+import { AuditLog } from '@pos/platform';
 
 export interface EndpointInput {
   url: string;
@@ -35,6 +36,7 @@ export class WebhookEndpointService {
     private readonly settings: WebhookSettings,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {}
 
   async create(input: EndpointInput, userId: number | null): Promise<EndpointView & { secret: string }> {
@@ -47,7 +49,7 @@ export class WebhookEndpointService {
   @Transactional()
   async insert(input: EndpointInput, secretSealed: string, userId: number | null): Promise<EndpointRecord> {
     const now = this.clock.now();
-    return this.endpoints.create({
+    const created = await this.endpoints.create({
       url: input.url,
       description: input.description ?? null,
       events: dedupe(input.events),
@@ -62,6 +64,8 @@ export class WebhookEndpointService {
       createdAt: now,
       updatedAt: now,
     });
+    await this.audit.record({ action: 'webhook_endpoint.created', target: { type: 'webhook_endpoint', id: created.id }, after: endpointView(created) });
+    return created;
   }
 
   async list(page: PageRequest): Promise<Page<EndpointView>> {
@@ -81,7 +85,7 @@ export class WebhookEndpointService {
 
   @Transactional()
   async applyUpdate(id: number, input: Partial<EndpointInput>): Promise<EndpointRecord> {
-    await this.endpoint(id);
+    const before = await this.endpoint(id);
     const changes: Partial<EndpointRecord> = { updatedAt: this.clock.now() };
     if (input.url !== undefined) changes.url = input.url;
     if (input.events !== undefined) changes.events = dedupe(input.events);
@@ -89,14 +93,22 @@ export class WebhookEndpointService {
     if (input.active === true) Object.assign(changes, { active: true, disabledAt: null, disabledReason: null, failingSince: null });
     if (input.active === false) changes.active = false;
     await this.endpoints.update(id, changes);
-    return this.endpoint(id);
+    const after = await this.endpoint(id);
+    await this.audit.record({
+      action: 'webhook_endpoint.updated',
+      target: { type: 'webhook_endpoint', id },
+      before: endpointView(before),
+      after: endpointView(after),
+    });
+    return after;
   }
 
   /** Deletes the endpoint with its delivery log; queued attempts find nothing and stop. */
   @Transactional()
   async remove(id: number): Promise<void> {
-    await this.endpoint(id);
+    const before = await this.endpoint(id);
     await this.endpoints.delete(id);
+    await this.audit.record({ action: 'webhook_endpoint.deleted', target: { type: 'webhook_endpoint', id }, before: endpointView(before) });
   }
 
   /** A new secret, shown once; the previous one signs too (second signature) for 24 hours. */
@@ -111,6 +123,11 @@ export class WebhookEndpointService {
       previousSecretSealed: endpoint.secretSealed,
       previousSecretExpiresAt: expires,
       updatedAt: now,
+    });
+    await this.audit.record({
+      action: 'webhook_endpoint.secret_rotated',
+      target: { type: 'webhook_endpoint', id },
+      after: { previous_secret_expires_at: expires.toISOString() },
     });
     return { id, secret, previous_secret_expires_at: expires.toISOString() };
   }

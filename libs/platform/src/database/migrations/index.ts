@@ -10,6 +10,7 @@ import { ReturnsAndCreditNotes1763810000000 } from './1763810000000-returns-and-
 import { SaleSyncedAt1763830000000 } from './1763830000000-sale-synced-at';
 import { OfflineSync1763830100000 } from './1763830100000-offline-sync';
 import { WebhookEndpointsAndDeliveries1763800150000 } from './1763800150000-webhook-endpoints-and-deliveries';
+import { AuditLog1763860000000 } from './1763860000000-audit-log';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   SaleSyncedAt1763830000000,
   OfflineSync1763830100000,
   WebhookEndpointsAndDeliveries1763800150000,
+  AuditLog1763860000000,
 ];
