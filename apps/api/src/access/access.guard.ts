@@ -4,8 +4,7 @@ import type { Request } from 'express';
 import { ForbiddenError, UnauthenticatedError } from '@pos/kernel';
 import { DEFAULT_ROUTE_ABILITY, hasAbility, hasPermission, Principal } from '@pos/identity';
 import { BearerAuthenticator } from './bearer.strategy';
-import { ClsService } from 'nestjs-cls';
-import { AUDIT_ACTOR } from '@pos/platform';
+import { RequestContext } from '@pos/platform';
 import { ROUTE_POLICY, RoutePolicy } from './policy.decorators';
 
 /**
@@ -20,7 +19,6 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly bearer: BearerAuthenticator,
-    private readonly cls: ClsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -31,7 +29,7 @@ export class AccessGuard implements CanActivate {
     if (!principal) throw new UnauthenticatedError();
     req.user = principal;
     // Audit entries written by the use case name this caller.
-    if (this.cls.isActive()) this.cls.set(AUDIT_ACTOR, { userId: principal.userId, name: principal.name });
+    RequestContext.setActor({ userId: principal.userId, name: principal.name });
     if (!policy) throw new ForbiddenError(); // unreachable: the boot check refuses such routes
 
     if (policy.kind === 'integration') {

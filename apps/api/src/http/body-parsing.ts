@@ -1,12 +1,14 @@
 import type { NextFunction, Request, Response } from 'express';
 import { json } from 'express';
-import { requestId } from '@pos/platform';
+import { RequestContext, requestId } from '@pos/platform';
 import { toErrorResponse } from './exception.filter';
 
 /** First middleware: every response, even a body-parser error, carries X-Request-Id. */
 export function requestIdMiddleware(req: Request & { id?: string }, res: Response, next: NextFunction): void {
-  req.id = requestId(req, res);
-  next();
+  const id = requestId(req, res);
+  req.id = id;
+  // The request's facts (its id, later its caller) for the audit trail: one AsyncLocalStorage run.
+  RequestContext.run({ requestId: id }, next);
 }
 
 /** Structural limits of a JSON body, checked on the raw bytes before JSON.parse. */

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { ClsService } from 'nestjs-cls';
 import { Brackets } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { AuditEntryEntity } from './audit.entities';
+import { RequestContext } from './request-context';
 
 /** Who did it: a user (the CLI operator is user 0), or nobody (a job). */
 export interface AuditActor {
@@ -48,11 +48,6 @@ export interface AuditFilter {
   to?: Date;
 }
 
-/** The request's id (X-Request-Id) held by the CLS context, when the change runs in a request. */
-export const AUDIT_REQUEST_ID = 'requestId';
-/** Who is calling, held by the CLS context once the request is authenticated (set by the access guard). */
-export const AUDIT_ACTOR = 'auditActor';
-
 /**
  * The audit trail of sensitive actions: who, when, in which store, what, on which record, before
  * and after. Written like the outbox, in the caller's ambient transaction, so an action that
@@ -61,16 +56,13 @@ export const AUDIT_ACTOR = 'auditActor';
  */
 @Injectable()
 export class AuditLog {
-  constructor(
-    private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly cls: ClsService,
-  ) {}
+  constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   /** `actor` defaults to the authenticated caller of the request; jobs and the CLI name theirs. */
   async record(entry: AuditEntry, actor?: AuditActor | null): Promise<void> {
-    const active = this.cls.isActive();
-    const requestId = active ? (this.cls.get<string | undefined>(AUDIT_REQUEST_ID) ?? null) : null;
-    actor ??= active ? (this.cls.get<AuditActor | undefined>(AUDIT_ACTOR) ?? null) : null;
+    const request = RequestContext.get();
+    const requestId = request?.requestId ?? null;
+    actor ??= request?.actor ?? null;
     await this.tx.tx.getRepository(AuditEntryEntity).insert({
       action: entry.action,
       actorId: actor?.userId ?? null,

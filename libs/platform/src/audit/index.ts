@@ -1,2 +1,3 @@
 export * from './audit-log';
 export * from './audit.entities';
+export * from './request-context';

@@ -12,7 +12,7 @@ import { SerializedTransactionalAdapterTypeOrm } from './serialized-adapter';
 import { ChangeLog } from './changes/change-log';
 import { OutboxEventEntity, TombstoneEntity } from './changes/change.entities';
 import { DomainEvents } from '../events/domain-events';
-import { AUDIT_REQUEST_ID, AuditLog } from '../audit/audit-log';
+import { AuditLog } from '../audit/audit-log';
 import { AuditEntryEntity } from '../audit/audit.entities';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { IdempotentRequests } from '../idempotency/idempotent-requests';
@@ -41,13 +41,7 @@ export class DatabaseModule {
         TypeOrmModule.forFeature([OutboxEventEntity, TombstoneEntity, AuditEntryEntity, IdempotencyKeyEntity]),
         ClsModule.forRoot({
           global: true,
-          // The request's X-Request-Id (set by the first middleware) rides in the context: audit entries carry it.
-          middleware: {
-            mount: true,
-            setup: (cls, req: { id?: string }) => {
-              if (req.id) cls.set(AUDIT_REQUEST_ID, req.id);
-            },
-          },
+          middleware: { mount: true },
           plugins: [
             new ClsPluginTransactional({
               imports: [TypeOrmModule],

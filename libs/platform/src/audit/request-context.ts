@@ -1,0 +1,30 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** What the audit trail needs to know about the request a change runs in. */
+export interface RequestFacts {
+  requestId: string;
+  /** Set once the request is authenticated. */
+  actor?: { userId: number; name?: string };
+}
+
+const storage = new AsyncLocalStorage<RequestFacts>();
+
+/**
+ * A deliberately small request context: one AsyncLocalStorage entered by the first middleware
+ * (one `run` per request, nothing else), holding the request id and, once the access guard has
+ * authenticated the caller, who it is. The audit log reads it; nothing else depends on it, so a
+ * use case called outside a request (a job, the CLI) simply names its actor itself.
+ */
+export const RequestContext = {
+  run<T>(facts: RequestFacts, fn: () => T): T {
+    return storage.run(facts, fn);
+  },
+  get(): RequestFacts | undefined {
+    return storage.getStore();
+  },
+  /** Records the authenticated caller on the current request's facts (no-op outside a request). */
+  setActor(actor: { userId: number; name?: string }): void {
+    const facts = storage.getStore();
+    if (facts) facts.actor = actor;
+  },
+};
