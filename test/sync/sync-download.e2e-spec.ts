@@ -117,8 +117,11 @@ describe('Offline sync: initial download and delta', () => {
   });
 
   it('delivers a change, a new item and deletions (tombstones) in the delta, and nothing unchanged', async () => {
+    // The delta reads from the token's time less the 2 s overlap: wait first so the demo data
+    // (written when the app started) is older than that window, whatever the machine's speed.
+    await sleep(3100);
     const first = await downloadAll(t, cashier, '/api/v1/sync/initial', { store_id: 1, limit: 1000 });
-    await sleep(2500); // past the 2 s overlap: the demo data is now "before the token"
+    await sleep(2500); // changes below are then after the token
     const items = Object.fromEntries(first.records.items.map((i) => [i.sku as string, i.id]));
     await api().put(`/api/v1/items/${items['COF-003']}`).set(bearer(admin)).send({ name: 'Green Tea 25 bags', base_price: 4.79 }).expect(200);
     const created = await api()

@@ -10,6 +10,7 @@ import { SessionsModule } from '@pos/sessions';
 import { SalesModule } from '@pos/sales';
 import { ReturnsModule } from '@pos/returns';
 import { SyncModule } from '@pos/sync';
+import { IntegrationModule } from '@pos/integration';
 import { DemoModule } from '@pos/demo';
 import { WebhooksModule } from '@pos/webhooks';
 import { IdentityModule } from '@pos/identity';
@@ -47,6 +48,9 @@ import { ReturnsController } from './returns/returns.controller';
 import { ReturnsFeedController } from './integration/returns-feed.controller';
 import { SyncController } from './sync/sync.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { ReportsController } from './integration/reports.controller';
+import { ReportsInvoicesController } from './integration/reports-invoices.controller';
+import { ReportsInventoryController } from './integration/reports-inventory.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -75,6 +79,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     SalesModule,
     ReturnsModule,
     SyncModule,
+    IntegrationModule,
     DemoModule,
     WebhooksModule,
   ],
@@ -105,6 +110,9 @@ const appModuleMetadata = (config: AppConfig) => ({
     ReturnsFeedController,
     SyncController,
     WebhooksController,
+    ReportsController,
+    ReportsInvoicesController,
+    ReportsInventoryController,
   ],
   providers: [
     BearerAuthenticator,

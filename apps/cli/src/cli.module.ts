@@ -3,6 +3,7 @@ import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
 import { PricingModule } from '@pos/pricing';
 import { WebhooksModule } from '@pos/webhooks';
+import { IntegrationModule } from '@pos/integration';
 import { AppConfig, ConfigModule, DatabaseModule, QueueModule, RedisModule } from '@pos/platform';
 
 @Module({})
@@ -17,6 +18,7 @@ export class CliModule {
         QueueModule.forRoot('cli'),
         IdentityModule,
         PricingModule,
+        IntegrationModule,
         DemoModule,
         WebhooksModule,
       ],

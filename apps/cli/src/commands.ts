@@ -1,8 +1,12 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { DemoDataService } from '@pos/demo';
 import { ApiApplicationService, OPERATOR, UserAdminService } from '@pos/identity';
+import { RollupRebuildService } from '@pos/integration';
+import { SaleFactsReader } from '@pos/sales';
+import { DataSource } from 'typeorm';
+import { VolumeSeeder } from './volume-seed';
 
-export const USAGE = `usage: npm run cli -- <migrate|seed:demo|user:create|user:reset-password|user:discount-limits|app:create|token:issue|token:revoke> [--flags]`;
+export const USAGE = `usage: npm run cli -- <migrate|seed:demo|seed:volume|reports:rebuild|user:create|user:reset-password|user:discount-limits|app:create|token:issue|token:revoke> [--flags]`;
 
 /** Runs one operator command in a Nest application context; returns what to print. */
 export async function runCommand(app: INestApplicationContext, command: string | undefined, f: Record<string, string | undefined>): Promise<unknown> {
@@ -15,6 +19,29 @@ export async function runCommand(app: INestApplicationContext, command: string |
   switch (command) {
     case 'seed:demo':
       return app.get(DemoDataService).seed();
+    case 'reports:rebuild':
+      return app.get(RollupRebuildService).rebuild((m) => process.stderr.write(`${m}\n`));
+    case 'seed:volume': {
+      // --sales 1000000 [--items 500] [--customers 2000] [--days 365] [--seed 1]
+      const log = (m: string) => process.stderr.write(`${new Date().toISOString()} ${m}\n`);
+      const demo = app.get(DemoDataService);
+      if (await demo.isEmpty()) await demo.seed();
+      const started = Date.now();
+      const counts = await new VolumeSeeder(app.get(DataSource)).run({
+        sales: int(need('sales'), 'sales'),
+        items: f.items ? int(f.items, 'items') : 500,
+        customers: f.customers ? int(f.customers, 'customers') : 2000,
+        days: f.days ? int(f.days, 'days') : 365,
+        seed: f.seed ? int(f.seed, 'seed') : 1,
+        log,
+      });
+      log(
+        `seeded in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(counts)}; recounting the feeds' day counts, rebuilding the report rollups`,
+      );
+      await app.get(SaleFactsReader).rebuildFeedCounts();
+      const rollups = await app.get(RollupRebuildService).rebuild(log);
+      return { seeded: counts, rollups };
+    }
     case 'user:create': {
       const user = await app
         .get(UserAdminService)

@@ -16,6 +16,8 @@ import { runCommand, UsageError } from './commands';
  *   token:issue --app ID --name NAME --abilities integration:read [--expires-in MINUTES]
  *   token:revoke --app ID --token TOKEN_ID
  *   user:discount-limits --email --max-percent 15|role --max-amount 50.00|role [--pin 4321]
+ *   seed:volume --sales 1000000 [--items 500 --customers 2000 --days 365 --seed 1]   benchmark data (then reports:rebuild)
+ *   reports:rebuild                            rebuild the report rollups from the raw sales, returns and stock ledger
  * Prints JSON on stdout; exits non-zero with a message on failure.
  */
 async function main(argv: string[]): Promise<void> {
@@ -36,6 +38,11 @@ async function main(argv: string[]): Promise<void> {
       'max-percent': { type: 'string' },
       'max-amount': { type: 'string' },
       pin: { type: 'string' },
+      sales: { type: 'string' },
+      items: { type: 'string' },
+      customers: { type: 'string' },
+      days: { type: 'string' },
+      seed: { type: 'string' },
     },
     strict: true,
   });

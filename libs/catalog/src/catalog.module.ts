@@ -6,6 +6,7 @@ import { InventoryService } from './application/inventory.service';
 import { ItemCatalog } from './application/item-catalog';
 import { ItemService } from './application/item.service';
 import { StockLedger } from './application/stock-ledger';
+import { StockReadModel } from './application/stock-read-model';
 import { StoreContext } from './application/store-context';
 import { StoreRepository } from './application/store.ports';
 import { StoreService } from './application/store.service';
@@ -27,6 +28,7 @@ import { TypeOrmStoreRepository } from './infrastructure/store.repository';
     InventoryService,
     StoreContext,
     StockLedger,
+    StockReadModel,
     ItemCatalog,
     { provide: StoreRepository, useClass: TypeOrmStoreRepository },
     { provide: CategoryRepository, useClass: TypeOrmCategoryRepository },
@@ -34,6 +36,6 @@ import { TypeOrmStoreRepository } from './infrastructure/store.repository';
     { provide: StockRepository, useClass: TypeOrmStockRepository },
     { provide: TaxClassDirectory, useClass: SqlTaxClassDirectory },
   ],
-  exports: [StoreService, CategoryService, ItemService, InventoryService, StoreContext, StockLedger, ItemCatalog],
+  exports: [StoreService, CategoryService, ItemService, InventoryService, StoreContext, StockLedger, StockReadModel, ItemCatalog],
 })
 export class CatalogModule {}

@@ -5,6 +5,7 @@
  *   StoreContext  resolve the store (and warehouse) a request acts in and check access
  *   StockLedger   sell, restock, write off, adjust, transfer: the only way stock changes
  *   ItemCatalog   read-only items, units and barcodes
+ *   StockReadModel  read-only stock snapshot and movement ledger for reports (StockMovedFacts keeps rollups current)
  */
 export { CatalogModule } from './catalog.module';
 export { StoreContext } from './application/store-context';
@@ -12,6 +13,8 @@ export { StockLedger } from './application/stock-ledger';
 export type { StockLine, StockReference, AdjustmentInput, AdjustmentLineInput } from './application/stock-ledger';
 export { ItemCatalog } from './application/item-catalog';
 export type { ItemChangeQuery } from './application/catalog.ports';
+export { StockReadModel } from './application/stock-read-model';
+export type { StockSnapshotRow } from './application/catalog.ports';
 export * from './application/catalog.events';
 export type { PaymentMethodRecord, StoreRecord, StoreScope, WarehouseRecord } from './application/store.ports';
 export type { CategoryRecord, ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord, StockMovementRecord } from './application/catalog.records';

@@ -9,6 +9,7 @@ import { SaleRepository } from './application/sale.ports';
 import { InvoiceService, SaleService } from './application/sale.service';
 import { SaleReturns } from './application/sale-returns';
 import { SaleViews } from './application/sale.views';
+import { ReceivablesReader, SaleFactsReader } from './application/sale-read-models';
 import { SALE_ENTITIES } from './infrastructure/sale.entities';
 import { TypeOrmSaleRepository } from './infrastructure/sale.repository';
 import { SaleSessionTotals } from './infrastructure/session-sales.totals';
@@ -22,9 +23,11 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     InvoiceService,
     SaleViews,
     SaleReturns,
+    SaleFactsReader,
+    ReceivablesReader,
     { provide: SessionSalesTotals, useClass: SaleSessionTotals },
     { provide: SaleRepository, useClass: TypeOrmSaleRepository },
   ],
-  exports: [CheckoutService, SaleService, InvoiceService, SaleViews, SaleReturns, SessionSalesTotals],
+  exports: [CheckoutService, SaleService, InvoiceService, SaleViews, SaleReturns, SaleFactsReader, ReceivablesReader, SessionSalesTotals],
 })
 export class SalesModule {}

@@ -8,6 +8,6 @@ export { SessionService } from './application/session.service';
 export { sessionView } from './application/session.views';
 export type { SessionView } from './application/session.views';
 export { SessionRefundTotals, SessionSalesTotals } from './application/session.ports';
-export type { SessionRecord, SessionSalesFigures } from './application/session.ports';
+export type { SessionCashSummary, SessionRecord, SessionSalesFigures } from './application/session.ports';
 export * from './application/session.events';
 export type { SessionStatus } from './domain/session';

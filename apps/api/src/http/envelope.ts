@@ -8,6 +8,14 @@ export class MessageResult {
   constructor(readonly message: string) {}
 }
 
+/** A success that carries its own `meta` (reports: the filters used, generated_at): `{success, data, meta}`. */
+export class DataWithMeta {
+  constructor(
+    readonly data: unknown,
+    readonly meta: object,
+  ) {}
+}
+
 export interface PaginationMeta {
   current_page: number;
   last_page: number;
@@ -37,5 +45,6 @@ export class EnvelopeInterceptor implements NestInterceptor {
 export function envelope(result: unknown): Record<string, unknown> {
   if (result instanceof Page) return { success: true, data: result.items, meta: paginationMeta(result) };
   if (result instanceof MessageResult) return { success: true, message: result.message };
+  if (result instanceof DataWithMeta) return { success: true, data: result.data, meta: result.meta };
   return { success: true, data: result ?? null };
 }

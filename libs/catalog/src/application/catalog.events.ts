@@ -1,4 +1,5 @@
-import { defineEvent } from '@pos/platform';
+import { defineDomainEvent, defineEvent } from '@pos/platform';
+import type { StockMovementRecord } from './catalog.records';
 
 /** Payload of the stock-level events: the level after the change that crossed the threshold. */
 export interface StockLevelEventPayload {
@@ -12,3 +13,9 @@ export interface StockLevelEventPayload {
 
 export const InventoryLowStock = defineEvent<StockLevelEventPayload>('inventory.low_stock');
 export const InventoryOutOfStock = defineEvent<StockLevelEventPayload>('inventory.out_of_stock');
+
+/**
+ * Domain facts (in-process, same transaction): the movement rows one ledger operation wrote
+ * (a sale, a void, a return, an adjustment), for subscribers such as the report rollups.
+ */
+export const StockMovedFacts = defineDomainEvent<{ movements: StockMovementRecord[] }>('catalog.stock-moved');

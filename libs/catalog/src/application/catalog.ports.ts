@@ -118,7 +118,28 @@ export interface NewMovement {
   notes: string | null;
 }
 
+/** A stock level with the item facts reports value and classify it by (read only). */
+export interface StockSnapshotRow {
+  itemId: number;
+  sku: string;
+  name: string;
+  categoryId: number | null;
+  categoryName: string | null;
+  /** Current cost of one base unit (minor units of the base currency). */
+  cost: number;
+  isActive: boolean;
+  warehouseId: number;
+  quantity: number;
+  /** The warehouse's override, else the item's. */
+  reorderLevel: number;
+  reorderQuantity: number;
+}
+
 export abstract class StockRepository {
+  /** Every stock level of live items in these warehouses, with item facts (reports). */
+  abstract snapshot(warehouseIds: number[]): Promise<StockSnapshotRow[]>;
+  /** Movement rows with id > afterId, in id order (rebuilding rollups). */
+  abstract movementsAfter(afterId: number, limit: number): Promise<StockMovementRecord[]>;
   abstract levels(itemIds: number[], warehouseIds: number[]): Promise<StockLevelRecord[]>;
   abstract levelsForItem(itemId: number): Promise<StockLevelRecord[]>;
   /**

@@ -1,5 +1,5 @@
 import { Clock, ConflictError, ValidationFailedError } from '@pos/kernel';
-import type { ChangeLog, EventDefinition } from '@pos/platform';
+import type { ChangeLog, DomainEvents, EventDefinition } from '@pos/platform';
 import { ItemRecord, SerialNumberRecord, StockLevelRecord } from './catalog.records';
 import { ItemRepository, NewMovement, StockRepository } from './catalog.ports';
 import { StockLedger, StockLine } from './stock-ledger';
@@ -71,7 +71,16 @@ describe('StockLedger (with fakes of its ports)', () => {
     const itemRepo = { findByIds: async (ids: number[]) => ids.map((i) => items.get(i)!).filter(Boolean) } as unknown as ItemRepository;
     const changes = { event: async (def: EventDefinition<object>, payload: unknown) => void events.push({ type: def.type, payload }) } as unknown as ChangeLog;
     const stores = { warehouse: async () => ({ storeId: 1 }) } as unknown as StoreContext;
-    ledger = new StockLedger(itemRepo, stock.port(), stores, changes, { now: () => new Date('2026-01-01T00:00:00Z') } as Clock);
+    ledger = new StockLedger(
+      itemRepo,
+      stock.port(),
+      stores,
+      changes,
+      { now: () => new Date('2026-01-01T00:00:00Z') } as Clock,
+      {
+        publish: async () => undefined,
+      } as unknown as DomainEvents,
+    );
   });
 
   it('sells in lock order (warehouse, item), refusing to go below zero with insufficient_stock', async () => {

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock, ValidationFailedError } from '@pos/kernel';
 import { Principal } from '@pos/identity';
-import { ChangeLog } from '@pos/platform';
+import { ChangeLog, DomainEvents } from '@pos/platform';
 import { adjustmentDelta, AdjustmentType, levelCrossing } from '../domain/stock-status';
 import { StockErrors } from '../domain/stock.errors';
 import { ItemRecord, StockLevelRecord, StockMovementRecord } from './catalog.records';
-import { InventoryLowStock, InventoryOutOfStock } from './catalog.events';
+import { InventoryLowStock, InventoryOutOfStock, StockMovedFacts } from './catalog.events';
 import { ItemRepository, NewMovement, StockRepository } from './catalog.ports';
 import { StoreContext } from './store-context';
 import { WarehouseRecord } from './store.ports';
@@ -76,6 +76,7 @@ export class StockLedger {
     private readonly stores: StoreContext,
     private readonly changes: ChangeLog,
     private readonly clock: Clock,
+    private readonly domainEvents: DomainEvents,
   ) {}
 
   /** Levels of items in warehouses (read only). */
@@ -116,10 +117,12 @@ export class StockLedger {
   async sell(ref: StockReference, lines: StockLine[], options: { allowNegative: boolean }): Promise<void> {
     const items = await this.itemMap(lines);
     const now = this.clock.now();
+    const moves: StockMovementRecord[] = [];
     for (const line of lockOrder(lines)) {
       const item = items.get(line.itemId)!;
       const moved = await this.move(ref, line, 'sale', -line.quantity, options.allowNegative ? null : 0, now);
       if (!moved) throw StockErrors.insufficient(`${item.sku} (${item.name}) for ${line.field}`);
+      moves.push(moved.record);
       if (item.isSerialTracked && line.serialNumber) {
         const [row] = await this.stock.serials(item.id, { warehouseId: line.warehouseId, status: 'in_stock', serials: [line.serialNumber] });
         if (!row) throw StockErrors.serialNotInStock(line.field);
@@ -127,15 +130,18 @@ export class StockLedger {
       }
       await this.emitCrossing(ref, item, line.warehouseId, moved);
     }
+    await this.published(moves);
   }
 
   /** Goods come back into sellable stock (a void, a return): serial numbers are in stock again there. */
   async restock(ref: StockReference, lines: StockLine[], type: 'void' | 'return'): Promise<void> {
     const now = this.clock.now();
+    const moves: StockMovementRecord[] = [];
     for (const line of lockOrder(lines)) {
-      await this.move(ref, line, type, line.quantity, null, now);
+      moves.push((await this.move(ref, line, type, line.quantity, null, now))!.record);
       await this.serialsBack(line, 'in_stock', now);
     }
+    await this.published(moves);
   }
 
   /**
@@ -144,11 +150,13 @@ export class StockLedger {
    */
   async writeOffReturned(ref: StockReference, lines: StockLine[], type: 'damage' | 'spoilage'): Promise<void> {
     const now = this.clock.now();
+    const moves: StockMovementRecord[] = [];
     for (const line of lockOrder(lines)) {
-      await this.move(ref, line, 'return', line.quantity, null, now);
-      await this.move(ref, line, type, -line.quantity, null, now);
+      moves.push((await this.move(ref, line, 'return', line.quantity, null, now))!.record);
+      moves.push((await this.move(ref, line, type, -line.quantity, null, now))!.record);
       await this.serialsBack(line, type === 'damage' ? 'damaged' : 'spoiled', now);
     }
+    await this.published(moves);
   }
 
   /** Back-office adjustments: count, receive, damage, spoilage, transfer (one reference for the lot). */
@@ -190,7 +198,13 @@ export class StockLedger {
       if (to) movements.push((await this.move(ref, { ...stockLine, warehouseId: to.id }, 'transfer_in', line.quantity, null, now))!.record);
       await this.adjustSerials(input, index, item, from.id, to?.id, now);
     }
+    await this.published(movements);
     return { adjustmentId, from, to, movements };
+  }
+
+  /** One StockMovedFacts per ledger operation, after every row it locks (subscribers then lock theirs in one order). */
+  private async published(movements: StockMovementRecord[]): Promise<void> {
+    if (movements.length) await this.domainEvents.publish(StockMovedFacts, { movements });
   }
 
   private async move(ref: StockReference, line: StockLine, type: string, delta: number, floor: number | null, now: Date) {

@@ -76,12 +76,25 @@ export class StoreContext {
     return (await this.stores.paymentMethodsByStore([storeId])).get(storeId) ?? [];
   }
 
+  /**
+   * Every live store with its active warehouses (own first, then the standalone ones serving it),
+   * read only: for callers that resolve many requests against the same stores (reports cache it).
+   */
+  async directory(): Promise<{ store: StoreRecord; warehouses: WarehouseRecord[] }[]> {
+    const stores = (await this.stores.listStores('all', { page: 1, perPage: 100_000 })).items;
+    const warehouses = await this.stores.warehousesByStore(
+      stores.map((s) => s.id),
+      true,
+    );
+    return stores.map((store) => ({ store, warehouses: warehouses.get(store.id) ?? [] }));
+  }
+
   /** Names of stores and warehouses, for views. */
   async names(storeIds: number[], warehouseIds: number[]): Promise<{ stores: Map<number, string>; warehouses: Map<number, string> }> {
-    const stores = new Map<number, string>();
-    const warehouses = new Map<number, string>();
-    for (const id of new Set(storeIds)) stores.set(id, (await this.stores.findStore(id))?.name ?? '');
-    for (const id of new Set(warehouseIds)) warehouses.set(id, (await this.stores.findWarehouse(id))?.name ?? '');
-    return { stores, warehouses };
+    const [s, w] = await Promise.all([
+      Promise.all([...new Set(storeIds)].map(async (id) => [id, (await this.stores.findStore(id))?.name ?? ''] as const)),
+      Promise.all([...new Set(warehouseIds)].map(async (id) => [id, (await this.stores.findWarehouse(id))?.name ?? ''] as const)),
+    ]);
+    return { stores: new Map(s), warehouses: new Map(w) };
   }
 }

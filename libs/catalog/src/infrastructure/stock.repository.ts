@@ -3,7 +3,7 @@ import { Brackets, In, SelectQueryBuilder } from 'typeorm';
 import { ConflictError, Page, pageOffset, PageRequest } from '@pos/kernel';
 import { MAX_STOCK_LEVEL } from '../domain/stock-status';
 import { SerialNumberRecord, StockLevelRecord, StockMovementRecord } from '../application/catalog.records';
-import { InventoryFilter, InventoryRow, MovementFilter, NewMovement, StockRepository } from '../application/catalog.ports';
+import { InventoryFilter, InventoryRow, MovementFilter, NewMovement, StockRepository, StockSnapshotRow } from '../application/catalog.ports';
 import { StoreScope } from '../application/store.ports';
 import { TxRepository } from '@pos/platform';
 import { SerialNumberEntity, StockLevelEntity, StockMovementEntity } from './catalog.entities';
@@ -12,6 +12,54 @@ import { SerialNumberEntity, StockLevelEntity, StockMovementEntity } from './cat
 export class TypeOrmStockRepository extends TxRepository implements StockRepository {
   private get levelsRepo() {
     return this.em.getRepository(StockLevelEntity);
+  }
+
+  async snapshot(warehouseIds: number[]): Promise<StockSnapshotRow[]> {
+    if (!warehouseIds.length) return [];
+    const rows = await this.levelsRepo
+      .createQueryBuilder('s')
+      .innerJoin('items', 'i', 'i.id = s.item_id AND i.deleted_at IS NULL')
+      .leftJoin('categories', 'c', 'c.id = i.category_id')
+      .select([
+        's.item_id AS item_id',
+        'i.sku AS sku',
+        'i.name AS name',
+        'i.category_id AS category_id',
+        'c.name AS category_name',
+        'i.cost AS cost',
+        'i.is_active AS is_active',
+        's.warehouse_id AS warehouse_id',
+        's.quantity AS quantity',
+        'COALESCE(s.reorder_level, i.reorder_level) AS reorder_level',
+        'i.reorder_quantity AS reorder_quantity',
+      ])
+      .where('s.warehouse_id IN (:...warehouseIds)', { warehouseIds })
+      .orderBy('s.item_id', 'ASC')
+      .addOrderBy('s.warehouse_id', 'ASC')
+      .getRawMany<Record<string, unknown>>();
+    return rows.map((r) => ({
+      itemId: Number(r.item_id),
+      sku: String(r.sku),
+      name: String(r.name),
+      categoryId: r.category_id === null ? null : Number(r.category_id),
+      categoryName: r.category_name === null ? null : String(r.category_name),
+      cost: Number(r.cost),
+      isActive: Boolean(Number(r.is_active)),
+      warehouseId: Number(r.warehouse_id),
+      quantity: Number(r.quantity),
+      reorderLevel: Number(r.reorder_level),
+      reorderQuantity: Number(r.reorder_quantity),
+    }));
+  }
+
+  movementsAfter(afterId: number, limit: number): Promise<StockMovementRecord[]> {
+    return this.em
+      .getRepository(StockMovementEntity)
+      .createQueryBuilder('m')
+      .where('m.id > :afterId', { afterId })
+      .orderBy('m.id', 'ASC')
+      .limit(limit)
+      .getMany();
   }
 
   levels(itemIds: number[], warehouseIds: number[]): Promise<StockLevelRecord[]> {

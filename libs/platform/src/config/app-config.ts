@@ -84,6 +84,8 @@ export interface AppConfig {
   /** Days after a sale during which its goods can be returned. */
   returnWindowDays: number;
   sync: SyncConfig;
+  /** How long a process reuses its list of stores and warehouses for reports (0: read it every time). */
+  reportsDirectoryTtlMs: number;
 }
 
 export class ConfigError extends Error {
@@ -163,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       uploadMaxTransactions: read.int('SYNC_UPLOAD_MAX_TRANSACTIONS', 500, 1, 10_000),
       uploadBodyLimit: read.string('SYNC_UPLOAD_BODY_LIMIT') ?? '10mb',
     },
+    reportsDirectoryTtlMs: read.int('REPORTS_DIRECTORY_TTL_MS', 30000, 0, 3_600_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -122,7 +122,37 @@ export interface SaleFilter {
   qCustomerIds?: number[];
 }
 
+/** Open invoices (a balance left, not void) aggregated for receivables reports. */
+export interface ReceivableGroup {
+  storeId: number;
+  customerId: number | null;
+  status: string;
+  /** Index of the first age cutoff the issue date is after (cutoffs.length: older than all). */
+  bucket: number;
+  overdue: boolean;
+  count: number;
+  amount: number;
+  balance: number;
+}
+
+export interface ReceivableFilter {
+  /** Per store: invoices issued in [from, to) (from open-ended when absent). */
+  windows: { storeId: number; from?: Date; to: Date }[];
+  /** Only invoices of sales whose every line left this warehouse. */
+  warehouseId?: number;
+  now: Date;
+  /** Descending instants: bucket i holds invoices issued after cutoffs[i] (and not after an earlier one). */
+  ageCutoffs: Date[];
+  /** Group by customer too (aging); otherwise customerId is null in the groups. */
+  byCustomer?: boolean;
+}
+
 export abstract class SaleRepository {
+  /** Sales with id > afterId in id order, at most `limit`, with their lines and payments (rebuilding read models). */
+  abstract factsAfter(afterId: number, limit: number): Promise<{ sales: SaleRecord[]; items: SaleItemRecord[]; payments: SalePaymentRecord[] }>;
+  abstract receivables(filter: ReceivableFilter): Promise<ReceivableGroup[]>;
+  /** Recounts the per-day sale counts the feeds read (after a bulk load). */
+  abstract rebuildDayCounts(): Promise<void>;
   abstract nextReceiptNumber(storeId: number): Promise<number>;
   abstract insertSale(sale: Omit<SaleRecord, 'id'>): Promise<SaleRecord>;
   abstract insertItems(items: Omit<SaleItemRecord, 'id'>[]): Promise<void>;

@@ -1,9 +1,115 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
-import { TxRepository } from '@pos/platform';
-import { InvoicePaymentRecord, InvoiceRecord, SaleFilter, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository } from '../application/sale.ports';
+import { TxRepository, utcDate } from '@pos/platform';
+import {
+  InvoicePaymentRecord,
+  InvoiceRecord,
+  ReceivableFilter,
+  ReceivableGroup,
+  SaleFilter,
+  SaleItemRecord,
+  SalePaymentRecord,
+  SaleRecord,
+  SaleRepository,
+} from '../application/sale.ports';
 import { InvoiceEntity, InvoicePaymentEntity, ReceiptCounterEntity, SaleEntity, SaleItemEntity, SalePaymentEntity } from './sale.entities';
+
+const DAY_MS = 86_400_000;
+
+type Kind = 'int' | 'money' | 'text' | 'bool' | 'date';
+type Columns = Record<string, [string, Kind]>;
+const SALE_COLUMNS: Columns = {
+  id: ['id', 'int'],
+  store_id: ['storeId', 'int'],
+  warehouse_id: ['warehouseId', 'int'],
+  session_id: ['sessionId', 'int'],
+  user_id: ['userId', 'int'],
+  customer_id: ['customerId', 'int'],
+  receipt_number: ['receiptNumber', 'text'],
+  status: ['status', 'text'],
+  subtotal: ['subtotal', 'money'],
+  discount_total: ['discountTotal', 'money'],
+  tax_total: ['taxTotal', 'money'],
+  total_amount: ['totalAmount', 'money'],
+  paid_amount: ['paidAmount', 'money'],
+  change_amount: ['changeAmount', 'money'],
+  balance_due: ['balanceDue', 'money'],
+  currency_code: ['currencyCode', 'text'],
+  reference: ['reference', 'text'],
+  idempotency_key: ['idempotencyKey', 'text'],
+  tax_exempt: ['taxExempt', 'bool'],
+  tax_exempt_reason: ['taxExemptReason', 'text'],
+  offline_created_at: ['offlineCreatedAt', 'date'],
+  voided_at: ['voidedAt', 'date'],
+  voided_by: ['voidedBy', 'int'],
+  void_reason: ['voidReason', 'text'],
+  created_at: ['createdAt', 'date'],
+  updated_at: ['updatedAt', 'date'],
+};
+const ITEM_COLUMNS: Columns = {
+  id: ['id', 'int'],
+  sale_id: ['saleId', 'int'],
+  line_no: ['lineNo', 'int'],
+  item_id: ['itemId', 'int'],
+  sku: ['sku', 'text'],
+  name: ['name', 'text'],
+  unit_id: ['unitId', 'int'],
+  unit_name: ['unitName', 'text'],
+  factor: ['factor', 'int'],
+  quantity: ['quantity', 'int'],
+  base_quantity: ['baseQuantity', 'int'],
+  base_price: ['basePrice', 'money'],
+  unit_price: ['unitPrice', 'money'],
+  unit_cost: ['unitCost', 'money'],
+  price_source: ['priceSource', 'text'],
+  gross: ['gross', 'money'],
+  rule_discount: ['ruleDiscount', 'money'],
+  bundle_discount: ['bundleDiscount', 'money'],
+  manual_discount: ['manualDiscount', 'money'],
+  cart_discount: ['cartDiscount', 'money'],
+  discount_reason: ['discountReason', 'text'],
+  discount_approved_by: ['discountApprovedBy', 'int'],
+  net: ['net', 'money'],
+  tax_rate_bp: ['taxRateBp', 'int'],
+  tax: ['tax', 'money'],
+  total: ['total', 'money'],
+  warehouse_id: ['warehouseId', 'int'],
+  serial_number: ['serialNumber', 'text'],
+  returned_quantity: ['returnedQuantity', 'int'],
+  steps: ['steps', 'text'],
+};
+const PAYMENT_COLUMNS: Columns = {
+  id: ['id', 'int'],
+  sale_id: ['saleId', 'int'],
+  payment_method_id: ['paymentMethodId', 'int'],
+  method_code: ['methodCode', 'text'],
+  method_type: ['methodType', 'text'],
+  amount: ['amount', 'money'],
+  tendered: ['tendered', 'money'],
+  change_amount: ['changeAmount', 'money'],
+  reference: ['reference', 'text'],
+  created_at: ['createdAt', 'date'],
+};
+
+/** A raw row (either driver) as a record: numbers from bigint strings, booleans from 0/1, UTC dates. */
+function fromRow<T>(row: Record<string, unknown>, columns: Columns): T {
+  const out: Record<string, unknown> = {};
+  for (const [column, [field, kind]] of Object.entries(columns)) {
+    const v = row[column];
+    out[field] =
+      v === null || v === undefined
+        ? null
+        : kind === 'int' || kind === 'money'
+          ? Number(v)
+          : kind === 'bool'
+            ? Boolean(Number(v))
+            : kind === 'date'
+              ? utcDate.from(v as string | Date)
+              : String(v);
+  }
+  return out as T;
+}
 
 @Injectable()
 export class TypeOrmSaleRepository extends TxRepository implements SaleRepository {
@@ -29,9 +135,97 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     return (await counters.findOneByOrFail({ storeId })).lastNumber;
   }
 
-  insertSale(sale: Omit<SaleRecord, 'id'>): Promise<SaleRecord> {
+  /**
+   * Sales after an id with their lines and payments, read as raw rows over an id range (a rebuild
+   * reads a million of them: three range scans per batch, no entity hydration).
+   */
+  async factsAfter(afterId: number, limit: number): Promise<{ sales: SaleRecord[]; items: SaleItemRecord[]; payments: SalePaymentRecord[] }> {
+    const raw = (sql: string, params: unknown[]) => this.em.query(sql, params) as Promise<Record<string, unknown>[]>;
+    const sales = (await raw('SELECT * FROM sales WHERE id > ? ORDER BY id LIMIT ?', [afterId, limit])).map((r) => fromRow<SaleRecord>(r, SALE_COLUMNS));
+    if (!sales.length) return { sales, items: [], payments: [] };
+    const range = [sales[0].id, sales[sales.length - 1].id];
+    const [items, payments] = await Promise.all([
+      raw('SELECT * FROM sale_items WHERE sale_id BETWEEN ? AND ? ORDER BY sale_id, line_no', range),
+      raw('SELECT * FROM sale_payments WHERE sale_id BETWEEN ? AND ? ORDER BY id', range),
+    ]);
+    return {
+      sales,
+      items: items.map((r) => fromRow<SaleItemRecord>(r, ITEM_COLUMNS)),
+      payments: payments.map((r) => fromRow<SalePaymentRecord>(r, PAYMENT_COLUMNS)),
+    };
+  }
+
+  /** One grouped query over the open invoices (status issued / partially_paid: a small share of all). */
+  async receivables(f: ReceivableFilter): Promise<ReceivableGroup[]> {
+    if (!f.windows.length) return [];
+    const qb = this.em.getRepository(InvoiceEntity).createQueryBuilder('i');
+    const params: Record<string, unknown> = { now: f.now };
+    const bucket = f.ageCutoffs.map((c, n) => ((params[`c${n}`] = c), `WHEN i.issued_at > :c${n} THEN ${n}`)).join(' ');
+    qb.select('i.store_id', 'store_id')
+      .addSelect(f.byCustomer ? 'i.customer_id' : 'NULL', 'customer_id')
+      .addSelect('i.status', 'status')
+      .addSelect(bucket ? `CASE ${bucket} ELSE ${f.ageCutoffs.length} END` : '0', 'bucket')
+      .addSelect('CASE WHEN i.due_at < :now THEN 1 ELSE 0 END', 'overdue')
+      .addSelect('COUNT(*)', 'n')
+      .addSelect('SUM(i.amount)', 'amount')
+      .addSelect('SUM(i.balance)', 'balance')
+      .where("i.status IN ('issued', 'partially_paid') AND i.balance > 0")
+      .andWhere(
+        new Brackets((b) =>
+          f.windows.forEach((w, n) => {
+            params[`ws${n}`] = w.storeId;
+            params[`wt${n}`] = w.to;
+            if (w.from) params[`wf${n}`] = w.from;
+            b.orWhere(`(i.store_id = :ws${n} AND i.issued_at < :wt${n}${w.from ? ` AND i.issued_at >= :wf${n}` : ''})`);
+          }),
+        ),
+      );
+    if (f.warehouseId !== undefined) {
+      qb.innerJoin(SaleEntity, 's', 's.id = i.sale_id').andWhere('s.warehouse_id = :warehouseId');
+      params.warehouseId = f.warehouseId;
+    }
+    qb.groupBy('i.store_id');
+    if (f.byCustomer) qb.addGroupBy('i.customer_id');
+    const rows = await qb.setParameters(params).addGroupBy('i.status').addGroupBy('bucket').addGroupBy('overdue').getRawMany<Record<string, unknown>>();
+    return rows.map((r) => ({
+      storeId: Number(r.store_id),
+      customerId: r.customer_id === null ? null : Number(r.customer_id),
+      status: String(r.status),
+      bucket: Number(r.bucket),
+      overdue: Number(r.overdue) === 1,
+      count: Number(r.n),
+      amount: Number(r.amount),
+      balance: Number(r.balance),
+    }));
+  }
+
+  async insertSale(sale: Omit<SaleRecord, 'id'>): Promise<SaleRecord> {
     const repo = this.em.getRepository(SaleEntity);
-    return repo.save(repo.create(sale));
+    const saved = await repo.save(repo.create(sale));
+    await this.count(saved, saved.status, 1);
+    return saved;
+  }
+
+  /**
+   * sale_day_counts: sales per UTC day, store, warehouse and status, changed in the transaction
+   * that inserts a sale or changes its status. The feeds read meta.total from it (exact, without
+   * counting a million rows) and find the day a deep page starts on.
+   */
+  private async count(sale: Pick<SaleRecord, 'createdAt' | 'storeId' | 'warehouseId'>, status: string, delta: 1 | -1): Promise<void> {
+    const key = [Math.floor(sale.createdAt.getTime() / DAY_MS), sale.storeId, sale.warehouseId ?? 0, status];
+    const upsert = this.isSqlite
+      ? 'ON CONFLICT (day, store_id, warehouse_id, status) DO UPDATE SET n = n + excluded.n'
+      : 'ON DUPLICATE KEY UPDATE n = n + VALUES(n)';
+    await this.em.query(`INSERT INTO sale_day_counts (day, store_id, warehouse_id, status, n) VALUES (?, ?, ?, ?, ?) ${upsert}`, [...key, delta]);
+  }
+
+  /** Recounts sale_day_counts from the sales (after a bulk load that wrote the sales table directly). */
+  async rebuildDayCounts(): Promise<void> {
+    const day = this.isSqlite ? 'CAST(julianday(created_at) - 2440587.5 AS INTEGER)' : "DATEDIFF(created_at, '1970-01-01')";
+    await this.em.query('DELETE FROM sale_day_counts');
+    await this.em.query(
+      `INSERT INTO sale_day_counts (day, store_id, warehouse_id, status, n) SELECT ${day}, store_id, COALESCE(warehouse_id, 0), status, COUNT(*) FROM sales GROUP BY ${day}, store_id, COALESCE(warehouse_id, 0), status`,
+    );
   }
 
   async insertItems(items: Omit<SaleItemRecord, 'id'>[]): Promise<void> {
@@ -60,7 +254,67 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     return saleIds.length ? this.em.getRepository(SalePaymentEntity).find({ where: { saleId: In(saleIds) }, order: { id: 'ASC' } }) : Promise.resolve([]);
   }
 
+  /**
+   * Newest first (created_at, then id). Filters the day counts can answer (store, warehouse,
+   * status, whole UTC days) take the counted path: meta.total from sale_day_counts, and the page
+   * read from the day it starts on, so page 1,000 costs about what page 1 does; other filters
+   * (q, cashier, customer, session, times within a day) count the matching rows.
+   */
   async list(f: SaleFilter, page: PageRequest): Promise<Page<SaleRecord>> {
+    const wholeDay = (d?: Date) => d === undefined || d.getTime() % DAY_MS === 0;
+    if (!f.q && f.userId === undefined && f.customerId === undefined && f.sessionId === undefined && wholeDay(f.from) && wholeDay(f.to))
+      return this.countedList(f, page);
+    const qb = this.filtered(f);
+    const [rows, total] = await qb.orderBy('s.created_at', 'DESC').addOrderBy('s.id', 'DESC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
+    return new Page(rows, total, page.page, page.perPage);
+  }
+
+  private async countedList(f: SaleFilter, page: PageRequest): Promise<Page<SaleRecord>> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, ...values: unknown[]) => (where.push(sql), params.push(...values));
+    if (f.storeIds !== 'all')
+      add(`store_id IN (${(f.storeIds.length ? f.storeIds : [0]).map(() => '?').join(', ')})`, ...(f.storeIds.length ? f.storeIds : [0]));
+    if (f.storeId !== undefined) add('store_id = ?', f.storeId);
+    if (f.warehouseId !== undefined) add('warehouse_id = ?', f.warehouseId);
+    if (f.status) add('status = ?', f.status);
+    if (f.from) add('day >= ?', f.from.getTime() / DAY_MS);
+    if (f.to) add('day < ?', f.to.getTime() / DAY_MS);
+    const days = (await this.em.query(
+      `SELECT day, SUM(n) AS n FROM sale_day_counts${where.length ? ` WHERE ${where.join(' AND ')}` : ''} GROUP BY day ORDER BY day DESC`,
+      params,
+    )) as { day: number | string; n: number | string }[];
+    const total = days.reduce((a, d) => a + Number(d.n), 0);
+    const offset = pageOffset(page);
+    if (offset >= total) return new Page([], total, page.page, page.perPage);
+    // The page starts on the newest day whose sales, with those of the newer days, reach past the offset.
+    let before = 0;
+    let start = days[0];
+    for (const d of days) {
+      start = d;
+      if (before + Number(d.n) > offset) break;
+      before += Number(d.n);
+    }
+    const ids = (
+      await this.filtered({ ...f, to: new Date((Number(start.day) + 1) * DAY_MS) })
+        .select('s.id', 'id')
+        .orderBy('s.created_at', 'DESC')
+        .addOrderBy('s.id', 'DESC')
+        .offset(offset - before)
+        .limit(page.perPage)
+        .getRawMany<{ id: number }>()
+    ).map((r) => Number(r.id));
+    const rows = ids.length ? await this.em.getRepository(SaleEntity).findBy({ id: In(ids) }) : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return new Page(
+      ids.map((id) => byId.get(id)!),
+      total,
+      page.page,
+      page.perPage,
+    );
+  }
+
+  private filtered(f: SaleFilter) {
     const qb = this.em.getRepository(SaleEntity).createQueryBuilder('s').where('1 = 1');
     if (f.storeIds !== 'all') qb.andWhere('s.store_id IN (:...scope)', { scope: f.storeIds.length ? [...f.storeIds] : [0] });
     if (f.storeId !== undefined) qb.andWhere('s.store_id = :storeId', { storeId: f.storeId });
@@ -81,12 +335,16 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
         }),
       );
     }
-    const [rows, total] = await qb.orderBy('s.id', 'DESC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
-    return new Page(rows, total, page.page, page.perPage);
+    return qb;
   }
 
   async updateSale(id: number, changes: Partial<SaleRecord>): Promise<void> {
+    const before = changes.status !== undefined ? await this.find(id) : null;
     await this.em.getRepository(SaleEntity).update({ id }, changes);
+    if (before && changes.status !== undefined && changes.status !== before.status) {
+      await this.count(before, before.status, -1);
+      await this.count(before, changes.status, 1);
+    }
   }
 
   insertInvoice(invoice: Omit<InvoiceRecord, 'id'>): Promise<InvoiceRecord> {

@@ -43,7 +43,17 @@ export abstract class SessionRepository {
   abstract update(id: number, changes: Partial<SessionRecord>): Promise<void>;
   abstract addMovement(m: Omit<CashMovementRecord, 'id'>): Promise<CashMovementRecord>;
   abstract movements(sessionId: number): Promise<CashMovementRecord[]>;
+  abstract findMany(ids: number[]): Promise<SessionRecord[]>;
+  /** Cash in and cash out per session, in two sums (ids without movements are absent). */
+  abstract cashTotals(ids: number[]): Promise<Map<number, { cashIn: number; cashOut: number }>>;
   abstract list(filter: { storeIds: readonly number[] | 'all'; userId?: number; status?: SessionStatus }, page: PageRequest): Promise<Page<SessionRecord>>;
+}
+
+/** A session's own cash figures for reports (closeout): the record and its cash movements summed. */
+export interface SessionCashSummary {
+  session: SessionRecord;
+  cashIn: number;
+  cashOut: number;
 }
 
 export interface SessionSalesFigures {

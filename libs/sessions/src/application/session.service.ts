@@ -8,7 +8,7 @@ import { SessionClosed, SessionOpened } from './session.events';
 import { sessionView } from './session.views';
 import { expectedCash, transition } from '../domain/session';
 import { SessionErrors } from '../domain/session.errors';
-import { CashMovementRecord, SessionRecord, SessionRefundTotals, SessionRepository, SessionSalesTotals } from './session.ports';
+import { CashMovementRecord, SessionCashSummary, SessionRecord, SessionRefundTotals, SessionRepository, SessionSalesTotals } from './session.ports';
 
 function movementView(m: CashMovementRecord) {
   return {
@@ -216,6 +216,12 @@ export class SessionService implements OnModuleInit {
       can_sell: canSell,
       reason: canSell ? null : !access ? 'no_store_access' : !s ? 'no_open_session' : 'session_suspended',
     };
+  }
+
+  /** Published to reports (closeout), read only: sessions by id with their cash in and out summed. */
+  async cashSummaries(ids: number[]): Promise<SessionCashSummary[]> {
+    const [sessions, cash] = await Promise.all([this.sessions.findMany(ids), this.sessions.cashTotals(ids)]);
+    return sessions.map((session) => ({ session, cashIn: cash.get(session.id)?.cashIn ?? 0, cashOut: cash.get(session.id)?.cashOut ?? 0 }));
   }
 
   /** The open session a checkout must attach to (409 without one). */

@@ -53,6 +53,32 @@ export class TypeOrmSessionRepository extends TxRepository implements SessionRep
     return this.em.getRepository(CashMovementEntity).find({ where: { sessionId }, order: { id: 'ASC' } });
   }
 
+  findMany(ids: number[]): Promise<SessionRecord[]> {
+    return ids.length ? this.repo.find({ where: { id: In(ids) }, order: { id: 'ASC' } }) : Promise.resolve([]);
+  }
+
+  async cashTotals(ids: number[]): Promise<Map<number, { cashIn: number; cashOut: number }>> {
+    const out = new Map<number, { cashIn: number; cashOut: number }>();
+    if (!ids.length) return out;
+    const rows = await this.em
+      .getRepository(CashMovementEntity)
+      .createQueryBuilder('m')
+      .select('m.session_id', 'session_id')
+      .addSelect('m.type', 'type')
+      .addSelect('SUM(m.amount)', 'amount')
+      .where('m.session_id IN (:...ids)', { ids })
+      .groupBy('m.session_id')
+      .addGroupBy('m.type')
+      .getRawMany<{ session_id: number; type: string; amount: number | string }>();
+    for (const r of rows) {
+      const t = out.get(Number(r.session_id)) ?? { cashIn: 0, cashOut: 0 };
+      if (r.type === 'cash_in') t.cashIn += Number(r.amount);
+      if (r.type === 'cash_out') t.cashOut += Number(r.amount);
+      out.set(Number(r.session_id), t);
+    }
+    return out;
+  }
+
   async list(filter: { storeIds: readonly number[] | 'all'; userId?: number; status?: SessionStatus }, page: PageRequest): Promise<Page<SessionRecord>> {
     const [rows, total] = await this.repo.findAndCount({
       where: {

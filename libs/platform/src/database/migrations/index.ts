@@ -11,6 +11,8 @@ import { SaleSyncedAt1763830000000 } from './1763830000000-sale-synced-at';
 import { OfflineSync1763830100000 } from './1763830100000-offline-sync';
 import { WebhookEndpointsAndDeliveries1763800150000 } from './1763800150000-webhook-endpoints-and-deliveries';
 import { AuditLog1763860000000 } from './1763860000000-audit-log';
+import { ReportRollups1763820000000 } from './1763820000000-report-rollups';
+import { SaleDayCounts1763820100000 } from './1763820100000-sale-day-counts';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -27,4 +29,6 @@ export const MIGRATIONS = [
   OfflineSync1763830100000,
   WebhookEndpointsAndDeliveries1763800150000,
   AuditLog1763860000000,
+  ReportRollups1763820000000,
+  SaleDayCounts1763820100000,
 ];

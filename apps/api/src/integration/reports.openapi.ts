@@ -1,0 +1,91 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+
+const figure = {
+  type: 'object',
+  required: ['key', 'label', 'value', 'unit', 'currency'],
+  properties: {
+    key: { type: 'string', example: 'net_revenue' },
+    label: { type: 'string', example: 'Net revenue (net sales - refunds)' },
+    value: { type: 'number', nullable: true, description: 'Money in the currency’s decimals; null when undefined (e.g. a ratio over zero)' },
+    unit: { type: 'string', enum: ['money', 'count', 'quantity', 'percent', 'days', 'ratio'] },
+    currency: { type: 'string', nullable: true, description: 'Currency of a money figure (reports over several currencies give one figure per currency)' },
+  },
+};
+
+const point = {
+  type: 'object',
+  required: ['x', 'y'],
+  properties: {
+    x: { oneOf: [{ type: 'string' }, { type: 'number' }], description: 'Category, date (YYYY-MM-DD), rank, or the hour (0-23) on a heatmap' },
+    y: { oneOf: [{ type: 'number' }, { type: 'string' }], nullable: true, description: 'The value; on a heatmap the weekday (Mon..Sun)' },
+    value: { type: 'number', nullable: true, description: 'Heatmaps: the value of the cell' },
+  },
+};
+
+const chartSchema = {
+  type: 'object',
+  required: ['type', 'title', 'series'],
+  properties: {
+    type: { type: 'string', enum: ['line', 'bar', 'pie', 'heatmap'] },
+    title: { type: 'string' },
+    series: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'currency', 'data'],
+        properties: { name: { type: 'string' }, currency: { type: 'string', nullable: true }, data: { type: 'array', items: point } },
+      },
+    },
+  },
+};
+
+/** The report payload of contract 2.6 in the envelope, shared by every report. */
+export const REPORT_RESPONSE = {
+  type: 'object',
+  required: ['success', 'data', 'meta'],
+  properties: {
+    success: { type: 'boolean', enum: [true] },
+    data: {
+      type: 'object',
+      required: ['summary', 'rows', 'charts'],
+      properties: {
+        summary: { type: 'array', items: figure, description: 'Named aggregates (README "Reports" defines each)' },
+        rows: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Report rows; money next to its `currency`' },
+        charts: { type: 'array', items: chartSchema, description: 'Ready to plot; one series per currency' },
+      },
+    },
+    meta: {
+      type: 'object',
+      required: ['filters', 'generated_at', 'as_of'],
+      properties: {
+        filters: {
+          type: 'object',
+          required: ['date_from', 'date_to', 'store_id', 'warehouse_id', 'time_zone'],
+          properties: {
+            date_from: { type: 'string', format: 'date' },
+            date_to: { type: 'string', format: 'date' },
+            store_id: { type: 'integer', nullable: true },
+            warehouse_id: { type: 'integer', nullable: true },
+            time_zone: { type: 'string', description: 'The calendar of the dates: the store’s IANA zone when one store is in scope, else UTC' },
+          },
+        },
+        generated_at: { type: 'string', format: 'date-time' },
+        as_of: { type: 'string', format: 'date-time', description: 'Rollups are kept in the transactions that change them: current as of generated_at' },
+        note: { type: 'string', description: 'What moment a current-state report (stock, receivables) describes' },
+      },
+    },
+  },
+};
+
+/** OpenAPI of one report: what it is, the shared payload, the 422 constraints. */
+export const ReportDocs = (summary: string, description: string) =>
+  applyDecorators(
+    ApiOperation({ summary, description }),
+    ApiOkResponse({ description: 'The report (contract 2.6)', schema: REPORT_RESPONSE }),
+    ApiUnprocessableEntityResponse({
+      description:
+        'Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, ' +
+        'store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403.',
+    }),
+  );

@@ -1,0 +1,270 @@
+/**
+ * The 32 integration reports and the sales feeds on MySQL/MariaDB at a million sales.
+ *   npm run bench:reports   (BENCH_SALES=1000000 BENCH_DB=pos_bench_reports BENCH_CONNECTIONS=10 BENCH_DURATION=4;
+ *                            DB_HOST, DB_PORT, DB_USERNAME, DB_PASSWORD as for the service)
+ * Seeds once: when the database is missing or holds fewer sales it is created, migrated and filled
+ * with `seed:volume` (a year of trading, then the rollups rebuilt); otherwise it is reused (pending
+ * migrations are applied). Then the API runs in a child process and each report is loaded with 10
+ * keep-alive connections for BENCH_DURATION seconds, over the default 30 days and over a full year
+ * (the 366 days up to today); each latency is measured here, so p50 / p95 / p99 are exact. The feeds
+ * `/integration/sales` and `/integration/data/sales` are loaded at page 1 and page 1,000 (50 per page),
+ * and their meta.total is checked against COUNT(*). Ends with one line:
+ *   reports worst p95: 30d N ms, 1y M ms; feed p99: first A ms, deep B ms
+ */
+const { execFileSync, fork } = require('node:child_process');
+const http = require('node:http');
+
+const DB = process.env.BENCH_DB ?? 'pos_bench_reports';
+const SALES = Number(process.env.BENCH_SALES ?? 1_000_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const DURATION = Number(process.env.BENCH_DURATION ?? 4);
+const PORT = Number(process.env.BENCH_PORT ?? 3917);
+const server = {
+  host: process.env.DB_HOST ?? '127.0.0.1',
+  port: Number(process.env.DB_PORT ?? 3306),
+  user: process.env.DB_USERNAME ?? 'root',
+  password: process.env.DB_PASSWORD ?? '',
+};
+const env = {
+  ...process.env,
+  NODE_ENV: 'development',
+  DB_TYPE: 'mysql',
+  DB_HOST: server.host,
+  DB_PORT: String(server.port),
+  DB_USERNAME: server.user,
+  DB_PASSWORD: server.password,
+  DB_DATABASE: DB,
+};
+delete env.DATABASE_URL;
+delete env.REDIS_URL;
+
+const REPORTS = [
+  'overview',
+  'sales',
+  'discounts',
+  'returns',
+  'closeout',
+  'profit',
+  'products',
+  'products/abc',
+  'customers',
+  'payments',
+  'stores',
+  'tax',
+  'invoices',
+  'invoices/aging',
+  'invoices/dso',
+  'invoices/credit-notes',
+  'invoices/funnel',
+  'revenue',
+  'heatmap',
+  'voids',
+  'return-rate',
+  'price-source',
+  'cashier',
+  'cashier/{cashier}',
+  'inventory/overview',
+  'inventory/stock',
+  'inventory/movement',
+  'inventory/valuation',
+  'inventory/replenishment',
+  'inventory/turns',
+  'inventory/dead-stock',
+  'inventory/damage-spoilage',
+];
+const PERMISSIONS = [
+  'reports.view',
+  'reports.sales',
+  'reports.profit',
+  'reports.inventory',
+  'reports.customers',
+  'reports.payments',
+  'reports.stores',
+  'reports.tax',
+  'inventory.reports',
+  'sales.view',
+];
+
+const cli = (...args) =>
+  JSON.parse(
+    execFileSync('node', ['--max-old-space-size=8192', 'dist/apps/cli/src/main.js', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] }).toString(),
+  );
+
+async function prepare() {
+  const mysql = require('mysql2/promise');
+  const root = await mysql.createConnection(server);
+  const [[exists]] = await root.query('SELECT COUNT(*) AS n FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', [DB]);
+  let sales = 0;
+  if (Number(exists.n)) {
+    const [[row]] = await root.query(`SELECT COUNT(*) AS n FROM \`${DB}\`.sales`).catch(() => [[{ n: 0 }]]);
+    sales = Number(row.n);
+  }
+  if (sales < SALES) {
+    console.log(`seeding ${DB}: ${SALES} sales (a year of trading; this takes a while) ...`);
+    await root.query(`DROP DATABASE IF EXISTS \`${DB}\``);
+    await root.query(`CREATE DATABASE \`${DB}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    cli('migrate');
+    cli('seed:volume', '--sales', String(SALES));
+  } else {
+    console.log(`reusing ${DB} (${sales} sales)`);
+    cli('migrate');
+  }
+  const db = await mysql.createConnection({ ...server, database: DB });
+  const [[counts]] = await db.query("SELECT COUNT(*) AS sales, SUM(status = 'voided') AS voided FROM sales");
+  const [[cashier]] = await db.query(
+    "SELECT id FROM users WHERE email LIKE 'cashier1.dt@%' UNION SELECT id FROM users WHERE email = 'cashier@example.com' LIMIT 1",
+  );
+  await db.end();
+  await root.end();
+  const app = cli('app:create', '--name', `bench ${Date.now()}`, '--permissions', PERMISSIONS.join(','));
+  const token = cli('token:issue', '--app', String(app.id), '--name', 'bench', '--abilities', 'integration:read').token;
+  return { token, sales: Number(counts.sales), voided: Number(counts.voided), cashierId: Number(cashier.id) };
+}
+
+function startApi() {
+  return new Promise((resolve, reject) => {
+    const child = fork('dist/apps/api/src/main.js', [], {
+      env: {
+        ...env,
+        PORT: String(PORT),
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_STANDARD: '1000000',
+        RATE_LIMIT_POS: '1000000',
+        SEED_DEMO_ON_FIRST_START: 'false',
+        OPENAPI: 'false',
+      },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    child.on('exit', (code) => reject(new Error(`api exited with ${code}`)));
+    const started = Date.now();
+    const poll = () =>
+      http
+        .get({ host: '127.0.0.1', port: PORT, path: '/api/v1/health' }, (res) => {
+          res.resume();
+          if (res.statusCode === 200) resolve(child);
+          else setTimeout(poll, 200);
+        })
+        .on('error', () => (Date.now() - started > 60_000 ? reject(new Error('api did not start')) : setTimeout(poll, 200)));
+    poll();
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+
+function get(path, token) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = http.get({ host: '127.0.0.1', port: PORT, path, agent, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+  });
+}
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** CONNECTIONS loops for DURATION seconds, every latency kept. */
+async function load(path, token) {
+  for (let i = 0; i < 3; i++) {
+    const warm = await get(path, token);
+    if (warm.status !== 200) throw new Error(`${path}: ${warm.status} ${warm.body.toString().slice(0, 300)}`);
+  }
+  const latencies = [];
+  let errors = 0;
+  const until = Date.now() + DURATION * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < until) {
+        const r = await get(path, token);
+        if (r.status !== 200) errors++;
+        latencies.push(r.ms);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return {
+    n: latencies.length,
+    rps: Math.round(latencies.length / DURATION),
+    p50: pct(latencies, 50),
+    p95: pct(latencies, 95),
+    p99: pct(latencies, 99),
+    errors,
+  };
+}
+
+const fmt = (v) => v.toFixed(1).padStart(7);
+
+async function main() {
+  const { token, sales, voided, cashierId } = await prepare();
+  console.log(`database ${DB}: ${sales} sales (${voided} voided); ${CONNECTIONS} connections, ${DURATION} s per run`);
+  const api = await startApi();
+  try {
+    const today = new Date();
+    const day = (d) => new Date(today.getTime() - d * 86_400_000).toISOString().slice(0, 10);
+    const ranges = { '30d': '', '1y': `?date_from=${day(365)}&date_to=${day(0)}` };
+    const worst = { '30d': 0, '1y': 0 };
+    // The floor on this machine: the same load on the health check (no token, no report).
+    const floor = await load('/api/v1/health', token);
+    console.log(
+      `floor (GET /api/v1/health): p50 ${floor.p50.toFixed(1)} ms, p95 ${floor.p95.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms, ${floor.rps} req/s; load average ${require('node:os')
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
+      `\n${'report'.padEnd(28)} ${'range'.padEnd(5)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(6)} errors`,
+    );
+    for (const report of REPORTS) {
+      for (const [range, query] of Object.entries(ranges)) {
+        const path = `/api/v1/integration/reports/${report.replace('{cashier}', String(cashierId))}${query}`;
+        const r = await load(path, token);
+        worst[range] = Math.max(worst[range], r.p95);
+        console.log(`${report.padEnd(28)} ${range.padEnd(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${String(r.rps).padStart(6)} ${r.errors}`);
+      }
+    }
+
+    console.log(
+      `\n${'feed'.padEnd(28)} ${'page'.padEnd(5)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(6)} meta.total`,
+    );
+    const feed = { first: 0, deep: 0 };
+    for (const base of ['/api/v1/integration/sales', '/api/v1/integration/data/sales']) {
+      for (const [label, page] of [
+        ['first', 1],
+        ['deep', 1000],
+      ]) {
+        const path = `${base}?per_page=50&page=${page}`;
+        const probe = JSON.parse((await get(path, token)).body.toString());
+        if (probe.meta.total !== sales) throw new Error(`${path}: meta.total ${probe.meta.total} is not the ${sales} sales`);
+        if (probe.data.length !== 50) throw new Error(`${path}: ${probe.data.length} rows`);
+        const r = await load(path, token);
+        feed[label] = Math.max(feed[label], r.p99);
+        console.log(
+          `${base.replace('/api/v1', '').padEnd(28)} ${String(page).padEnd(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${String(r.rps).padStart(6)} ${probe.meta.total}`,
+        );
+      }
+    }
+    console.log(
+      `load average ${require('node:os')
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
+      `\nreports worst p95: 30d ${Math.round(worst['30d'])} ms, 1y ${Math.round(worst['1y'])} ms; feed p99: first ${Math.round(feed.first)} ms, deep ${Math.round(feed.deep)} ms`,
+    );
+  } finally {
+    api.removeAllListeners('exit');
+    api.kill('SIGTERM');
+    agent.destroy();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,368 @@
+import { Injectable } from '@nestjs/common';
+import { Principal } from '@pos/identity';
+import { ReceivableGroup, ReceivablesReader } from '@pos/sales';
+import { formatDay, ZoneCalendar } from '../domain/calendar';
+import { AGING_BUCKETS, agingCutoffs, daysSalesOutstanding, percent } from '../domain/report-math';
+import { Chart, ReportResult, ReportRow, SummaryFigure } from '../domain/report-payload';
+import { SALES } from '../domain/rollup-tables';
+import { chart, dailyPoints, figure, groupRows, Money, n, ReportKit, Row, total } from './report-kit';
+import { ReportFilters, reportMeta, ReportScope, ReportScopeResolver } from './report-scope';
+
+const IM = [
+  'sales_count',
+  'total',
+  'on_account',
+  'credit_count',
+  'void_count',
+  'void_total',
+  'void_on_account',
+  'void_credit_count',
+  'credit_note_count',
+  'credit_note_total',
+];
+
+/**
+ * Invoice reports. Every completed sale has an invoice; the invoices that matter here are the
+ * on-account ones (a balance left at the till). Issue-side figures come from the sales rollups
+ * (credit sales, voids); the current state of the open invoices (balances, age, past due) from
+ * the sales context's published ReceivablesReader (one grouped query over the open invoices).
+ * Aging and receivables describe now; date_to limits them to invoices issued up to that day.
+ */
+@Injectable()
+export class InvoiceReportsService {
+  constructor(
+    private readonly scopes: ReportScopeResolver,
+    private readonly kit: ReportKit,
+    private readonly receivables: ReceivablesReader,
+  ) {}
+
+  private async open(p: Principal, f: ReportFilters): Promise<{ scope: ReportScope; money: Money }> {
+    const scope = await this.scopes.resolve(p, f);
+    return { scope, money: await this.kit.money(scope.currencies) };
+  }
+
+  /** Open invoices of the scope's stores issued in the period (or, `upToEnd`, at any time up to its end). */
+  private openInvoices(scope: ReportScope, upToEnd: boolean, cutoffs: Date[] = [], byCustomer = false): Promise<ReceivableGroup[]> {
+    return this.receivables.open({
+      windows: scope.stores.map((s) => {
+        const cal = ZoneCalendar.of(s.timeZone);
+        return { storeId: s.id, from: upToEnd ? undefined : cal.startOf(scope.period.from), to: cal.startOf(scope.period.to + 1) };
+      }),
+      warehouseId: scope.warehouseId ?? undefined,
+      now: scope.now,
+      ageCutoffs: cutoffs,
+      byCustomer,
+    });
+  }
+
+  private currencyOf(scope: ReportScope, storeId: number): string {
+    return scope.stores.find((s) => s.id === storeId)?.currencyCode ?? '';
+  }
+
+  async invoices(p: Principal, f: ReportFilters): Promise<ReportResult> {
+    const { scope, money } = await this.open(p, f);
+    const [daily, open] = await Promise.all([
+      this.kit.sum(scope, { table: SALES, daily: true, groupBy: ['day', 'currency_code'], measures: IM }),
+      this.openInvoices(scope, false),
+    ]);
+    const byCur = groupRows(daily, 'currency_code');
+    const summary: SummaryFigure[] = [];
+    const statusSeries = [];
+    for (const c of scope.currencies) {
+      const t = total(byCur.get(c) ?? [], IM);
+      const mine = open.filter((g) => this.currencyOf(scope, g.storeId) === c);
+      const sumOf = (list: ReceivableGroup[], k: 'count' | 'balance') => list.reduce((a, g) => a + g[k], 0);
+      const overdue = mine.filter((g) => g.overdue);
+      const issued = n(t, 'sales_count') + n(t, 'void_count');
+      const openCount = sumOf(mine, 'count');
+      summary.push(
+        figure('invoices_issued', 'Invoices issued', issued, 'count', c),
+        figure('amount_issued', 'Amount invoiced (incl. voided)', money.v(n(t, 'total') + n(t, 'void_total'), c), 'money', c),
+        figure('paid_at_till', 'Paid at the till', money.v(n(t, 'total') - n(t, 'on_account'), c), 'money', c),
+        figure('on_account_invoices', 'Invoices with an on-account balance', n(t, 'credit_count'), 'count', c),
+        figure('on_account_amount', 'Sold on account', money.v(n(t, 'on_account'), c), 'money', c),
+        figure('open_invoices', 'Still open now', openCount, 'count', c),
+        figure('open_balance', 'Open balance now', money.v(sumOf(mine, 'balance'), c), 'money', c),
+        figure('overdue_invoices', 'Past due now', sumOf(overdue, 'count'), 'count', c),
+        figure('overdue_balance', 'Past-due balance now', money.v(sumOf(overdue, 'balance'), c), 'money', c),
+        figure('collected_on_account', 'On-account amount collected since', money.v(n(t, 'on_account') - sumOf(mine, 'balance'), c), 'money', c),
+        figure('void_invoices', 'Void invoices (voided sales)', n(t, 'void_count'), 'count', c),
+        figure('void_amount', 'Voided amount', money.v(n(t, 'void_total'), c), 'money', c),
+        figure('credit_notes', 'Credit notes issued', n(t, 'credit_note_count'), 'count', c),
+        figure('credit_note_total', 'Credit notes total', money.v(n(t, 'credit_note_total'), c), 'money', c),
+      );
+      statusSeries.push({
+        name: c,
+        currency: c,
+        data: [
+          { x: 'paid', y: issued - n(t, 'void_count') - openCount },
+          { x: 'open (not yet due)', y: openCount - sumOf(overdue, 'count') },
+          { x: 'overdue', y: sumOf(overdue, 'count') },
+          { x: 'void', y: n(t, 'void_count') },
+        ],
+      });
+    }
+    const rows = daily
+      .sort((a, b) => n(a, 'day') - n(b, 'day'))
+      .map((r) => {
+        const c = String(r.currency_code);
+        return {
+          date: formatDay(n(r, 'day')),
+          currency: c,
+          invoices_issued: n(r, 'sales_count') + n(r, 'void_count'),
+          amount_issued: money.v(n(r, 'total') + n(r, 'void_total'), c),
+          paid_at_till: money.v(n(r, 'total') - n(r, 'on_account'), c),
+          on_account_invoices: n(r, 'credit_count'),
+          on_account_amount: money.v(n(r, 'on_account'), c),
+          void_invoices: n(r, 'void_count'),
+          credit_notes: n(r, 'credit_note_count'),
+        };
+      });
+    return this.result(scope, summary, rows, [
+      this.daily(scope, 'Amount invoiced per day', daily, (r, c) => money.v(n(r, 'total') + n(r, 'void_total'), c)),
+      chart('pie', 'Invoices issued in the period by status now', statusSeries),
+    ]);
+  }
+
+  async aging(p: Principal, f: ReportFilters): Promise<ReportResult> {
+    const { scope, money } = await this.open(p, f);
+    const groups = await this.openInvoices(scope, true, agingCutoffs(scope.now), true);
+    const perCustomer = new Map<string, { customerId: number | null; currency: string; buckets: number[]; count: number; overdue: number }>();
+    for (const g of groups) {
+      const c = this.currencyOf(scope, g.storeId);
+      const key = `${c}:${g.customerId ?? 0}`;
+      const entry = perCustomer.get(key) ?? { customerId: g.customerId, currency: c, buckets: AGING_BUCKETS.map(() => 0), count: 0, overdue: 0 };
+      entry.buckets[g.bucket] += g.balance;
+      entry.count += g.count;
+      if (g.overdue) entry.overdue += g.balance;
+      perCustomer.set(key, entry);
+    }
+    const names = await this.kit.customers([...perCustomer.values()].map((e) => e.customerId).filter((id): id is number => id !== null));
+    const entries = [...perCustomer.values()]
+      .map((e) => ({ ...e, total: sum(e.buckets) }))
+      .sort((a, b) => b.total - a.total || (a.customerId ?? 0) - (b.customerId ?? 0));
+    const rows = entries.map((e) => ({
+      customer_id: e.customerId,
+      customer_name: e.customerId === null ? null : (names.get(e.customerId) ?? null),
+      currency: e.currency,
+      open_invoices: e.count,
+      ...Object.fromEntries(AGING_BUCKETS.map((b, i) => [`days_${b.replace('-', '_').replace('+', '_plus')}`, money.v(e.buckets[i], e.currency)])),
+      total: money.v(e.total, e.currency),
+      past_due: money.v(e.overdue, e.currency),
+    }));
+    const summary: SummaryFigure[] = [];
+    const series = [];
+    for (const c of scope.currencies) {
+      const mine = entries.filter((e) => e.currency === c);
+      const buckets = AGING_BUCKETS.map((_, i) => mine.reduce((a, e) => a + e.buckets[i], 0));
+      summary.push(
+        figure('receivables', 'Open receivables', money.v(sum(buckets), c), 'money', c),
+        figure(
+          'open_invoices',
+          'Open invoices',
+          mine.reduce((a, e) => a + e.count, 0),
+          'count',
+          c,
+        ),
+        figure('customers', 'Customers with a balance', mine.length, 'count', c),
+        figure(
+          'past_due',
+          'Past due (after the due date)',
+          money.v(
+            mine.reduce((a, e) => a + e.overdue, 0),
+            c,
+          ),
+          'money',
+          c,
+        ),
+        ...AGING_BUCKETS.map((b, i) => figure(`bucket_${b}`, `${b} days since issue`, money.v(buckets[i], c), 'money', c)),
+      );
+      series.push({ name: c, currency: c, data: AGING_BUCKETS.map((b, i) => ({ x: b, y: money.v(buckets[i], c) })) });
+    }
+    return this.result(
+      scope,
+      summary,
+      rows,
+      [chart('bar', 'Open receivables by age (days since issue)', series)],
+      'Balances and ages as of generated_at; invoices issued up to date_to.',
+    );
+  }
+
+  async dso(p: Principal, f: ReportFilters): Promise<ReportResult> {
+    const { scope, money } = await this.open(p, f);
+    const [credit, open] = await Promise.all([
+      this.kit.sum(scope, { table: SALES, groupBy: ['store_id', 'currency_code'], measures: ['on_account'] }),
+      this.openInvoices(scope, true),
+    ]);
+    const days = scope.period.days;
+    const receivablesOf = (storeIds: number[]) => open.filter((g) => storeIds.includes(g.storeId)).reduce((a, g) => a + g.balance, 0);
+    const creditOf = (storeIds: number[]) => credit.filter((r) => storeIds.includes(n(r, 'store_id'))).reduce((a, r) => a + n(r, 'on_account'), 0);
+    const rows = scope.stores.map((s) => {
+      const rec = receivablesOf([s.id]);
+      const cs = creditOf([s.id]);
+      return {
+        store_id: s.id,
+        store_name: s.name,
+        currency: s.currencyCode,
+        receivables: money.v(rec, s.currencyCode),
+        credit_sales: money.v(cs, s.currencyCode),
+        days,
+        dso_days: daysSalesOutstanding(rec, cs, days),
+      };
+    });
+    const summary = scope.currencies.flatMap((c) => {
+      const ids = scope.stores.filter((s) => s.currencyCode === c).map((s) => s.id);
+      const rec = receivablesOf(ids);
+      const cs = creditOf(ids);
+      return [
+        figure('dso_days', 'Days sales outstanding (receivables / credit sales x days)', daysSalesOutstanding(rec, cs, days), 'days', c),
+        figure('receivables', 'Open receivables now (issued up to date_to)', money.v(rec, c), 'money', c),
+        figure('credit_sales', 'Credit (on-account) sales in the period', money.v(cs, c), 'money', c),
+        figure('days', 'Days in the period', days, 'days', c),
+      ];
+    });
+    return this.result(
+      scope,
+      summary,
+      rows,
+      [
+        chart(
+          'bar',
+          'DSO by store',
+          scope.currencies.map((c) => ({ name: c, currency: c, data: rows.filter((r) => r.currency === c).map((r) => ({ x: r.store_name, y: r.dso_days })) })),
+        ),
+      ],
+      'Receivables as of generated_at.',
+    );
+  }
+
+  async creditNotes(p: Principal, f: ReportFilters): Promise<ReportResult> {
+    const { scope, money } = await this.open(p, f);
+    const notes = await this.kit.rollups.creditNotes({
+      from: scope.period.from,
+      to: scope.period.to,
+      storeIds: scope.storeIds,
+      warehouseId: scope.warehouseId ?? undefined,
+    });
+    const names = await this.kit.customers(notes.map((c) => c.customerId).filter((id): id is number => id !== null));
+    const rows = notes.map((c) => ({
+      id: c.id,
+      number: c.number,
+      date: formatDay(c.day),
+      store_id: c.storeId,
+      sale_id: c.saleId,
+      return_id: c.returnId,
+      customer_id: c.customerId,
+      customer_name: c.customerId === null ? null : (names.get(c.customerId) ?? null),
+      currency: c.currencyCode,
+      amount: money.v(c.amount, c.currencyCode),
+      created_at: c.createdAt.toISOString(),
+    }));
+    const summary = scope.currencies.flatMap((c) => {
+      const mine = notes.filter((x) => x.currencyCode === c);
+      return [
+        figure('credit_notes', 'Credit notes', mine.length, 'count', c),
+        figure(
+          'credit_note_total',
+          'Credit notes total',
+          money.v(
+            mine.reduce((a, x) => a + x.amount, 0),
+            c,
+          ),
+          'money',
+          c,
+        ),
+      ];
+    });
+    const perDay = (c: string): Row[] =>
+      [
+        ...groupRows(
+          notes.filter((x) => x.currencyCode === c).map((x) => ({ day: x.day, amount: x.amount })),
+          'day',
+        ),
+      ].map(([day, list]) => ({ day: Number(day), amount: n(total(list, ['amount']), 'amount') }));
+    return this.result(scope, summary, rows, [
+      chart(
+        'line',
+        'Credit notes per day',
+        scope.currencies.map((c) => ({ name: c, currency: c, data: dailyPoints(scope, perDay(c), (r) => money.v(n(r, 'amount'), c)) })),
+      ),
+    ]);
+  }
+
+  async funnel(p: Principal, f: ReportFilters): Promise<ReportResult> {
+    const { scope, money } = await this.open(p, f);
+    const [sold, open] = await Promise.all([this.kit.sum(scope, { table: SALES, groupBy: ['currency_code'], measures: IM }), this.openInvoices(scope, false)]);
+    const rows: ReportRow[] = [];
+    const summary: SummaryFigure[] = [];
+    const series = [];
+    for (const c of scope.currencies) {
+      const t = total(
+        sold.filter((r) => r.currency_code === c),
+        IM,
+      );
+      const mine = open.filter((g) => this.currencyOf(scope, g.storeId) === c);
+      const of = (pred: (g: ReceivableGroup) => boolean) => ({
+        count: mine.filter(pred).reduce((a, g) => a + g.count, 0),
+        balance: mine.filter(pred).reduce((a, g) => a + g.balance, 0),
+      });
+      const issued = n(t, 'credit_count') + n(t, 'void_credit_count');
+      const unpaid = of((g) => g.status === 'issued');
+      const partial = of((g) => g.status === 'partially_paid');
+      const overdue = of((g) => g.overdue);
+      const paid = n(t, 'credit_count') - unpaid.count - partial.count;
+      const stages = [
+        {
+          stage: 'issued',
+          label: 'On-account invoices issued',
+          invoices: issued,
+          amount: money.v(n(t, 'on_account') + n(t, 'void_on_account'), c),
+          amount_is: 'on-account amount',
+        },
+        { stage: 'voided', label: 'Voided', invoices: n(t, 'void_credit_count'), amount: money.v(n(t, 'void_on_account'), c), amount_is: 'on-account amount' },
+        { stage: 'any_payment', label: 'Received a payment (in part or in full)', invoices: paid + partial.count, amount: null, amount_is: null },
+        { stage: 'paid_in_full', label: 'Paid in full', invoices: paid, amount: null, amount_is: null },
+        { stage: 'unpaid', label: 'No payment yet', invoices: unpaid.count, amount: money.v(unpaid.balance, c), amount_is: 'open balance' },
+        { stage: 'partially_paid', label: 'Partially paid', invoices: partial.count, amount: money.v(partial.balance, c), amount_is: 'open balance' },
+        { stage: 'overdue', label: 'Past due now', invoices: overdue.count, amount: money.v(overdue.balance, c), amount_is: 'open balance' },
+      ];
+      for (const s of stages) rows.push({ ...s, currency: c, share_of_issued: percent(s.invoices, issued) });
+      summary.push(
+        figure('issued', 'On-account invoices issued', issued, 'count', c),
+        figure('paid_in_full', 'Paid in full', paid, 'count', c),
+        figure('collection_rate', 'Paid in full / issued and not voided', percent(paid, n(t, 'credit_count')), 'percent', c),
+        figure('open_balance', 'Open balance now', money.v(unpaid.balance + partial.balance, c), 'money', c),
+        figure('overdue_share', 'Past due / issued and not voided', percent(overdue.count, n(t, 'credit_count')), 'percent', c),
+      );
+      series.push({
+        name: c,
+        currency: c,
+        data: ['issued', 'any_payment', 'paid_in_full'].map((k) => ({ x: k, y: stages.find((s) => s.stage === k)!.invoices })),
+      });
+    }
+    return this.result(
+      scope,
+      summary,
+      rows,
+      [chart('bar', 'On-account invoice funnel', series)],
+      'Invoices issued in the period, in their state as of generated_at.',
+    );
+  }
+
+  private daily(scope: ReportScope, title: string, rows: Row[], value: (r: Row, c: string) => number | null): Chart {
+    const byCur = groupRows(rows, 'currency_code');
+    return chart(
+      'line',
+      title,
+      scope.currencies.map((c) => ({ name: c, currency: c, data: dailyPoints(scope, byCur.get(c) ?? [], (r) => value(r, c)) })),
+    );
+  }
+
+  private result(scope: ReportScope, summary: SummaryFigure[], rows: ReportRow[], charts: Chart[], note?: string): ReportResult {
+    return { data: { summary, rows, charts }, meta: reportMeta(scope, note) };
+  }
+}
+
+function sum(values: number[]): number {
+  return values.reduce((a, v) => a + v, 0);
+}

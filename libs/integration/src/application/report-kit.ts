@@ -1,0 +1,168 @@
+import { Injectable } from '@nestjs/common';
+import { ItemCatalog, StockReadModel } from '@pos/catalog';
+import { fromMinor } from '@pos/kernel';
+import { CurrencyDecimals, ReferenceService } from '@pos/pricing';
+import { EpochDay, formatDay } from '../domain/calendar';
+import { Chart, ChartPoint, ChartSeries, ChartType, FigureUnit, SummaryFigure } from '../domain/report-payload';
+import { CUSTOMERS, CUSTOMERS_ALL, ITEMS, ITEMS_ALL, RollupTable } from '../domain/rollup-tables';
+import { NameDirectory } from './name.directory';
+import { ReportScope } from './report-scope';
+import { Filter, RollupQuery, RollupReader, RollupResult } from './rollup.ports';
+
+export type Row = RollupResult;
+
+/** A measure of a rollup result row as a number (0 when absent). */
+export const n = (r: Row | undefined, m: string): number => (r ? Number(r[m] ?? 0) : 0);
+
+/** JSON amounts in each currency's decimals (views are built from minor units, never the reverse). */
+export class Money {
+  constructor(private readonly decimals: Map<string, number>) {}
+
+  of(minor: number | null, currency: string): number | null {
+    return minor === null ? null : fromMinor(Math.round(minor), this.decimals.get(currency) ?? 2);
+  }
+
+  /** Same, for values known to be present. */
+  v(minor: number, currency: string): number {
+    return fromMinor(Math.round(minor), this.decimals.get(currency) ?? 2);
+  }
+}
+
+export interface ItemInfo {
+  sku: string;
+  name: string;
+  /** Current cost of one base unit (base currency). */
+  cost: number;
+  categoryId: number | null;
+  categoryName: string | null;
+}
+
+/** Shared plumbing of the report services: rollup queries in a scope, money, names, chart shapes. */
+@Injectable()
+export class ReportKit {
+  private baseCurrency: { code: string; until: number } | null = null;
+
+  constructor(
+    readonly rollups: RollupReader,
+    private readonly decimals: CurrencyDecimals,
+    private readonly names: NameDirectory,
+    private readonly items: ItemCatalog,
+    private readonly stock: StockReadModel,
+    private readonly reference: ReferenceService,
+  ) {}
+
+  async money(currencies: string[]): Promise<Money> {
+    const map = new Map<string, number>();
+    for (const c of new Set(currencies)) map.set(c, await this.decimals.of(c));
+    return new Money(map);
+  }
+
+  /** Store and warehouse filters of store-keyed rollups. */
+  where(scope: ReportScope, extra: Record<string, Filter | undefined> = {}): Record<string, Filter | undefined> {
+    return { store_id: scope.storeIds, warehouse_id: scope.warehouseId ?? undefined, ...extra };
+  }
+
+  sum(scope: ReportScope, q: Omit<RollupQuery, 'from' | 'to' | 'where'> & { where?: Record<string, Filter | undefined> }): Promise<Row[]> {
+    return this.rollups.sum({ ...q, from: scope.period.from, to: scope.period.to, where: this.where(scope, q.where) });
+  }
+
+  /** Item rollups of the scope: the per-currency ones when every store is in scope, else per store. */
+  /** Item rollups of the scope (only these items when given): per currency when every store is in scope, else per store. */
+  itemSums(scope: ReportScope, groupBy: string[], measures: string[], itemIds?: number[]): Promise<Row[]> {
+    return this.perCurrencyOrStore(scope, ITEMS_ALL, ITEMS, groupBy, measures, itemIds);
+  }
+
+  customerSums(scope: ReportScope, groupBy: string[], measures: string[]): Promise<Row[]> {
+    return this.perCurrencyOrStore(scope, CUSTOMERS_ALL, CUSTOMERS, groupBy, measures);
+  }
+
+  private perCurrencyOrStore(
+    scope: ReportScope,
+    all: RollupTable,
+    perStore: RollupTable,
+    groupBy: string[],
+    measures: string[],
+    itemIds?: number[],
+  ): Promise<Row[]> {
+    const q = { from: scope.period.from, to: scope.period.to, groupBy, measures };
+    const items = itemIds ? { item_id: itemIds } : {};
+    return scope.unrestricted
+      ? this.rollups.sum({ ...q, table: all, where: items })
+      : this.rollups.sum({ ...q, table: perStore, where: this.where(scope, items) });
+  }
+
+  users(ids: number[]): Promise<Map<number, string>> {
+    return this.names.users(ids);
+  }
+
+  customers(ids: number[]): Promise<Map<number, string>> {
+    return this.names.customers(ids);
+  }
+
+  /** SKU, name and category of items (deleted ones too: old sales point at them). */
+  async itemInfo(ids: number[]): Promise<Map<number, ItemInfo>> {
+    const out = new Map<number, ItemInfo>();
+    const unique = [...new Set(ids)];
+    const records = [];
+    for (let i = 0; i < unique.length; i += 1000) records.push(...(await this.items.findByIds(unique.slice(i, i + 1000), true)));
+    const categories = new Map(
+      (await this.stock.categoriesByIds([...new Set(records.map((r) => r.categoryId).filter((c): c is number => c !== null))])).map((c) => [c.id, c.name]),
+    );
+    for (const r of records)
+      out.set(r.id, {
+        sku: r.sku,
+        name: r.name,
+        cost: r.cost,
+        categoryId: r.categoryId,
+        categoryName: r.categoryId === null ? null : (categories.get(r.categoryId) ?? null),
+      });
+    return out;
+  }
+
+  /** The base currency: item costs (stock values) are in it. Cached a minute. */
+  async baseCurrencyCode(): Promise<string> {
+    if (this.baseCurrency && this.baseCurrency.until > Date.now()) return this.baseCurrency.code;
+    const code = (await this.reference.currencies()).find((c) => c.is_base)?.code ?? 'USD';
+    this.baseCurrency = { code, until: Date.now() + 60_000 };
+    return code;
+  }
+}
+
+export function figure(key: string, label: string, value: number | null, unit: FigureUnit, currency: string | null = null): SummaryFigure {
+  return { key, label, value, unit, currency };
+}
+
+export function chart(type: ChartType, title: string, series: ChartSeries[]): Chart {
+  return { type, title, series };
+}
+
+/** One point per day of the period (0 where nothing happened), from rows with `day`. */
+export function dailyPoints(scope: ReportScope, rows: Row[], value: (r: Row) => number | null): ChartPoint[] {
+  const byDay = new Map<number, Row>();
+  for (const r of rows) byDay.set(Number(r.day), r);
+  const out: ChartPoint[] = [];
+  for (let d: EpochDay = scope.period.from; d <= scope.period.to; d++) {
+    const r = byDay.get(d);
+    out.push({ x: formatDay(d), y: r ? value(r) : 0 });
+  }
+  return out;
+}
+
+/** Rows grouped by a column (e.g. currency_code). */
+export function groupRows(rows: Row[], col: string): Map<string, Row[]> {
+  const out = new Map<string, Row[]>();
+  for (const r of rows) {
+    const k = String(r[col]);
+    const list = out.get(k) ?? [];
+    list.push(r);
+    out.set(k, list);
+  }
+  return out;
+}
+
+/** Measures summed over rows. */
+export function total(rows: Row[], measures: readonly string[]): Row {
+  const out: Row = {};
+  for (const m of measures) out[m] = rows.reduce((a, r) => a + n(r, m), 0);
+  return out;
+}

@@ -1,0 +1,113 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { StockReadModel } from '@pos/catalog';
+import { SaleFactsReader } from '@pos/sales';
+import { ZoneCalendar } from '../domain/calendar';
+import { RollupBatch } from '../domain/rollup-batch';
+import { addMovements, addReturn, addSaleAsItStands, CreditNoteRow, creditNoteOf } from '../domain/rollup-deltas';
+import { ReturnFactsSource, RollupStore } from './rollup.ports';
+import { StoreFactsCache } from './store-facts';
+
+export interface RebuildReport {
+  sales: number;
+  returns: number | 'no source bound';
+  movements: number;
+  rows: number;
+  seconds: number;
+}
+
+const BATCH = 2000;
+
+/**
+ * Rebuilds every rollup from the raw records, read through what their owners publish: sales
+ * (SaleFactsReader, in id order and batches), processed returns (a ReturnFactsSource, bound by
+ * the returns context), stock movements (StockReadModel). The same pure functions as the
+ * incremental subscribers compute the rows (a voided sale counts as its void only), so the result
+ * equals what the subscribers kept. Sums are built in memory, then the tables are replaced in one
+ * transaction. Run it while no sales are being recorded (a restore, a schema change).
+ */
+@Injectable()
+export class RollupRebuildService {
+  private readonly logger = new Logger('RollupRebuild');
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly rollups: RollupStore,
+    private readonly stores: StoreFactsCache,
+    private readonly sales: SaleFactsReader,
+    private readonly stock: StockReadModel,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  async rebuild(progress: (message: string) => void = (m) => this.logger.log(m)): Promise<RebuildReport> {
+    const started = Date.now();
+    this.stores.clear();
+    const batch = new RollupBatch('daily');
+    let sales = 0;
+    for (let after = 0; ;) {
+      const facts = await this.sales.batch(after, BATCH);
+      if (!facts.length) break;
+      for (const f of facts) addSaleAsItStands(batch, f, await this.stores.store(f.sale.storeId));
+      sales += facts.length;
+      after = facts[facts.length - 1].sale.id;
+      if (sales % 100_000 < BATCH) progress(`sales: ${sales}`);
+    }
+
+    const notes: CreditNoteRow[] = [];
+    let returns: RebuildReport['returns'] = 'no source bound';
+    const source = this.returnSource();
+    if (source) {
+      returns = 0;
+      for (let after = 0; ;) {
+        const list = await source.batch(after, BATCH);
+        if (!list.length) break;
+        for (const { facts } of list) {
+          const store = await this.stores.store(facts.saleReturn.storeId);
+          const sale = await this.sales.sale(facts.saleReturn.saleId);
+          const rates = new Map(sale?.items.map((l) => [l.id, l.taxRateBp]) ?? []);
+          addReturn(batch, facts, store, (id) => rates.get(id) ?? 0);
+          const note = creditNoteOf(facts, store);
+          if (note) notes.push(note);
+        }
+        returns += list.length;
+        after = list[list.length - 1].id;
+      }
+    } else {
+      progress('returns: no ReturnFactsSource bound (the returns context is not loaded); none replayed');
+    }
+
+    let movements = 0;
+    const zones = new Map<number, ZoneCalendar>();
+    for (let after = 0; ;) {
+      const list = await this.stock.movementsAfter(after, BATCH * 5);
+      if (!list.length) break;
+      for (const id of new Set(list.map((m) => m.warehouseId))) if (!zones.has(id)) zones.set(id, await this.stores.zoneOfWarehouse(id));
+      addMovements(batch, list, (id) => zones.get(id)!);
+      movements += list.length;
+      after = list[list.length - 1].id;
+      if (movements % 500_000 < BATCH * 5) progress(`stock movements: ${movements}`);
+    }
+
+    const rows = batch.list();
+    progress(`writing ${rows.length} rollup rows`);
+    await this.txHost.withTransaction(async () => {
+      await this.rollups.clear();
+      await this.rollups.insert(rows);
+      await this.rollups.addCreditNotes(notes);
+      await this.rollups.rebuildLastSale();
+    });
+    const report = { sales, returns, movements, rows: rows.length, seconds: Math.round((Date.now() - started) / 100) / 10 };
+    progress(`rebuilt: ${JSON.stringify(report)}`);
+    return report;
+  }
+
+  private returnSource(): ReturnFactsSource | null {
+    try {
+      return this.moduleRef.get(ReturnFactsSource, { strict: false });
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import type { ReturnFacts } from '@pos/returns';
+import type { EpochDay } from '../domain/calendar';
+import type { RollupRow } from '../domain/rollup-batch';
+import type { RollupTable } from '../domain/rollup-tables';
+import type { CreditNoteRow } from '../domain/rollup-deltas';
+
+export type { CreditNoteRow };
+
+export interface LastSale {
+  warehouseId: number;
+  itemId: number;
+  day: EpochDay;
+}
+
+/** Writes to the rollup tables (subscribers and the rebuild). */
+export abstract class RollupStore {
+  /** Adds each row's measures to the row of its key (inserting it at zero first). */
+  abstract add(rows: RollupRow[]): Promise<void>;
+  /** Deletes the rows of these keys whose measures are now all zero (after a void). */
+  abstract removeEmpty(rows: RollupRow[]): Promise<void>;
+  /** Moves each (warehouse, item) last-sale day forward to `day` when later. */
+  abstract raiseLastSale(entries: LastSale[]): Promise<void>;
+  /** Sets the last-sale day of these pairs again from the daily item rows (after a void). */
+  abstract recomputeLastSale(pairs: { warehouseId: number; itemId: number }[]): Promise<void>;
+  abstract addCreditNotes(notes: CreditNoteRow[]): Promise<void>;
+  /** Rebuild: empties every rollup table. */
+  abstract clear(): Promise<void>;
+  /** Rebuild: inserts fresh rows (keys are unique). */
+  abstract insert(rows: RollupRow[]): Promise<void>;
+  /** Rebuild: every last-sale day from the daily item rows. */
+  abstract rebuildLastSale(): Promise<void>;
+}
+
+export type Filter = number | string | readonly (number | string)[];
+
+export interface RollupQuery {
+  table: RollupTable;
+  from: EpochDay;
+  to: EpochDay;
+  /** Daily rows only (span 0): for series by day. Otherwise a block table is read by its cover of blocks. */
+  daily?: boolean;
+  where?: Record<string, Filter | undefined>;
+  groupBy: string[];
+  /** Sum in the application rather than with GROUP BY (rows near the grain asked for: closeout). */
+  sumInApp?: boolean;
+  measures: string[];
+}
+
+export type RollupResult = Record<string, number | string>;
+
+/** Reads the rollups: sums of measures over a range of days, grouped. */
+export abstract class RollupReader {
+  abstract sum(q: RollupQuery): Promise<RollupResult[]>;
+  abstract lastSales(warehouseIds: number[]): Promise<LastSale[]>;
+  /** Money taken and refunded per session and payment method type, over every day of the sessions. */
+  abstract sessionTenders(sessionIds: number[]): Promise<{ sessionId: number; methodType: string; amount: number; refunded: number }[]>;
+  abstract creditNotes(filter: { from: EpochDay; to: EpochDay; storeIds: number[]; warehouseId?: number }): Promise<CreditNoteRow[]>;
+}
+
+/**
+ * Where the rebuild reads processed returns from: bound by the returns context (which owns
+ * them) once it exists. Optional: without a binding the rebuild has no returns to replay and
+ * says so.
+ */
+export abstract class ReturnFactsSource {
+  /** Processed returns with id > afterId, in id order, as the ReturnProcessedFacts published for them. */
+  abstract batch(afterId: number, limit: number): Promise<{ id: number; facts: ReturnFacts }[]>;
+}

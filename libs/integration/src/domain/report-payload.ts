@@ -1,0 +1,67 @@
+/**
+ * The report payload of contract 2.6: `summary` (named aggregates), `rows`, `charts` (ready to
+ * plot), as JSON values. Money is a JSON number in its currency's decimals, always next to the
+ * currency code it is in: reports over stores of several currencies give one figure per
+ * currency, never a sum of unlike money.
+ */
+export type FigureUnit = 'money' | 'count' | 'quantity' | 'percent' | 'days' | 'ratio';
+
+export interface SummaryFigure {
+  key: string;
+  label: string;
+  value: number | null;
+  unit: FigureUnit;
+  /** The currency of a money figure (and of ratios of money), else null. */
+  currency: string | null;
+}
+
+export interface ChartPoint {
+  /** Category or date (YYYY-MM-DD) on the x axis; the hour (0-23) on a heatmap. */
+  x: string | number;
+  /** The value; on a heatmap the weekday (Mon..Sun) and `value` holds the value. */
+  y: number | string | null;
+  value?: number | null;
+}
+
+export interface ChartSeries {
+  name: string;
+  currency: string | null;
+  data: ChartPoint[];
+}
+
+export type ChartType = 'line' | 'bar' | 'pie' | 'heatmap';
+
+export interface Chart {
+  type: ChartType;
+  title: string;
+  series: ChartSeries[];
+}
+
+export type ReportRow = Record<string, unknown>;
+
+export interface ReportPayload {
+  summary: SummaryFigure[];
+  rows: ReportRow[];
+  charts: Chart[];
+}
+
+export interface ReportMeta {
+  filters: {
+    date_from: string;
+    date_to: string;
+    store_id: number | null;
+    warehouse_id: number | null;
+    /** The calendar the dates are read in: the store's time zone when one store is in scope, else UTC. */
+    time_zone: string;
+  };
+  generated_at: string;
+  /** Rollups are kept in the sales' own transactions: figures are current as of generated_at. */
+  as_of: string;
+  /** Reports of current stock or receivables state say what moment they describe. */
+  note?: string;
+}
+
+export interface ReportResult {
+  data: ReportPayload;
+  meta: ReportMeta;
+}

@@ -1,0 +1,365 @@
+import { weekdayOf, ZoneCalendar } from './calendar';
+import { RollupBatch } from './rollup-batch';
+import {
+  CASHIERS,
+  CUSTOMERS,
+  CUSTOMERS_ALL,
+  HOURS,
+  ITEM_STOCK,
+  ITEMS,
+  ITEMS_ALL,
+  PAYMENTS,
+  PRICE_SOURCES,
+  RETURNS,
+  SALES,
+  SESSION_PAYMENTS,
+  SESSIONS,
+  STOCK_MOVES,
+  TAX,
+  WRITE_OFFS,
+} from './rollup-tables';
+
+/**
+ * Facts to rollup deltas, pure. The shapes below are the fields of the sales, returns and catalog
+ * facts these functions read (those facts satisfy them structurally). Amounts are minor units.
+ *   net sales (revenue) = line total - line tax (what was sold, excluding tax, in either tax mode)
+ *   cost (COGS)          = unit cost snapshotted on the line x quantity
+ */
+export interface SaleFactsInput {
+  sale: {
+    id: number;
+    storeId: number;
+    warehouseId: number | null;
+    sessionId: number | null;
+    userId: number;
+    customerId: number | null;
+    status: string;
+    discountTotal: number;
+    totalAmount: number;
+    paidAmount: number;
+    changeAmount: number;
+    balanceDue: number;
+    taxExempt: boolean;
+    createdAt: Date;
+  };
+  items: {
+    id: number;
+    itemId: number;
+    quantity: number;
+    baseQuantity: number;
+    unitCost: number;
+    priceSource: string;
+    gross: number;
+    ruleDiscount: number;
+    bundleDiscount: number;
+    manualDiscount: number;
+    cartDiscount: number;
+    taxRateBp: number;
+    tax: number;
+    total: number;
+    warehouseId: number;
+  }[];
+  payments: { methodCode: string; methodType: string; amount: number; changeAmount: number }[];
+}
+
+export interface ReturnFactsInput {
+  saleReturn: {
+    id: number;
+    saleId: number;
+    storeId: number;
+    sessionId: number | null;
+    userId: number;
+    customerId: number | null;
+    currencyCode: string;
+    reasonCode: string | null;
+    processedAt: Date;
+  };
+  lines: {
+    saleItemId: number;
+    itemId: number;
+    baseQuantity: number;
+    warehouseId: number;
+    restock: boolean;
+    condition: string;
+    refundNet: number;
+    refundTax: number;
+    refundTotal: number;
+    cost: number;
+  }[];
+  refunds: { methodCode: string; methodType: string; amount: number }[];
+  creditNote: { id: number; number: string; amount: number } | null;
+}
+
+/** A credit note as reports list it (kept row by row: there are few). */
+export interface CreditNoteRow {
+  id: number;
+  number: string;
+  day: number;
+  storeId: number;
+  warehouseId: number;
+  returnId: number;
+  saleId: number;
+  customerId: number | null;
+  currencyCode: string;
+  amount: number;
+  createdAt: Date;
+}
+
+export interface MovementInput {
+  itemId: number;
+  warehouseId: number;
+  type: string;
+  quantity: number;
+  createdAt: Date;
+}
+
+export interface StoreFacts {
+  id: number;
+  currencyCode: string;
+  timeZone: string;
+}
+
+/** The measures of `m` a table keeps. */
+function pick(m: Record<string, number>, keep: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of keep) if (k in m) out[k] = m[k];
+  return out;
+}
+
+const discounts = (l: SaleFactsInput['items'][number]) => l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount;
+const revenue = (l: { total: number; tax: number }) => l.total - l.tax;
+
+/** The business day and local hour of a sale in its store. */
+export function saleDay(f: SaleFactsInput, store: StoreFacts): { day: number; hour: number } {
+  return ZoneCalendar.of(store.timeZone).dayAndHour(f.sale.createdAt);
+}
+
+/** A recorded sale's measures (sign -1 takes them back out: a void). */
+export function addSale(batch: RollupBatch, f: SaleFactsInput, store: StoreFacts, sign: 1 | -1 = 1): void {
+  const s = f.sale;
+  const { day, hour } = saleDay(f, store);
+  const cur = { currency_code: store.currencyCode };
+  const wh = s.warehouseId ?? 0;
+  const sum = (fn: (l: SaleFactsInput['items'][number]) => number) => f.items.reduce((a, l) => a + fn(l), 0);
+  const net = sum(revenue);
+  const tax = sum((l) => l.tax);
+  const gross = sum((l) => l.gross);
+  const where = { day, store_id: s.storeId, warehouse_id: wh };
+  const saleMeasures = {
+    sales_count: 1,
+    units: sum((l) => l.baseQuantity),
+    gross,
+    discount_rule: sum((l) => l.ruleDiscount),
+    discount_bundle: sum((l) => l.bundleDiscount),
+    discount_manual: sum((l) => l.manualDiscount),
+    discount_cart: sum((l) => l.cartDiscount),
+    net,
+    tax,
+    total: s.totalAmount,
+    cost: sum((l) => l.unitCost * l.quantity),
+    paid: s.paidAmount,
+    change_given: s.changeAmount,
+    on_account: s.balanceDue,
+    credit_count: s.balanceDue > 0 ? 1 : 0,
+    discounted_count: s.discountTotal > 0 ? 1 : 0,
+    exempt_count: s.taxExempt ? 1 : 0,
+    exempt_net: s.taxExempt ? net : 0,
+    customer_count: s.customerId !== null ? 1 : 0,
+  };
+  batch.add(SALES, where, cur, saleMeasures, sign);
+  batch.add(CASHIERS, { ...where, user_id: s.userId }, cur, pick(saleMeasures, CASHIERS.measures), sign);
+  const session = s.sessionId ?? 0;
+  batch.add(
+    SESSIONS,
+    { ...where, user_id: s.userId, session_id: session },
+    cur,
+    { sales_count: 1, gross, discounts: sum(discounts), net, tax, total: s.totalAmount },
+    sign,
+  );
+  for (const p of f.payments) {
+    const method = { method_code: p.methodCode };
+    const attrs = { ...cur, method_type: p.methodType };
+    batch.add(PAYMENTS, { ...where, ...method }, attrs, { payment_count: 1, amount: p.amount, change_given: p.changeAmount }, sign);
+    batch.add(SESSION_PAYMENTS, { ...where, session_id: session, ...method }, attrs, { payment_count: 1, amount: p.amount }, sign);
+  }
+  batch.add(HOURS, { ...where, weekday: weekdayOf(day), hour }, cur, { sales_count: 1, net, total: s.totalAmount }, sign);
+  for (const l of f.items) {
+    const lineKey = { day, store_id: s.storeId, warehouse_id: l.warehouseId };
+    const lineMeasures = {
+      line_count: 1,
+      units: l.baseQuantity,
+      gross: l.gross,
+      discounts: discounts(l),
+      net: revenue(l),
+      tax: l.tax,
+      total: l.total,
+      cost: l.unitCost * l.quantity,
+    };
+    batch.add(TAX, { ...lineKey, rate_bp: l.taxRateBp }, cur, { line_count: 1, taxable: revenue(l), tax: l.tax }, sign);
+    batch.add(ITEMS, { ...lineKey, item_id: l.itemId }, cur, lineMeasures, sign);
+    batch.add(ITEMS_ALL, { day, currency_code: store.currencyCode, item_id: l.itemId }, {}, lineMeasures, sign);
+    batch.add(
+      PRICE_SOURCES,
+      { ...lineKey, price_source: l.priceSource },
+      cur,
+      { line_count: 1, units: l.baseQuantity, gross: l.gross, discounts: discounts(l), net: revenue(l) },
+      sign,
+    );
+  }
+  if (s.customerId !== null) {
+    const m = { sales_count: 1, net, total: s.totalAmount, on_account: s.balanceDue };
+    batch.add(CUSTOMERS, { ...where, customer_id: s.customerId }, cur, m, sign);
+    batch.add(CUSTOMERS_ALL, { day, currency_code: store.currencyCode, customer_id: s.customerId }, {}, m, sign);
+  }
+}
+
+/** What a void adds on the sale's own day and keys: the void counted, its money. */
+export function addVoidMeasures(batch: RollupBatch, f: SaleFactsInput, store: StoreFacts): void {
+  const s = f.sale;
+  const { day } = saleDay(f, store);
+  const where = { day, store_id: s.storeId, warehouse_id: s.warehouseId ?? 0 };
+  const cur = { currency_code: store.currencyCode };
+  const voidMeasures = {
+    void_count: 1,
+    void_total: s.totalAmount,
+    void_net: f.items.reduce((a, l) => a + revenue(l), 0),
+    void_on_account: s.balanceDue,
+    void_credit_count: s.balanceDue > 0 ? 1 : 0,
+  };
+  batch.add(SALES, where, cur, voidMeasures);
+  batch.add(CASHIERS, { ...where, user_id: s.userId }, cur, pick(voidMeasures, CASHIERS.measures));
+  batch.add(SESSIONS, { ...where, user_id: s.userId, session_id: s.sessionId ?? 0 }, cur, { void_count: 1, void_total: s.totalAmount });
+  for (const p of f.payments) {
+    batch.add(PAYMENTS, { ...where, method_code: p.methodCode }, { ...cur, method_type: p.methodType }, { void_count: 1, void_amount: p.amount });
+  }
+}
+
+/** A void: the sale's measures out of its day, the void in. */
+export function addVoid(batch: RollupBatch, f: SaleFactsInput, store: StoreFacts): void {
+  addSale(batch, f, store, -1);
+  addVoidMeasures(batch, f, store);
+}
+
+/** A sale as it stands now (rebuilding): a voided sale counts only as a void. */
+export function addSaleAsItStands(batch: RollupBatch, f: SaleFactsInput, store: StoreFacts): void {
+  if (f.sale.status === 'voided') addVoidMeasures(batch, f, store);
+  else addSale(batch, f, store);
+}
+
+/**
+ * A processed return on the day it was processed, by the processing cashier and session:
+ * refunds (net excluding tax, tax, total, cost of the goods back), per method, per original tax
+ * rate (`rateOf` the sale line's), per item, per customer, per reason and condition, credit note.
+ */
+export function addReturn(batch: RollupBatch, f: ReturnFactsInput, store: StoreFacts, rateOf: (saleItemId: number) => number): void {
+  const r = f.saleReturn;
+  const day = ZoneCalendar.of(store.timeZone).dayOf(r.processedAt);
+  const cur = { currency_code: r.currencyCode };
+  const warehouses = [...new Set(f.lines.map((l) => l.warehouseId))];
+  const where = { day, store_id: r.storeId, warehouse_id: warehouses.length === 1 ? warehouses[0] : 0 };
+  const session = r.sessionId ?? 0;
+  const sum = (fn: (l: ReturnFactsInput['lines'][number]) => number) => f.lines.reduce((a, l) => a + fn(l), 0);
+  const refundTotal = sum((l) => l.refundTotal);
+  const refundTax = sum((l) => l.refundTax);
+  const returnMeasures = {
+    return_count: 1,
+    return_units: sum((l) => l.baseQuantity),
+    refund_net: refundTotal - refundTax,
+    refund_tax: refundTax,
+    refund_total: refundTotal,
+    refund_cost: sum((l) => l.cost),
+    credit_note_count: f.creditNote ? 1 : 0,
+    credit_note_total: f.creditNote?.amount ?? 0,
+  };
+  batch.add(SALES, where, cur, returnMeasures);
+  batch.add(CASHIERS, { ...where, user_id: r.userId }, cur, pick(returnMeasures, CASHIERS.measures));
+  batch.add(SESSIONS, { ...where, user_id: r.userId, session_id: session }, cur, { return_count: 1, refund_tax: refundTax, refund_total: refundTotal });
+  for (const p of f.refunds) {
+    const attrs = { ...cur, method_type: p.methodType };
+    batch.add(PAYMENTS, { ...where, method_code: p.methodCode }, attrs, { refund_count: 1, refund_amount: p.amount });
+    batch.add(SESSION_PAYMENTS, { ...where, session_id: session, method_code: p.methodCode }, attrs, { refund_count: 1, refund_amount: p.amount });
+  }
+  f.lines.forEach((l, i) => {
+    const lineKey = { day, store_id: r.storeId, warehouse_id: l.warehouseId };
+    const refund = { return_units: l.baseQuantity, refund_net: l.refundTotal - l.refundTax, refund_total: l.refundTotal, refund_cost: l.cost };
+    batch.add(TAX, { ...lineKey, rate_bp: rateOf(l.saleItemId) }, cur, { refund_taxable: l.refundTotal - l.refundTax, refund_tax: l.refundTax });
+    batch.add(ITEMS, { ...lineKey, item_id: l.itemId }, cur, refund);
+    batch.add(ITEMS_ALL, { day, currency_code: r.currencyCode, item_id: l.itemId }, {}, refund);
+    batch.add(RETURNS, { ...lineKey, reason_code: r.reasonCode ?? '', item_condition: l.condition, item_id: l.itemId }, cur, {
+      returns_count: i === 0 ? 1 : 0,
+      line_count: 1,
+      units: l.baseQuantity,
+      restocked_units: l.restock ? l.baseQuantity : 0,
+      refund_net: l.refundTotal - l.refundTax,
+      refund_tax: l.refundTax,
+      refund_total: l.refundTotal,
+      cost: l.cost,
+    });
+  });
+  if (r.customerId !== null) {
+    const m = { return_count: 1, refund_total: refundTotal };
+    batch.add(CUSTOMERS, { ...where, customer_id: r.customerId }, cur, m);
+    batch.add(CUSTOMERS_ALL, { day, currency_code: r.currencyCode, customer_id: r.customerId }, {}, m);
+  }
+}
+
+/** Stock movements: per warehouse and type, and per item. `zoneOf` gives a warehouse's calendar. */
+export function addMovements(batch: RollupBatch, movements: MovementInput[], zoneOf: (warehouseId: number) => ZoneCalendar): void {
+  for (const m of movements) {
+    const day = zoneOf(m.warehouseId).dayOf(m.createdAt);
+    if (m.type === 'damage' || m.type === 'spoilage')
+      batch.add(
+        WRITE_OFFS,
+        { day, warehouse_id: m.warehouseId, item_id: m.itemId },
+        {},
+        m.type === 'damage' ? { damaged_qty: -m.quantity } : { spoiled_qty: -m.quantity },
+      );
+    batch.add(
+      STOCK_MOVES,
+      { day, warehouse_id: m.warehouseId, move_type: m.type },
+      {},
+      {
+        movements: 1,
+        qty_in: Math.max(m.quantity, 0),
+        qty_out: Math.max(-m.quantity, 0),
+      },
+    );
+    batch.add(
+      ITEM_STOCK,
+      { day, warehouse_id: m.warehouseId, item_id: m.itemId },
+      {},
+      {
+        net_qty: m.quantity,
+        sold_qty: m.type === 'sale' ? -m.quantity : 0,
+      },
+    );
+  }
+}
+
+/** (warehouse, item, day) of each line of a sale: candidates for the last-sale day. */
+export function lastSaleCandidates(f: SaleFactsInput, store: StoreFacts): { warehouseId: number; itemId: number; day: number }[] {
+  const { day } = saleDay(f, store);
+  const seen = new Map<string, { warehouseId: number; itemId: number; day: number }>();
+  for (const l of f.items) if (l.baseQuantity > 0) seen.set(`${l.warehouseId}:${l.itemId}`, { warehouseId: l.warehouseId, itemId: l.itemId, day });
+  return [...seen.values()];
+}
+
+/** The credit note a return issued, if any, on the day the return was processed. */
+export function creditNoteOf(f: ReturnFactsInput, store: StoreFacts): CreditNoteRow | null {
+  if (!f.creditNote) return null;
+  const r = f.saleReturn;
+  const warehouses = [...new Set(f.lines.map((l) => l.warehouseId))];
+  return {
+    id: f.creditNote.id,
+    number: f.creditNote.number,
+    day: ZoneCalendar.of(store.timeZone).dayOf(r.processedAt),
+    storeId: r.storeId,
+    warehouseId: warehouses.length === 1 ? warehouses[0] : 0,
+    returnId: r.id,
+    saleId: r.saleId,
+    customerId: r.customerId,
+    currencyCode: r.currencyCode,
+    amount: f.creditNote.amount,
+    createdAt: r.processedAt,
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * The report rollups: pre-aggregated sums kept in the same transaction as the sales, voids,
+ * returns and stock movements that change them (subscribers of their domain facts), and rebuilt
+ * from the raw records by `reports:rebuild`. Every table is additive: a fact adds its measures
+ * to the row of its key (a void adds the sale's measures negated), so the incremental rows and a
+ * rebuild from scratch are the same sums. `day` is the epoch day in the store's time zone.
+ * Tables marked `blocks` keep one row per dyadic block of every span (see calendar.ts), so an
+ * item-level range of any length is read from a handful of blocks.
+ */
+export interface RollupTable {
+  name: string;
+  keys: readonly string[];
+  /** Non-key columns fixed by the key (currency of the store, method type). */
+  attrs: readonly string[];
+  measures: readonly string[];
+  /** Keyed by (span, day = block start) for every span instead of by day. */
+  blocks?: boolean;
+}
+
+const SALE_MEASURES = [
+  'sales_count',
+  'units',
+  'gross',
+  'discount_rule',
+  'discount_bundle',
+  'discount_manual',
+  'discount_cart',
+  'net',
+  'tax',
+  'total',
+  'cost',
+  'paid',
+  'change_given',
+  'on_account',
+  'credit_count',
+  'discounted_count',
+  'exempt_count',
+  'exempt_net',
+  'customer_count',
+] as const;
+const VOID_MEASURES = ['void_count', 'void_total', 'void_net', 'void_on_account', 'void_credit_count'] as const;
+const RETURN_MEASURES = [
+  'return_count',
+  'return_units',
+  'refund_net',
+  'refund_tax',
+  'refund_total',
+  'refund_cost',
+  'credit_note_count',
+  'credit_note_total',
+] as const;
+
+/** Sales, voids and returns per store and sale warehouse (0: lines from several). */
+export const SALES: RollupTable = {
+  name: 'rpt_sales',
+  keys: ['span', 'day', 'store_id', 'warehouse_id'],
+  attrs: ['currency_code'],
+  measures: [...SALE_MEASURES, ...VOID_MEASURES, ...RETURN_MEASURES],
+  blocks: true,
+};
+
+/** The same per cashier (who rang the sale, who processed the return), with the measures cashier reports use. */
+export const CASHIERS: RollupTable = {
+  name: 'rpt_cashiers',
+  keys: ['span', 'day', 'store_id', 'warehouse_id', 'user_id'],
+  attrs: ['currency_code'],
+  measures: [
+    'sales_count',
+    'units',
+    'gross',
+    'discount_rule',
+    'discount_bundle',
+    'discount_manual',
+    'discount_cart',
+    'net',
+    'tax',
+    'total',
+    'void_count',
+    'void_total',
+    'void_net',
+    'void_on_account',
+    'return_count',
+    'refund_total',
+  ],
+  blocks: true,
+};
+
+/** Per business day and cashier session (closeout): not in blocks, one row per day and session. */
+export const SESSIONS: RollupTable = {
+  name: 'rpt_sessions',
+  keys: ['day', 'store_id', 'warehouse_id', 'user_id', 'session_id'],
+  attrs: ['currency_code'],
+  measures: ['sales_count', 'gross', 'discounts', 'net', 'tax', 'total', 'void_count', 'void_total', 'return_count', 'refund_tax', 'refund_total'],
+};
+
+/** Money taken and refunded per payment method. */
+export const PAYMENTS: RollupTable = {
+  name: 'rpt_payments',
+  keys: ['span', 'day', 'store_id', 'warehouse_id', 'method_code'],
+  attrs: ['method_type', 'currency_code'],
+  measures: ['payment_count', 'amount', 'change_given', 'void_count', 'void_amount', 'refund_count', 'refund_amount'],
+  blocks: true,
+};
+
+/** Per business day, session and payment method (closeout). */
+export const SESSION_PAYMENTS: RollupTable = {
+  name: 'rpt_session_payments',
+  keys: ['day', 'store_id', 'warehouse_id', 'session_id', 'method_code'],
+  attrs: ['method_type', 'currency_code'],
+  measures: ['payment_count', 'amount', 'refund_count', 'refund_amount'],
+};
+
+/** Sales per local weekday (0 Monday) and hour of the day (heatmap). */
+export const HOURS: RollupTable = {
+  name: 'rpt_hours',
+  keys: ['span', 'day', 'store_id', 'warehouse_id', 'weekday', 'hour'],
+  attrs: ['currency_code'],
+  measures: ['sales_count', 'net', 'total'],
+  blocks: true,
+};
+
+/** Tax per rate (basis points) and line warehouse. */
+export const TAX: RollupTable = {
+  name: 'rpt_tax',
+  keys: ['span', 'day', 'store_id', 'warehouse_id', 'rate_bp'],
+  attrs: ['currency_code'],
+  measures: ['line_count', 'taxable', 'tax', 'refund_taxable', 'refund_tax'],
+  blocks: true,
+};
+
+const ITEM_MEASURES = ['line_count', 'units', 'gross', 'discounts', 'net', 'tax', 'total', 'cost', 'return_units', 'refund_net', 'refund_total', 'refund_cost'];
+
+/** Item sales and returns per store and line warehouse. */
+export const ITEMS: RollupTable = {
+  name: 'rpt_items',
+  keys: ['span', 'day', 'store_id', 'warehouse_id', 'item_id'],
+  attrs: ['currency_code'],
+  measures: ITEM_MEASURES,
+  blocks: true,
+};
+
+/** The same per currency over every store: what an unfiltered item report reads (a store's rows summed in advance). */
+export const ITEMS_ALL: RollupTable = {
+  name: 'rpt_items_all',
+  keys: ['span', 'day', 'currency_code', 'item_id'],
+  attrs: [],
+  measures: ITEM_MEASURES,
+  blocks: true,
+};
+
+/** Lines per price source (base, price_book, pricing_rule, bundle, manual, offline). */
+export const PRICE_SOURCES: RollupTable = {
+  name: 'rpt_price_sources',
+  keys: ['span', 'day', 'store_id', 'warehouse_id', 'price_source'],
+  attrs: ['currency_code'],
+  measures: ['line_count', 'units', 'gross', 'discounts', 'net'],
+  blocks: true,
+};
+
+const CUSTOMER_MEASURES = ['sales_count', 'net', 'total', 'on_account', 'return_count', 'refund_total'];
+
+/** Sales to named customers per store and sale warehouse. */
+export const CUSTOMERS: RollupTable = {
+  name: 'rpt_customers',
+  keys: ['span', 'day', 'store_id', 'warehouse_id', 'customer_id'],
+  attrs: ['currency_code'],
+  measures: CUSTOMER_MEASURES,
+  blocks: true,
+};
+
+/** The same per currency over every store. */
+export const CUSTOMERS_ALL: RollupTable = {
+  name: 'rpt_customers_all',
+  keys: ['span', 'day', 'currency_code', 'customer_id'],
+  attrs: [],
+  measures: CUSTOMER_MEASURES,
+  blocks: true,
+};
+
+/** Returned lines per reason, condition and item (line warehouse); returns_count on the return's first line. */
+export const RETURNS: RollupTable = {
+  name: 'rpt_returns',
+  keys: ['span', 'day', 'store_id', 'warehouse_id', 'reason_code', 'item_condition', 'item_id'],
+  attrs: ['currency_code'],
+  measures: ['returns_count', 'line_count', 'units', 'restocked_units', 'refund_net', 'refund_tax', 'refund_total', 'cost'],
+  blocks: true,
+};
+
+/** Stock movements per warehouse and type (day in the warehouse's store time zone; UTC for standalone ones). */
+export const STOCK_MOVES: RollupTable = {
+  name: 'rpt_stock_moves',
+  keys: ['span', 'day', 'warehouse_id', 'move_type'],
+  attrs: [],
+  measures: ['movements', 'qty_in', 'qty_out'],
+  blocks: true,
+};
+
+/** Stock change per item and warehouse (turns, damage and spoilage). */
+export const ITEM_STOCK: RollupTable = {
+  name: 'rpt_item_stock',
+  keys: ['span', 'day', 'warehouse_id', 'item_id'],
+  attrs: [],
+  measures: ['net_qty', 'sold_qty'],
+  blocks: true,
+};
+
+/** Units written off as damaged or spoiled per item and warehouse (rows only where that happened). */
+export const WRITE_OFFS: RollupTable = {
+  name: 'rpt_item_write_offs',
+  keys: ['span', 'day', 'warehouse_id', 'item_id'],
+  attrs: [],
+  measures: ['damaged_qty', 'spoiled_qty'],
+  blocks: true,
+};
+
+export const ROLLUP_TABLES = [
+  SALES,
+  CASHIERS,
+  SESSIONS,
+  PAYMENTS,
+  SESSION_PAYMENTS,
+  HOURS,
+  TAX,
+  ITEMS,
+  ITEMS_ALL,
+  PRICE_SOURCES,
+  CUSTOMERS,
+  CUSTOMERS_ALL,
+  RETURNS,
+  STOCK_MOVES,
+  ITEM_STOCK,
+  WRITE_OFFS,
+] as const;
+
+/** Not additive, kept beside the rollups: the last business day an item sold from a warehouse, and the credit notes. */
+export const LAST_SALE_TABLE = 'rpt_item_last_sale';
+export const CREDIT_NOTES_TABLE = 'rpt_credit_notes';

@@ -1,0 +1,43 @@
+import { Module } from '@nestjs/common';
+import { CatalogModule } from '@pos/catalog';
+import { PricingModule } from '@pos/pricing';
+import { SalesModule } from '@pos/sales';
+import { SessionsModule } from '@pos/sessions';
+import { CloseoutReportService } from './application/closeout-report.service';
+import { InventoryReportsService } from './application/inventory-reports.service';
+import { InvoiceReportsService } from './application/invoice-reports.service';
+import { NameDirectory } from './application/name.directory';
+import { ReportKit } from './application/report-kit';
+import { ReportScopeResolver } from './application/report-scope';
+import { RollupKeeper } from './application/rollup-keeper';
+import { RollupRebuildService } from './application/rollup-rebuild.service';
+import { RollupReader, RollupStore } from './application/rollup.ports';
+import { SalesReportsService } from './application/sales-reports.service';
+import { StoreFactsCache } from './application/store-facts';
+import { SqlNameDirectory } from './infrastructure/sql-name.directory';
+import { SqlRollupStore } from './infrastructure/sql-rollup.store';
+
+/**
+ * Integration reports: rollups kept from the sales, returns and catalog domain facts (in their
+ * transactions), their rebuild, and the 32 report use cases of contract 4.10.
+ */
+@Module({
+  imports: [CatalogModule, PricingModule, SalesModule, SessionsModule],
+  providers: [
+    SqlRollupStore,
+    { provide: RollupStore, useExisting: SqlRollupStore },
+    { provide: RollupReader, useExisting: SqlRollupStore },
+    { provide: NameDirectory, useClass: SqlNameDirectory },
+    StoreFactsCache,
+    RollupKeeper,
+    RollupRebuildService,
+    ReportScopeResolver,
+    ReportKit,
+    SalesReportsService,
+    CloseoutReportService,
+    InvoiceReportsService,
+    InventoryReportsService,
+  ],
+  exports: [RollupRebuildService, SalesReportsService, CloseoutReportService, InvoiceReportsService, InventoryReportsService],
+})
+export class IntegrationModule {}
