@@ -10,7 +10,6 @@ export { InvoiceReportsService } from './application/invoice-reports.service';
 export { InventoryReportsService } from './application/inventory-reports.service';
 export { RollupRebuildService } from './application/rollup-rebuild.service';
 export type { RebuildReport } from './application/rollup-rebuild.service';
-export { ReturnFactsSource } from './application/rollup.ports';
 export type { ReportFilters } from './application/report-scope';
 export type { ReportResult, ReportPayload, ReportMeta, SummaryFigure, Chart, ChartSeries, ChartPoint } from './domain/report-payload';
 export { ROLLUP_TABLES, LAST_SALE_TABLE, CREDIT_NOTES_TABLE } from './domain/rollup-tables';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '@pos/catalog';
 import { PricingModule } from '@pos/pricing';
+import { ReturnsModule } from '@pos/returns';
 import { SalesModule } from '@pos/sales';
 import { SessionsModule } from '@pos/sessions';
 import { CloseoutReportService } from './application/closeout-report.service';
@@ -22,7 +23,7 @@ import { SqlRollupStore } from './infrastructure/sql-rollup.store';
  * transactions), their rebuild, and the 32 report use cases of contract 4.10.
  */
 @Module({
-  imports: [CatalogModule, PricingModule, SalesModule, SessionsModule],
+  imports: [CatalogModule, PricingModule, ReturnsModule, SalesModule, SessionsModule],
   providers: [
     SqlRollupStore,
     { provide: RollupStore, useExisting: SqlRollupStore },

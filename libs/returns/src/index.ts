@@ -9,6 +9,7 @@ export { ReturnService } from './application/return.service';
 export { ReturnWorkflowService } from './application/return-workflow.service';
 export type { CreateReturnInput, ReturnLineInput } from './application/return-workflow.service';
 export { ReturnViews } from './application/return.views';
+export { ReturnFactsReader } from './application/return-facts.reader';
 export type { ReturnDetailView, ReturnSummaryView } from './application/return.views';
 export * from './application/return.events';
 export * from './application/return.facts';

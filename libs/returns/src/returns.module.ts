@@ -8,6 +8,7 @@ import { SessionRefundTotals, SessionsModule } from '@pos/sessions';
 import { ReturnRepository } from './application/return.ports';
 import { ReturnService } from './application/return.service';
 import { ReturnViews } from './application/return.views';
+import { ReturnFactsReader } from './application/return-facts.reader';
 import { ReturnWorkflowService } from './application/return-workflow.service';
 import { RETURN_ENTITIES } from './infrastructure/return.entities';
 import { TypeOrmReturnRepository } from './infrastructure/return.repository';
@@ -24,9 +25,10 @@ import { ReturnSessionRefunds } from './infrastructure/session-refund.totals';
     ReturnService,
     ReturnWorkflowService,
     ReturnViews,
+    ReturnFactsReader,
     { provide: ReturnRepository, useClass: TypeOrmReturnRepository },
     { provide: SessionRefundTotals, useClass: ReturnSessionRefunds },
   ],
-  exports: [ReturnService, ReturnWorkflowService, ReturnViews, SessionRefundTotals],
+  exports: [ReturnService, ReturnWorkflowService, ReturnViews, ReturnFactsReader, SessionRefundTotals],
 })
 export class ReturnsModule {}

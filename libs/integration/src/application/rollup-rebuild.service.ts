@@ -1,18 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { StockReadModel } from '@pos/catalog';
+import { ReturnFactsReader } from '@pos/returns';
 import { SaleFactsReader } from '@pos/sales';
 import { ZoneCalendar } from '../domain/calendar';
 import { RollupBatch } from '../domain/rollup-batch';
 import { addMovements, addReturn, addSaleAsItStands, CreditNoteRow, creditNoteOf } from '../domain/rollup-deltas';
-import { ReturnFactsSource, RollupStore } from './rollup.ports';
+import { RollupStore } from './rollup.ports';
 import { StoreFactsCache } from './store-facts';
 
 export interface RebuildReport {
   sales: number;
-  returns: number | 'no source bound';
+  returns: number;
   movements: number;
   rows: number;
   seconds: number;
@@ -22,8 +22,8 @@ const BATCH = 2000;
 
 /**
  * Rebuilds every rollup from the raw records, read through what their owners publish: sales
- * (SaleFactsReader, in id order and batches), processed returns (a ReturnFactsSource, bound by
- * the returns context), stock movements (StockReadModel). The same pure functions as the
+ * (SaleFactsReader, in id order and batches), processed returns (the returns context's
+ * ReturnFactsReader, the same facts processing published), stock movements (StockReadModel). The same pure functions as the
  * incremental subscribers compute the rows (a voided sale counts as its void only), so the result
  * equals what the subscribers kept. Sums are built in memory, then the tables are replaced in one
  * transaction. Run it while no sales are being recorded (a restore, a schema change).
@@ -38,7 +38,7 @@ export class RollupRebuildService {
     private readonly stores: StoreFactsCache,
     private readonly sales: SaleFactsReader,
     private readonly stock: StockReadModel,
-    private readonly moduleRef: ModuleRef,
+    private readonly returnFacts: ReturnFactsReader,
   ) {}
 
   async rebuild(progress: (message: string) => void = (m) => this.logger.log(m)): Promise<RebuildReport> {
@@ -56,26 +56,20 @@ export class RollupRebuildService {
     }
 
     const notes: CreditNoteRow[] = [];
-    let returns: RebuildReport['returns'] = 'no source bound';
-    const source = this.returnSource();
-    if (source) {
-      returns = 0;
-      for (let after = 0; ;) {
-        const list = await source.batch(after, BATCH);
-        if (!list.length) break;
-        for (const { facts } of list) {
-          const store = await this.stores.store(facts.saleReturn.storeId);
-          const sale = await this.sales.sale(facts.saleReturn.saleId);
-          const rates = new Map(sale?.items.map((l) => [l.id, l.taxRateBp]) ?? []);
-          addReturn(batch, facts, store, (id) => rates.get(id) ?? 0);
-          const note = creditNoteOf(facts, store);
-          if (note) notes.push(note);
-        }
-        returns += list.length;
-        after = list[list.length - 1].id;
+    let returns = 0;
+    for (let after = 0; ;) {
+      const list = await this.returnFacts.batch(after, BATCH);
+      if (!list.length) break;
+      for (const { facts } of list) {
+        const store = await this.stores.store(facts.saleReturn.storeId);
+        const sale = await this.sales.sale(facts.saleReturn.saleId);
+        const rates = new Map(sale?.items.map((l) => [l.id, l.taxRateBp]) ?? []);
+        addReturn(batch, facts, store, (id) => rates.get(id) ?? 0);
+        const note = creditNoteOf(facts, store);
+        if (note) notes.push(note);
       }
-    } else {
-      progress('returns: no ReturnFactsSource bound (the returns context is not loaded); none replayed');
+      returns += list.length;
+      after = list[list.length - 1].id;
     }
 
     let movements = 0;
@@ -101,13 +95,5 @@ export class RollupRebuildService {
     const report = { sales, returns, movements, rows: rows.length, seconds: Math.round((Date.now() - started) / 100) / 10 };
     progress(`rebuilt: ${JSON.stringify(report)}`);
     return report;
-  }
-
-  private returnSource(): ReturnFactsSource | null {
-    try {
-      return this.moduleRef.get(ReturnFactsSource, { strict: false });
-    } catch {
-      return null;
-    }
   }
 }

@@ -1,4 +1,3 @@
-import type { ReturnFacts } from '@pos/returns';
 import type { EpochDay } from '../domain/calendar';
 import type { RollupRow } from '../domain/rollup-batch';
 import type { RollupTable } from '../domain/rollup-tables';
@@ -55,14 +54,4 @@ export abstract class RollupReader {
   /** Money taken and refunded per session and payment method type, over every day of the sessions. */
   abstract sessionTenders(sessionIds: number[]): Promise<{ sessionId: number; methodType: string; amount: number; refunded: number }[]>;
   abstract creditNotes(filter: { from: EpochDay; to: EpochDay; storeIds: number[]; warehouseId?: number }): Promise<CreditNoteRow[]>;
-}
-
-/**
- * Where the rebuild reads processed returns from: bound by the returns context (which owns
- * them) once it exists. Optional: without a binding the rebuild has no returns to replay and
- * says so.
- */
-export abstract class ReturnFactsSource {
-  /** Processed returns with id > afterId, in id order, as the ReturnProcessedFacts published for them. */
-  abstract batch(afterId: number, limit: number): Promise<{ id: number; facts: ReturnFacts }[]>;
 }

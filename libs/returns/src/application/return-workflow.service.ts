@@ -12,7 +12,7 @@ import { LineClaims, LineRefund, lineRefund, NO_CLAIMS } from '../domain/refund-
 import { refundableTenders, RefundExceedsPaymentsError, RefundPart, splitRefund } from '../domain/refund-split';
 import { canRestock, DEFAULT_CONDITION, ReturnCondition, stockAction } from '../domain/return-condition';
 import { ReturnAction, statesAllowing, transition } from '../domain/return-status';
-import { ReturnProcessedFacts } from './return.facts';
+import { ReturnProcessedFacts, returnFactsOf } from './return.facts';
 import { ReturnCreated, ReturnProcessed } from './return.events';
 import { ReturnItemRecord, ReturnRepository, SaleReturnRecord } from './return.ports';
 import { ReturnViews } from './return.views';
@@ -347,37 +347,16 @@ export class ReturnWorkflowService {
       r.storeId,
     );
     const reason = r.reasonId === null ? undefined : (await this.returns.reasonsByIds([r.reasonId]))[0];
-    await this.domainEvents.publish(ReturnProcessedFacts, {
-      saleReturn: {
-        id: r.id,
-        number: r.number,
-        saleId: r.saleId,
-        storeId: r.storeId,
-        sessionId,
-        userId: principal.userId,
-        customerId: r.customerId,
-        currencyCode: r.currencyCode,
-        reasonCode: reason?.code ?? null,
-        refundTotal: r.refundTotal,
-        createdAt: r.createdAt,
-        processedAt: now,
-      },
-      lines: items.map((l) => ({
-        saleItemId: l.saleItemId,
-        itemId: l.itemId,
-        quantity: l.quantity,
-        baseQuantity: l.baseQuantity,
-        warehouseId: l.warehouseId,
-        restock: l.restock,
-        condition: l.condition,
-        refundNet: l.refundNet,
-        refundTax: l.refundTax,
-        refundTotal: l.refundTotal,
-        cost: l.cost,
-      })),
-      refunds,
-      creditNote: creditNote ? { id: creditNote.id, number: creditNote.number, amount: creditNote.amount } : null,
-    });
+    await this.domainEvents.publish(
+      ReturnProcessedFacts,
+      returnFactsOf(
+        { ...r, status: 'processed', processedBy: principal.userId, processedAt: now, sessionId },
+        items,
+        refunds,
+        creditNote,
+        reason?.code ?? null,
+      ),
+    );
   }
 
   /** Back to the original payment methods: cash first, then the others; on account within the invoice balance. */

@@ -1,4 +1,5 @@
 import { defineDomainEvent } from '@pos/platform';
+import type { CreditNoteRecord, ReturnItemRecord, ReturnRefundRecord, SaleReturnRecord } from './return.ports';
 
 /**
  * A processed return as its records, in minor units of the sale's currency: what in-process
@@ -43,3 +44,48 @@ export interface ReturnFacts {
 }
 
 export const ReturnProcessedFacts = defineDomainEvent<ReturnFacts>('returns.return-processed');
+
+/**
+ * The facts of a processed return from its records: what processing publishes and what the
+ * report rebuild replays (ReturnFactsReader), so both say the same thing.
+ */
+export function returnFactsOf(
+  r: SaleReturnRecord,
+  items: readonly ReturnItemRecord[],
+  refunds: readonly Pick<ReturnRefundRecord, 'paymentMethodId' | 'methodCode' | 'methodType' | 'amount'>[],
+  creditNote: Pick<CreditNoteRecord, 'id' | 'number' | 'amount'> | null,
+  reasonCode: string | null,
+): ReturnFacts {
+  if (r.processedAt === null || r.processedBy === null) throw new Error(`Return ${r.id} is not processed`);
+  return {
+    saleReturn: {
+      id: r.id,
+      number: r.number,
+      saleId: r.saleId,
+      storeId: r.storeId,
+      sessionId: r.sessionId,
+      userId: r.processedBy,
+      customerId: r.customerId,
+      currencyCode: r.currencyCode,
+      reasonCode,
+      refundTotal: r.refundTotal,
+      createdAt: r.createdAt,
+      processedAt: r.processedAt,
+    },
+    lines: items.map((l) => ({
+      saleItemId: l.saleItemId,
+      itemId: l.itemId,
+      quantity: l.quantity,
+      baseQuantity: l.baseQuantity,
+      warehouseId: l.warehouseId,
+      restock: l.restock,
+      condition: l.condition,
+      refundNet: l.refundNet,
+      refundTax: l.refundTax,
+      refundTotal: l.refundTotal,
+      cost: l.cost,
+    })),
+    refunds: refunds.map((f) => ({ paymentMethodId: f.paymentMethodId, methodCode: f.methodCode, methodType: f.methodType, amount: f.amount })),
+    creditNote: creditNote ? { id: creditNote.id, number: creditNote.number, amount: creditNote.amount } : null,
+  };
+}

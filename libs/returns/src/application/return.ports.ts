@@ -139,6 +139,8 @@ export abstract class ReturnRepository {
   abstract insertCreditNote(note: Omit<CreditNoteRecord, 'id'>): Promise<CreditNoteRecord>;
   abstract list(filter: ReturnFilter, page: PageRequest): Promise<Page<SaleReturnRecord>>;
   abstract ofSales(saleIds: number[]): Promise<SaleReturnRecord[]>;
+  /** Processed returns with id > afterId, in id order (the report rebuild's replay). */
+  abstract processedAfter(afterId: number, limit: number): Promise<SaleReturnRecord[]>;
   /** What processed returns of a sale refunded, per payment method. */
   abstract saleRefunds(saleId: number): Promise<{ paymentMethodId: number; amount: number }[]>;
   abstract claims(saleId: number): Promise<LineClaimRecord[]>;

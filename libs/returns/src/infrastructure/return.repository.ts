@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, In } from 'typeorm';
+import { Brackets, In, MoreThan } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { TxRepository } from '@pos/platform';
 import type { ReturnStatus } from '../domain/return-status';
@@ -123,6 +123,10 @@ export class TypeOrmReturnRepository extends TxRepository implements ReturnRepos
 
   ofSales(saleIds: number[]): Promise<SaleReturnRecord[]> {
     return saleIds.length ? this.em.getRepository(SaleReturnEntity).find({ where: { saleId: In(saleIds) }, order: { id: 'ASC' } }) : Promise.resolve([]);
+  }
+
+  processedAfter(afterId: number, limit: number): Promise<SaleReturnRecord[]> {
+    return this.em.getRepository(SaleReturnEntity).find({ where: { id: MoreThan(afterId), status: 'processed' }, order: { id: 'ASC' }, take: limit });
   }
 
   async saleRefunds(saleId: number): Promise<{ paymentMethodId: number; amount: number }[]> {
