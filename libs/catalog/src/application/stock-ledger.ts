@@ -117,12 +117,19 @@ export class StockLedger {
   async sell(ref: StockReference, lines: StockLine[], options: { allowNegative: boolean }): Promise<void> {
     const items = await this.itemMap(lines);
     const now = this.clock.now();
-    const moves: StockMovementRecord[] = [];
-    for (const line of lockOrder(lines)) {
+    const ordered = lockOrder(lines);
+    const movements = ordered.map((line) => this.newMovement(ref, line, 'sale', -line.quantity));
+    const result = await this.stock.moveMany(movements, options.allowNegative ? null : 0, now);
+    if ('refused' in result) {
+      const line = ordered[result.refused];
       const item = items.get(line.itemId)!;
-      const moved = await this.move(ref, line, 'sale', -line.quantity, options.allowNegative ? null : 0, now);
-      if (!moved) throw StockErrors.insufficient(`${item.sku} (${item.name}) for ${line.field}`);
-      moves.push(moved.record);
+      throw StockErrors.insufficient(`${item.sku} (${item.name}) for ${line.field}`);
+    }
+    const moves: StockMovementRecord[] = [];
+    for (const [i, line] of ordered.entries()) {
+      const item = items.get(line.itemId)!;
+      const moved = result.moved[i];
+      moves.push({ ...movements[i], id: moved.movementId, quantity: movements[i].delta, balanceAfter: moved.after, createdAt: now });
       if (item.isSerialTracked && line.serialNumber) {
         const [row] = await this.stock.serials(item.id, { warehouseId: line.warehouseId, status: 'in_stock', serials: [line.serialNumber] });
         if (!row) throw StockErrors.serialNotInStock(line.field);
@@ -207,8 +214,8 @@ export class StockLedger {
     if (movements.length) await this.domainEvents.publish(StockMovedFacts, { movements });
   }
 
-  private async move(ref: StockReference, line: StockLine, type: string, delta: number, floor: number | null, now: Date) {
-    const movement: NewMovement = {
+  private newMovement(ref: StockReference, line: StockLine, type: string, delta: number): NewMovement {
+    return {
       itemId: line.itemId,
       warehouseId: line.warehouseId,
       type,
@@ -219,6 +226,10 @@ export class StockLedger {
       userId: ref.userId,
       notes: line.notes ?? ref.notes ?? null,
     };
+  }
+
+  private async move(ref: StockReference, line: StockLine, type: string, delta: number, floor: number | null, now: Date) {
+    const movement = this.newMovement(ref, line, type, delta);
     const moved = await this.stock.move(movement, floor, now);
     if (!moved) return null;
     const record: StockMovementRecord = { ...movement, id: moved.movementId, quantity: delta, balanceAfter: moved.after, createdAt: now };
