@@ -4,7 +4,7 @@
  * cart (a fresh idempotency key each) on the rest, embedded SQLite, the server in a child process and autocannon here.
  * Prints the API process's RSS (VmRSS from /proc) after a warm-up, every minute and at the end,
  * and the growth from the warm-up to the end: the heap must not grow with the traffic.
- *   npm run build && node bench/soak.bench.js     (SOAK_SECONDS=600 SOAK_WARMUP=30 BENCH_CONNECTIONS=10)
+ *   npm run build && node bench/soak.bench.js     (SOAK_SECONDS=600 SOAK_WARMUP=60 BENCH_CONNECTIONS=10)
  */
 const { fork } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
@@ -13,7 +13,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
-const WARMUP = Number(process.env.SOAK_WARMUP ?? 30);
+const WARMUP = Number(process.env.SOAK_WARMUP ?? 60);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SKUS = ['BEV-001', 'BEV-003', 'SNK-001', 'GRO-002', 'HSE-001'];
 
