@@ -96,19 +96,7 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
     }
     if (!result.affected) return null;
     const level = await this.levelsRepo.findOneByOrFail({ itemId: m.itemId, warehouseId: m.warehouseId });
-    const movement = await this.em.getRepository(StockMovementEntity).insert({
-      itemId: m.itemId,
-      warehouseId: m.warehouseId,
-      type: m.type,
-      quantity: m.delta,
-      balanceAfter: level.quantity,
-      unitCost: m.unitCost,
-      referenceType: m.referenceType,
-      referenceId: m.referenceId,
-      userId: m.userId,
-      notes: m.notes,
-      createdAt: now,
-    });
+    const movement = await this.em.getRepository(StockMovementEntity).insert(movementRow(m, level.quantity, now));
     return { before: level.quantity - m.delta, after: level.quantity, movementId: Number(movement.identifiers[0]?.id), reorderLevel: level.reorderLevel };
   }
 
@@ -142,21 +130,7 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
       after[i] = b;
       balance.set(k, b - movements[i].delta);
     }
-    const inserted = await this.em.getRepository(StockMovementEntity).insert(
-      movements.map((m, i) => ({
-        itemId: m.itemId,
-        warehouseId: m.warehouseId,
-        type: m.type,
-        quantity: m.delta,
-        balanceAfter: after[i],
-        unitCost: m.unitCost,
-        referenceType: m.referenceType,
-        referenceId: m.referenceId,
-        userId: m.userId,
-        notes: m.notes,
-        createdAt: now,
-      })),
-    );
+    const inserted = await this.em.getRepository(StockMovementEntity).insert(movements.map((m, i) => movementRow(m, after[i], now)));
     return {
       moved: movements.map((m, i) => ({
         before: after[i] - m.delta,
@@ -295,3 +269,18 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
 
 const stockLimit = (m: NewMovement) =>
   new ConflictError('stock_limit', `The stock level of item ${m.itemId} in warehouse ${m.warehouseId} would exceed ${MAX_STOCK_LEVEL} units.`);
+
+/** The stock_movements row of a movement that left the level at `balanceAfter`. */
+const movementRow = (m: NewMovement, balanceAfter: number, now: Date) => ({
+  itemId: m.itemId,
+  warehouseId: m.warehouseId,
+  type: m.type,
+  quantity: m.delta,
+  balanceAfter,
+  unitCost: m.unitCost,
+  referenceType: m.referenceType,
+  referenceId: m.referenceId,
+  userId: m.userId,
+  notes: m.notes,
+  createdAt: now,
+});
