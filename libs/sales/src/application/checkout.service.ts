@@ -380,7 +380,7 @@ export class CheckoutService {
       idempotencyKey: input.idempotencyKey,
       taxExempt: p.priced.taxExempt,
       taxExemptReason: input.taxExemptReason ?? null,
-      offlineCreatedAt: input.offlineCreatedAt ?? null,
+      offlineCreatedAt: input.offlineCreatedAt ? wholeSeconds(input.offlineCreatedAt) : null,
       syncedAt: times.syncedAt,
       voidedAt: null,
       voidedBy: null,
