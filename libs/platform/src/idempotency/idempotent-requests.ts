@@ -54,8 +54,9 @@ export function requestFingerprint(body: unknown): string {
  *    leaves nothing behind and the retry with the same key runs at once;
  *  - the same key, body and user again: the stored response (same status and body), `replayed`;
  *    another body, another operation or another user: 422 on idempotency_key; 409 with
- *    Retry-After only for a claim still marked in flight (rows left by earlier versions, which
- *    committed the claim on its own; taken over after a minute);
+ *    Retry-After only while the first is still running past the lock wait timeout, or for a
+ *    claim still marked in flight (rows left by earlier versions, which committed the claim on
+ *    its own; taken over after a minute);
  *  - the work is retried as a whole on deadlocks.
  * Completed keys and their responses are kept (never purged here: at least the 30 days asked).
  */
@@ -74,7 +75,7 @@ export class IdempotentRequests {
     for (let attempt = 1; ; attempt++) {
       try {
         const body = await withTransactionRetry(this.txHost, async () => {
-          await this.repo.insert({
+          await this.claim({
             key: request.key,
             scope: request.scope,
             fingerprint: request.fingerprint,
@@ -102,6 +103,21 @@ export class IdempotentRequests {
         if (outcome) return outcome;
         if (attempt >= 3) throw inFlight();
       }
+    }
+  }
+
+  /**
+   * Inserts the claim. On MySQL a concurrent duplicate's INSERT waits here for the first request
+   * to commit or roll back; a wait that outlasts the lock timeout means the first is still
+   * running: 409 (not retried as a deadlock would be).
+   */
+  private async claim(record: Omit<IdempotencyRecord, 'id'>): Promise<void> {
+    try {
+      await this.repo.insert(record);
+    } catch (error) {
+      const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code;
+      if (code === 'ER_LOCK_WAIT_TIMEOUT') throw inFlight();
+      throw error;
     }
   }
 
