@@ -89,8 +89,8 @@ export class StockLedger {
    * line's serial_number) and, with `checkStock`, enough on hand (409). (When selling, the
    * ledger's conditional UPDATE is the real guard; this pre-check serves "validate" requests.)
    */
-  async checkSale(lines: StockLine[], options: { checkStock: boolean }): Promise<void> {
-    const items = await this.itemMap(lines);
+  async checkSale(lines: StockLine[], options: { checkStock: boolean; items?: ReadonlyMap<number, ItemRecord> }): Promise<void> {
+    const items = await this.itemMap(lines, options.items);
     const errors: Record<string, string[]> = {};
     for (const line of lines) {
       const item = items.get(line.itemId)!;
@@ -114,8 +114,8 @@ export class StockLedger {
   }
 
   /** Goods leave with a sale: 409 when a warehouse has too few (unless allowed), serials become sold. */
-  async sell(ref: StockReference, lines: StockLine[], options: { allowNegative: boolean }): Promise<void> {
-    const items = await this.itemMap(lines);
+  async sell(ref: StockReference, lines: StockLine[], options: { allowNegative: boolean; items?: ReadonlyMap<number, ItemRecord> }): Promise<void> {
+    const items = await this.itemMap(lines, options.items);
     const now = this.clock.now();
     const ordered = lockOrder(lines);
     const movements = ordered.map((line) => this.newMovement(ref, line, 'sale', -line.quantity));
@@ -260,8 +260,11 @@ export class StockLedger {
     if (serial) await this.stock.updateSerials([serial.id], { status, saleId: null, warehouseId: line.warehouseId }, now);
   }
 
-  private async itemMap(lines: StockLine[]): Promise<Map<number, ItemRecord>> {
-    const items = await this.items.findByIds([...new Set(lines.map((l) => l.itemId))], true);
+  /** The lines' items: the records the caller already holds (a checkout priced them), else read once. */
+  private async itemMap(lines: StockLine[], known?: ReadonlyMap<number, ItemRecord>): Promise<ReadonlyMap<number, ItemRecord>> {
+    const ids = [...new Set(lines.map((l) => l.itemId))];
+    if (known && ids.every((id) => known.has(id))) return known;
+    const items = await this.items.findByIds(ids, true);
     return new Map(items.map((i) => [i.id, i]));
   }
 

@@ -224,6 +224,7 @@ export class CheckoutService {
     // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
     const warehouses = await this.lineWarehouses(store, input, priced);
     await this.ledger.checkSale(this.stockLines(input, priced, warehouses), {
+      items: priced.items,
       checkStock: !forCommit && !store.allowNegativeStock && input.offlineCreatedAt === undefined,
     });
     this.assertTotal(input.totalAmount, priced);
@@ -463,6 +464,7 @@ export class CheckoutService {
       this.stockLines(input, p.priced, p.warehouses),
       {
         allowNegative: p.store.allowNegativeStock || input.offlineCreatedAt !== undefined,
+        items: p.priced.items,
       },
     );
   }
