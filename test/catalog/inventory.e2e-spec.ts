@@ -1,3 +1,4 @@
+import { StoreContext } from '@pos/catalog';
 import request from 'supertest';
 import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
 import { DemoIds, demoIds, expectNo5xx, HOSTILE_IDS, LONG } from './catalog-helpers';
@@ -507,6 +508,7 @@ describe('Inventory', () => {
 
     it('lets stock go negative only where the store allows it (never in a standalone warehouse)', async () => {
       await t.db.query('UPDATE stores SET allow_negative_stock = ? WHERE id = ?', [1, ids.store.AP]);
+      t.app.get(StoreContext).invalidate(); // edited behind the API's back: forget the cached store
       try {
         const res = await adjust({ type: 'damage', warehouse_id: ids.warehouse.AP, items: [{ item_id: item('BEV-005'), quantity: 40 }] });
         expect(res.status).toBe(201);
@@ -519,6 +521,7 @@ describe('Inventory', () => {
         await expectStock(item('BEV-005'), ids.warehouse.CENTRAL, 200);
       } finally {
         await t.db.query('UPDATE stores SET allow_negative_stock = ? WHERE id = ?', [0, ids.store.AP]);
+        t.app.get(StoreContext).invalidate();
       }
       expectErrorEnvelope(await adjust({ type: 'damage', warehouse_id: ids.warehouse.AP, items: [{ item_id: item('BEV-005'), quantity: 1 }] }), 409);
       await expectStock(item('BEV-005'), ids.warehouse.AP, -10);

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DemoModule } from '@pos/demo';
 import { IdentityModule } from '@pos/identity';
 import { PricingModule } from '@pos/pricing';
+import { ReturnsModule } from '@pos/returns';
 import { WebhooksModule } from '@pos/webhooks';
 import { IntegrationModule } from '@pos/integration';
 import { AppConfig, ConfigModule, DatabaseModule, QueueModule, RedisModule } from '@pos/platform';
@@ -21,6 +22,8 @@ export class CliModule {
         IntegrationModule,
         DemoModule,
         WebhooksModule,
+        // SessionService (reached through the sales reports) needs the refund totals ReturnsModule binds.
+        ReturnsModule,
       ],
     };
   }

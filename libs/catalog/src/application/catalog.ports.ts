@@ -151,6 +151,17 @@ export abstract class StockRepository {
     floor: number | null,
     now: Date,
   ): Promise<{ before: number; after: number; movementId: number; reorderLevel: number | null } | null>;
+  /**
+   * `move` for several movements in one go (a sale's lines, given in lock order): one conditional
+   * UPDATE each, then the levels read in one query and the movements written in one multi-row
+   * INSERT. Returns the index of the first movement refused by the floor (nothing is written for
+   * the batch then: the caller's transaction rolls back), else each movement's result in order.
+   */
+  abstract moveMany(
+    movements: NewMovement[],
+    floor: number | null,
+    now: Date,
+  ): Promise<{ refused: number } | { moved: { before: number; after: number; movementId: number; reorderLevel: number | null }[] }>;
   abstract setReorderLevel(itemId: number, warehouseId: number, reorderLevel: number | null, now: Date): Promise<void>;
   abstract inventory(filter: InventoryFilter, page: PageRequest): Promise<Page<InventoryRow>>;
   abstract movements(filter: MovementFilter, page: PageRequest): Promise<Page<StockMovementRecord>>;

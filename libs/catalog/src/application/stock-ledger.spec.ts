@@ -32,6 +32,22 @@ class FakeStock {
         self.movements.push({ ...m, id: self.movements.length + 1 });
         return { before, after: level.quantity, movementId: self.movements.length, reorderLevel: level.reorderLevel };
       },
+      async moveMany(ms: NewMovement[], floor: number | null) {
+        // the real batch is undone by the caller's transaction; the fake restores its maps
+        const saved = new Map([...self.levels].map(([k, v]) => [k, { ...v }]));
+        const movements = self.movements.length;
+        const moved = [];
+        for (const [i, m] of ms.entries()) {
+          const r = await (this as StockRepository).move(m, floor, new Date());
+          if (!r) {
+            self.levels = saved;
+            self.movements.length = movements;
+            return { refused: i };
+          }
+          moved.push(r);
+        }
+        return { moved };
+      },
       async serials(itemId: number, f: { warehouseId?: number; status?: string; serials?: string[] }) {
         return self.serials.filter(
           (s) =>

@@ -89,8 +89,8 @@ export class StockLedger {
    * line's serial_number) and, with `checkStock`, enough on hand (409). (When selling, the
    * ledger's conditional UPDATE is the real guard; this pre-check serves "validate" requests.)
    */
-  async checkSale(lines: StockLine[], options: { checkStock: boolean }): Promise<void> {
-    const items = await this.itemMap(lines);
+  async checkSale(lines: StockLine[], options: { checkStock: boolean; items?: ReadonlyMap<number, ItemRecord> }): Promise<void> {
+    const items = await this.itemMap(lines, options.items);
     const errors: Record<string, string[]> = {};
     for (const line of lines) {
       const item = items.get(line.itemId)!;
@@ -114,15 +114,22 @@ export class StockLedger {
   }
 
   /** Goods leave with a sale: 409 when a warehouse has too few (unless allowed), serials become sold. */
-  async sell(ref: StockReference, lines: StockLine[], options: { allowNegative: boolean }): Promise<void> {
-    const items = await this.itemMap(lines);
+  async sell(ref: StockReference, lines: StockLine[], options: { allowNegative: boolean; items?: ReadonlyMap<number, ItemRecord> }): Promise<void> {
+    const items = await this.itemMap(lines, options.items);
     const now = this.clock.now();
-    const moves: StockMovementRecord[] = [];
-    for (const line of lockOrder(lines)) {
+    const ordered = lockOrder(lines);
+    const movements = ordered.map((line) => this.newMovement(ref, line, 'sale', -line.quantity));
+    const result = await this.stock.moveMany(movements, options.allowNegative ? null : 0, now);
+    if ('refused' in result) {
+      const line = ordered[result.refused];
       const item = items.get(line.itemId)!;
-      const moved = await this.move(ref, line, 'sale', -line.quantity, options.allowNegative ? null : 0, now);
-      if (!moved) throw StockErrors.insufficient(`${item.sku} (${item.name}) for ${line.field}`);
-      moves.push(moved.record);
+      throw StockErrors.insufficient(`${item.sku} (${item.name}) for ${line.field}`);
+    }
+    const moves: StockMovementRecord[] = [];
+    for (const [i, line] of ordered.entries()) {
+      const item = items.get(line.itemId)!;
+      const moved = result.moved[i];
+      moves.push({ ...movements[i], id: moved.movementId, quantity: movements[i].delta, balanceAfter: moved.after, createdAt: now });
       if (item.isSerialTracked && line.serialNumber) {
         const [row] = await this.stock.serials(item.id, { warehouseId: line.warehouseId, status: 'in_stock', serials: [line.serialNumber] });
         if (!row) throw StockErrors.serialNotInStock(line.field);
@@ -207,8 +214,8 @@ export class StockLedger {
     if (movements.length) await this.domainEvents.publish(StockMovedFacts, { movements });
   }
 
-  private async move(ref: StockReference, line: StockLine, type: string, delta: number, floor: number | null, now: Date) {
-    const movement: NewMovement = {
+  private newMovement(ref: StockReference, line: StockLine, type: string, delta: number): NewMovement {
+    return {
       itemId: line.itemId,
       warehouseId: line.warehouseId,
       type,
@@ -219,6 +226,10 @@ export class StockLedger {
       userId: ref.userId,
       notes: line.notes ?? ref.notes ?? null,
     };
+  }
+
+  private async move(ref: StockReference, line: StockLine, type: string, delta: number, floor: number | null, now: Date) {
+    const movement = this.newMovement(ref, line, type, delta);
     const moved = await this.stock.move(movement, floor, now);
     if (!moved) return null;
     const record: StockMovementRecord = { ...movement, id: moved.movementId, quantity: delta, balanceAfter: moved.after, createdAt: now };
@@ -249,8 +260,11 @@ export class StockLedger {
     if (serial) await this.stock.updateSerials([serial.id], { status, saleId: null, warehouseId: line.warehouseId }, now);
   }
 
-  private async itemMap(lines: StockLine[]): Promise<Map<number, ItemRecord>> {
-    const items = await this.items.findByIds([...new Set(lines.map((l) => l.itemId))], true);
+  /** The lines' items: the records the caller already holds (a checkout priced them), else read once. */
+  private async itemMap(lines: StockLine[], known?: ReadonlyMap<number, ItemRecord>): Promise<ReadonlyMap<number, ItemRecord>> {
+    const ids = [...new Set(lines.map((l) => l.itemId))];
+    if (known && ids.every((id) => known.has(id))) return known;
+    const items = await this.items.findByIds(ids, true);
     return new Map(items.map((i) => [i.id, i]));
   }
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, In, IsNull } from 'typeorm';
+import { In, IsNull } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
 import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, UnitWrite } from '../application/catalog.ports';
-import { TxRepository } from '@pos/platform';
+import { TxRepository, utcDate } from '@pos/platform';
 import { ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 
 @Injectable()
@@ -27,36 +27,40 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     return new Page(rows, total, page.page, page.perPage);
   }
 
+  /**
+   * Exact SKU and barcode matches (by id), then names by prefix (by name), in ONE statement of
+   * three indexed branches (unique SKU index, unique barcode index, name index; an OR of the
+   * first two makes MySQL scan the table), rows read raw. Only when nothing matched exactly, a
+   * second statement looks for names containing q or SKUs starting with it.
+   */
   async search(q: string, options: { categoryId?: number; limit: number }): Promise<ItemRecord[]> {
-    const base = () => {
-      const qb = this.repo.createQueryBuilder('i').where('i.deleted_at IS NULL').andWhere('i.is_active = :active', { active: true });
+    const live = `i.deleted_at IS NULL AND i.is_active = ?${options.categoryId !== undefined ? ' AND i.category_id = ?' : ''}`;
+    const liveParams = options.categoryId !== undefined ? [1, options.categoryId] : [1];
+    const n = Math.max(1, Math.trunc(options.limit));
+    const rows = (await this.em.query(
+      `SELECT * FROM (SELECT 0 AS rnk, NULL AS sort_name, i.* FROM items i WHERE i.sku = ? AND ${live} LIMIT ${n}) s
+       UNION ALL SELECT * FROM (SELECT 0 AS rnk, NULL AS sort_name, i.* FROM items i WHERE i.id IN (SELECT b.item_id FROM item_barcodes b WHERE b.barcode = ?) AND ${live} ORDER BY i.id LIMIT ${n}) b
+       UNION ALL SELECT * FROM (SELECT 1 AS rnk, i.name AS sort_name, i.* FROM items i WHERE i.name LIKE ?${this.esc} AND ${live} ORDER BY i.name, i.id LIMIT ${2 * n}) p
+       ORDER BY rnk, sort_name, id`,
+      [q, ...liveParams, q, ...liveParams, this.like(q, 'prefix'), ...liveParams],
+    )) as Record<string, unknown>[];
+    const exact = rows.filter((r) => Number(r.rnk) === 0).map(itemFromRow);
+    const found = new Map<number, ItemRecord>();
+    for (const item of exact) if (found.size < n) found.set(item.id, item);
+    for (const item of rows.filter((r) => Number(r.rnk) === 1).map(itemFromRow)) if (found.size < n && !found.has(item.id)) found.set(item.id, item);
+    if (exact.length === 0 && found.size < n) {
+      const qb = this.repo
+        .createQueryBuilder('i')
+        .where('i.deleted_at IS NULL')
+        .andWhere('i.is_active = :active', { active: true })
+        .andWhere(`(i.name LIKE :contains${this.esc} OR i.sku LIKE :skuPrefix${this.esc})`, {
+          contains: this.like(q, 'contains'),
+          skuPrefix: this.like(q, 'prefix'),
+        });
       if (options.categoryId !== undefined) qb.andWhere('i.category_id = :categoryId', { categoryId: options.categoryId });
-      return qb;
-    };
-    // Two point lookups on the unique SKU and barcode indexes (an OR of the two makes MySQL
-    // scan the table), then names by prefix on the name index.
-    const barcodeItemIds = (await this.em.getRepository(ItemBarcodeEntity).find({ select: { itemId: true }, where: { barcode: q } })).map((b) => b.itemId);
-    const exact = await base()
-      .andWhere(
-        barcodeItemIds.length ? new Brackets((b) => b.where('i.sku = :q', { q }).orWhere('i.id IN (:...barcodeItemIds)', { barcodeItemIds })) : 'i.sku = :q',
-        { q },
-      )
-      .orderBy('i.id', 'ASC')
-      .take(options.limit)
-      .getMany();
-    const found = new Map(exact.map((i) => [i.id, i]));
-    const more = async (where: string, params: Record<string, string>) => {
-      if (found.size >= options.limit) return;
-      const qb = base().andWhere(where, params).orderBy('i.name', 'ASC').addOrderBy('i.id', 'ASC').take(options.limit);
       if (found.size) qb.andWhere('i.id NOT IN (:...seen)', { seen: [...found.keys()] });
-      for (const row of await qb.getMany()) if (found.size < options.limit) found.set(row.id, row);
-    };
-    await more(`i.name LIKE :prefix${this.esc}`, { prefix: this.like(q, 'prefix') });
-    if (exact.length === 0)
-      await more(`(i.name LIKE :contains${this.esc} OR i.sku LIKE :skuPrefix${this.esc})`, {
-        contains: this.like(q, 'contains'),
-        skuPrefix: this.like(q, 'prefix'),
-      });
+      for (const row of await qb.orderBy('i.name', 'ASC').addOrderBy('i.id', 'ASC').take(n).getMany()) if (found.size < n) found.set(row.id, row);
+    }
     return [...found.values()];
   }
 
@@ -169,4 +173,28 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     }[];
     return rows.map((r) => Number(r.id));
   }
+}
+
+/** An items row read raw (either driver) as a record: numbers from bigint strings, booleans from 0/1, UTC dates. */
+function itemFromRow(r: Record<string, unknown>): ItemRecord {
+  const int = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const date = (v: unknown) => (v === null || v === undefined ? null : (utcDate.from(v as string | Date) as Date));
+  return {
+    id: Number(r.id),
+    sku: String(r.sku),
+    name: String(r.name),
+    description: r.description === null || r.description === undefined ? null : String(r.description),
+    categoryId: int(r.category_id),
+    basePrice: Number(r.base_price),
+    cost: Number(r.cost),
+    taxClassId: int(r.tax_class_id),
+    baseUnit: String(r.base_unit),
+    isActive: Boolean(Number(r.is_active)),
+    isSerialTracked: Boolean(Number(r.is_serial_tracked)),
+    reorderLevel: Number(r.reorder_level),
+    reorderQuantity: Number(r.reorder_quantity),
+    createdAt: date(r.created_at)!,
+    updatedAt: date(r.updated_at)!,
+    deletedAt: date(r.deleted_at),
+  };
 }

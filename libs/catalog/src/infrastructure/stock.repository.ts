@@ -85,40 +85,72 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
     // One conditional UPDATE: atomic on both databases, and on MySQL it holds the row lock
     // until commit, so concurrent sellers of the last unit cannot both succeed. The row is
     // created (quantity 0) only when the UPDATE finds none.
-    const update = () => {
-      const qb = this.levelsRepo
-        .createQueryBuilder()
-        .update(StockLevelEntity)
-        .set({ quantity: () => `quantity + ${Math.trunc(m.delta)}`, updatedAt: now })
-        .where('item_id = :itemId AND warehouse_id = :warehouseId', { itemId: m.itemId, warehouseId: m.warehouseId });
-      if (floor !== null) qb.andWhere(`quantity + ${Math.trunc(m.delta)} >= :floor`, { floor });
-      qb.andWhere(`quantity + ${Math.trunc(m.delta)} BETWEEN :minLevel AND :maxLevel`, { minLevel: -MAX_STOCK_LEVEL, maxLevel: MAX_STOCK_LEVEL });
-      return qb.execute();
-    };
+    const update = () => this.changeLevel(m, floor, now);
     let result = await update();
     if (!result.affected && !(await this.levelsRepo.exists({ where: { itemId: m.itemId, warehouseId: m.warehouseId } }))) {
       await this.ensureLevel(m.itemId, m.warehouseId, now);
       result = await update();
     }
     if (!result.affected && m.delta > 0) {
-      throw new ConflictError('stock_limit', `The stock level of item ${m.itemId} in warehouse ${m.warehouseId} would exceed ${MAX_STOCK_LEVEL} units.`);
+      throw stockLimit(m);
     }
     if (!result.affected) return null;
     const level = await this.levelsRepo.findOneByOrFail({ itemId: m.itemId, warehouseId: m.warehouseId });
-    const movement = await this.em.getRepository(StockMovementEntity).insert({
-      itemId: m.itemId,
-      warehouseId: m.warehouseId,
-      type: m.type,
-      quantity: m.delta,
-      balanceAfter: level.quantity,
-      unitCost: m.unitCost,
-      referenceType: m.referenceType,
-      referenceId: m.referenceId,
-      userId: m.userId,
-      notes: m.notes,
-      createdAt: now,
-    });
+    const movement = await this.em.getRepository(StockMovementEntity).insert(movementRow(m, level.quantity, now));
     return { before: level.quantity - m.delta, after: level.quantity, movementId: Number(movement.identifiers[0]?.id), reorderLevel: level.reorderLevel };
+  }
+
+  async moveMany(
+    movements: NewMovement[],
+    floor: number | null,
+    now: Date,
+  ): Promise<{ refused: number } | { moved: { before: number; after: number; movementId: number; reorderLevel: number | null }[] }> {
+    for (const [i, m] of movements.entries()) {
+      const result = await this.changeLevel(m, floor, now);
+      if (!result.affected && !(await this.levelsRepo.exists({ where: { itemId: m.itemId, warehouseId: m.warehouseId } }))) {
+        await this.ensureLevel(m.itemId, m.warehouseId, now);
+        result.affected = (await this.changeLevel(m, floor, now)).affected;
+      }
+      if (!result.affected && m.delta > 0) throw stockLimit(m);
+      if (!result.affected) return { refused: i };
+    }
+    const key = (itemId: number, warehouseId: number) => `${itemId}:${warehouseId}`;
+    const levels = new Map(
+      (await this.levels([...new Set(movements.map((m) => m.itemId))], [...new Set(movements.map((m) => m.warehouseId))])).map((l) => [
+        key(l.itemId, l.warehouseId),
+        l,
+      ]),
+    );
+    // The level read after every change; a row moved twice gets each balance by walking back from it.
+    const balance = new Map<string, number>();
+    const after = new Array<number>(movements.length);
+    for (let i = movements.length - 1; i >= 0; i--) {
+      const k = key(movements[i].itemId, movements[i].warehouseId);
+      const b = balance.get(k) ?? levels.get(k)!.quantity;
+      after[i] = b;
+      balance.set(k, b - movements[i].delta);
+    }
+    const inserted = await this.em.getRepository(StockMovementEntity).insert(movements.map((m, i) => movementRow(m, after[i], now)));
+    return {
+      moved: movements.map((m, i) => ({
+        before: after[i] - m.delta,
+        after: after[i],
+        movementId: Number(inserted.identifiers[i]?.id),
+        reorderLevel: levels.get(key(m.itemId, m.warehouseId))!.reorderLevel,
+      })),
+    };
+  }
+
+  /** The conditional UPDATE of `move`: refused (0 rows) below the floor or beyond the level limits. */
+  private changeLevel(m: NewMovement, floor: number | null, now: Date) {
+    const qb = this.levelsRepo
+      .createQueryBuilder()
+      .update(StockLevelEntity)
+      .set({ quantity: () => `quantity + ${Math.trunc(m.delta)}`, updatedAt: now })
+      .where('item_id = :itemId AND warehouse_id = :warehouseId', { itemId: m.itemId, warehouseId: m.warehouseId });
+    if (floor !== null) qb.andWhere(`quantity + ${Math.trunc(m.delta)} >= :floor`, { floor });
+    qb.andWhere(`quantity + ${Math.trunc(m.delta)} BETWEEN :minLevel AND :maxLevel`, { minLevel: -MAX_STOCK_LEVEL, maxLevel: MAX_STOCK_LEVEL });
+    return qb.execute();
   }
 
   async setReorderLevel(itemId: number, warehouseId: number, reorderLevel: number | null, now: Date): Promise<void> {
@@ -234,3 +266,21 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
     if (ids.length) await this.em.getRepository(SerialNumberEntity).update({ id: In(ids) }, { ...changes, updatedAt: now });
   }
 }
+
+const stockLimit = (m: NewMovement) =>
+  new ConflictError('stock_limit', `The stock level of item ${m.itemId} in warehouse ${m.warehouseId} would exceed ${MAX_STOCK_LEVEL} units.`);
+
+/** The stock_movements row of a movement that left the level at `balanceAfter`. */
+const movementRow = (m: NewMovement, balanceAfter: number, now: Date) => ({
+  itemId: m.itemId,
+  warehouseId: m.warehouseId,
+  type: m.type,
+  quantity: m.delta,
+  balanceAfter,
+  unitCost: m.unitCost,
+  referenceType: m.referenceType,
+  referenceId: m.referenceId,
+  userId: m.userId,
+  notes: m.notes,
+  createdAt: now,
+});

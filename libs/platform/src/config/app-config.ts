@@ -73,6 +73,8 @@ export interface AppConfig {
   rateLimit: RateLimitConfig;
   tokenTtlMinutes: number;
   authCacheTtlMs: number;
+  /** Per-process cache of stores, warehouses and payment methods (read on every sale and lookup). */
+  referenceCacheTtlMs: number;
   appKey: string;
   bodyLimit: string;
   openapi: boolean;
@@ -140,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     tokenTtlMinutes: read.int('TOKEN_TTL_MINUTES', 43200, 1, 5_256_000),
     authCacheTtlMs: read.int('AUTH_CACHE_TTL_MS', 5000, 0, 600_000),
+    referenceCacheTtlMs: read.int('REFERENCE_CACHE_TTL_MS', 5000, 0, 600_000),
     appKey: appKey ?? '',
     bodyLimit: read.string('BODY_LIMIT') ?? '1mb',
     openapi: read.bool('OPENAPI', true),

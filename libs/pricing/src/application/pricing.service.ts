@@ -6,10 +6,10 @@ import { ItemCatalog, ItemRecord, ItemUnitRecord, StoreContext, StoreRecord } fr
 import { priceCart } from '../domain/pricing-engine';
 import { exemptionProblem } from '../domain/tax-exemption';
 import { TaxRateRecord } from './reference.records';
-import { ReferenceRepository } from './reference.ports';
 import { CartLineInput, Discount, PricedCart, PricedLine } from '../domain/pricing.types';
 import { PricingRepository } from './pricing.ports';
 import { ActivePricingCache } from './active-pricing.cache';
+import { CurrencyDecimals } from './currency-decimals';
 
 export interface CartLineRequest {
   itemId: number;
@@ -59,10 +59,10 @@ export class PricingService {
     private readonly pricing: PricingRepository,
     private readonly items: ItemCatalog,
     private readonly stores: StoreContext,
-    private readonly reference: ReferenceRepository,
     private readonly customers: CustomerService,
     private readonly clock: Clock,
     private readonly active: ActivePricingCache,
+    private readonly currencies: CurrencyDecimals,
   ) {}
 
   /** Price-book entries that apply to an item now for a store and customer group. */
@@ -119,8 +119,8 @@ export class PricingService {
       this.pricing.priceBookCandidates(ids, { storeId, customerGroupId, at, currencyCode: store.currencyCode }),
       this.active.activeRules(),
       this.active.activeBundles(),
-      this.reference.taxRates([...new Set(itemRows.map((i) => i.taxClassId).filter((c): c is number => c !== null))], storeId),
-      this.reference.currency(store.currencyCode),
+      this.active.taxRates([...new Set(itemRows.map((i) => i.taxClassId).filter((c): c is number => c !== null))], storeId),
+      this.currencies.of(store.currencyCode),
     ]);
     const taxExempt = (req.taxExempt ?? false) || customerExempt;
     const lines: CartLineInput[] = req.lines.map((l, i) => {
@@ -161,7 +161,7 @@ export class PricingService {
           cartDiscount: req.cartDiscount,
         })
       : base;
-    return { store, decimals: currency?.decimals ?? 2, customerId: req.customerId ?? null, customerGroupId, taxExempt, items, units, serverUnitPrices, cart };
+    return { store, decimals: currency, customerId: req.customerId ?? null, customerGroupId, taxExempt, items, units, serverUnitPrices, cart };
   }
 }
 

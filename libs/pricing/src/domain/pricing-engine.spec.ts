@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { priceCart } from './pricing-engine';
+import { priceCart, ruleApplies, ruleIndex } from './pricing-engine';
 import { Bundle, CartInput, CartLineInput, Discount, PricingContext, PricingRule } from './pricing.types';
 
 const ctx = (over: Partial<PricingContext> = {}): PricingContext => ({
@@ -357,5 +357,56 @@ describe('pricing engine: worked examples', () => {
     expect(() => priceCart(cart([line('0', 1, 1, 10), line('0', 2, 1, 10)]))).toThrow(/Duplicate/);
     expect(() => priceCart(cart([line('0', 1, 0, 10)]))).toThrow(RangeError);
     expect(() => priceCart(cart([line('0', 1, 1.5, 10)]))).toThrow(RangeError);
+  });
+});
+
+describe('the per-cart rule index', () => {
+  it('picks for every line exactly the rules that apply to it, in the same order', () => {
+    const ids = fc.option(fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 3 }), { nil: undefined });
+    const ruleArb2 = fc.record({
+      id: fc.integer({ min: 1, max: 1000 }),
+      active: fc.boolean(),
+      itemIds: ids,
+      categoryIds: ids,
+      storeIds: ids,
+      minQuantity: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+      minSubtotal: fc.option(fc.integer({ min: 0, max: 5000 }), { nil: undefined }),
+      daysOfWeek: fc.option(fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 3 }), { nil: undefined }),
+    });
+    const lineArb = fc.record({
+      itemId: fc.integer({ min: 1, max: 5 }),
+      categoryId: fc.option(fc.integer({ min: 1, max: 5 })),
+      quantity: fc.integer({ min: 1, max: 6 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(ruleArb2, { maxLength: 25 }),
+        fc.array(lineArb, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 0, max: 5000 }),
+        (rs, ls, subtotal) => {
+          const rules = rs.map((r, i) =>
+            rule({
+              kind: 'percent_off',
+              id: i + 1,
+              active: r.active,
+              conditions: {
+                itemIds: r.itemIds,
+                categoryIds: r.categoryIds,
+                storeIds: r.storeIds,
+                minQuantity: r.minQuantity,
+                minSubtotal: r.minSubtotal,
+                daysOfWeek: r.daysOfWeek,
+              },
+            }),
+          );
+          const c = ctx();
+          const rulesFor = ruleIndex(rules, c, subtotal);
+          for (const [i, l] of ls.entries()) {
+            const cartLine = line(String(i), l.itemId, l.quantity, 100, { categoryId: l.categoryId });
+            expect(rulesFor(cartLine).map((r) => r.id)).toEqual(rules.filter((r) => ruleApplies(r, cartLine, c, subtotal)).map((r) => r.id));
+          }
+        },
+      ),
+    );
   });
 });

@@ -53,7 +53,8 @@ export function priceCart(input: CartInput): PricedCart {
   const subtotalBeforeRules = [...work.values()].reduce((sum, l) => sum + l.unitPrice * l.input.quantity, 0);
   const rules = [...input.rules].filter((r) => r.active).sort((a, b) => b.priority - a.priority || a.id - b.id);
   const appliedRuleIds = new Set<number>();
-  for (const line of work.values()) applyRules(line, rules, ctx, subtotalBeforeRules, appliedRuleIds);
+  const rulesFor = ruleIndex(rules, ctx, subtotalBeforeRules);
+  for (const line of work.values()) applyRules(line, rulesFor(line.input), appliedRuleIds);
 
   const appliedBundleIds = applyBundles([...work.values()], input.bundles, ctx);
 
@@ -139,25 +140,69 @@ export function validityAt(window: { validFrom?: Date | null; validTo?: Date | n
 }
 
 export function ruleApplies(rule: PricingRule, line: CartLineInput, ctx: PricingContext, cartSubtotal: number): boolean {
+  return ruleAppliesToCart(rule, ctx, cartSubtotal, () => localTime(ctx.at, ctx.timeZone)) && ruleAppliesToLine(rule, line);
+}
+
+/** The conditions a rule puts on the cart's context: the same for every line of the cart. */
+function ruleAppliesToCart(rule: PricingRule, ctx: PricingContext, cartSubtotal: number, local: () => { dayOfWeek: number; minutes: number }): boolean {
   const c = rule.conditions;
   if (!rule.active || validityAt(c, ctx.at) !== 'active') return false;
   if (c.storeIds?.length && !c.storeIds.includes(ctx.storeId)) return false;
   if (c.customerGroupIds?.length && (ctx.customerGroupId === null || !c.customerGroupIds.includes(ctx.customerGroupId))) return false;
-  const scoped = (c.itemIds?.length ?? 0) > 0 || (c.categoryIds?.length ?? 0) > 0;
-  if (scoped && !(c.itemIds?.includes(line.itemId) || (line.categoryId !== null && c.categoryIds?.includes(line.categoryId)))) return false;
-  if (c.minQuantity !== undefined && line.quantity < c.minQuantity) return false;
   if (c.minSubtotal !== undefined && cartSubtotal < c.minSubtotal) return false;
   if (c.daysOfWeek?.length || c.startTime || c.endTime) {
-    const local = localTime(ctx.at, ctx.timeZone);
-    if (c.daysOfWeek?.length && !c.daysOfWeek.includes(local.dayOfWeek)) return false;
-    if (!withinWindow(local.minutes, c.startTime, c.endTime)) return false;
+    const { dayOfWeek, minutes } = local();
+    if (c.daysOfWeek?.length && !c.daysOfWeek.includes(dayOfWeek)) return false;
+    if (!withinWindow(minutes, c.startTime, c.endTime)) return false;
   }
   return true;
 }
 
-function applyRules(line: WorkLine, rules: PricingRule[], ctx: PricingContext, cartSubtotal: number, applied: Set<number>): void {
+/** The conditions a rule puts on one line: its item or category, and its quantity. */
+function ruleAppliesToLine(rule: PricingRule, line: CartLineInput): boolean {
+  const c = rule.conditions;
+  const scoped = (c.itemIds?.length ?? 0) > 0 || (c.categoryIds?.length ?? 0) > 0;
+  if (scoped && !(c.itemIds?.includes(line.itemId) || (line.categoryId !== null && c.categoryIds?.includes(line.categoryId)))) return false;
+  if (c.minQuantity !== undefined && line.quantity < c.minQuantity) return false;
+  return true;
+}
+
+/**
+ * The rules (in their order) that apply to each line of one cart: the cart's conditions are
+ * checked once per rule, not once per line, and the rules that survive are indexed by the items
+ * and categories they name, so a line looks only at its own (200 rules x 50 lines: 10,000 full
+ * checks before, a few lookups per line now).
+ */
+export function ruleIndex(rules: PricingRule[], ctx: PricingContext, cartSubtotal: number): (line: CartLineInput) => PricingRule[] {
+  let local: { dayOfWeek: number; minutes: number } | undefined;
+  const localOnce = () => (local ??= localTime(ctx.at, ctx.timeZone));
+  const candidates = rules.filter((r) => ruleAppliesToCart(r, ctx, cartSubtotal, localOnce));
+  const unscoped: number[] = [];
+  const byItem = new Map<number, number[]>();
+  const byCategory = new Map<number, number[]>();
+  const add = (map: Map<number, number[]>, key: number, index: number) => {
+    const list = map.get(key);
+    if (!list) map.set(key, [index]);
+    else if (list[list.length - 1] !== index) list.push(index);
+  };
+  candidates.forEach((r, i) => {
+    const c = r.conditions;
+    if (!(c.itemIds?.length ?? 0) && !(c.categoryIds?.length ?? 0)) unscoped.push(i);
+    for (const id of c.itemIds ?? []) add(byItem, id, i);
+    for (const id of c.categoryIds ?? []) add(byCategory, id, i);
+  });
+  return (line) => {
+    const indexes = [...unscoped, ...(byItem.get(line.itemId) ?? []), ...(line.categoryId !== null ? (byCategory.get(line.categoryId) ?? []) : [])];
+    return [...new Set(indexes)]
+      .sort((a, b) => a - b)
+      .map((i) => candidates[i])
+      .filter((r) => ruleAppliesToLine(r, line));
+  };
+}
+
+/** Applies the line's applicable rules (in priority order, already checked against cart and line). */
+function applyRules(line: WorkLine, applicable: PricingRule[], applied: Set<number>): void {
   if (line.locked) return;
-  const applicable = rules.filter((r) => ruleApplies(r, line.input, ctx, cartSubtotal));
   const exclusive = applicable.find((r) => r.exclusive);
   const chosen = exclusive ? [exclusive] : applicable;
   // Unit-price rules first (by priority); buy-X-get-Y discounts then use the final unit price.

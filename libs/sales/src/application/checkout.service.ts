@@ -9,7 +9,7 @@ import { SessionService } from '@pos/sessions';
 import { settle, TenderType } from '../domain/payments';
 import { SaleErrors } from '../domain/sale.errors';
 import { SaleCompleted, SaleRecordedFacts } from './sale.events';
-import { SaleItemRecord, SaleRecord, SaleRepository } from './sale.ports';
+import { InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository } from './sale.ports';
 import { SaleViews } from './sale.views';
 
 export interface CheckoutLineInput {
@@ -93,7 +93,7 @@ interface PreparedSale {
  * POST /pos/checkout: validate, price through the engine, check discount limits (or a manager's
  * approval token), settle the payments, take the stock, number the receipt, write the sale, its
  * invoice and its events, all in one transaction. Exactly once per idempotency key (platform's
- * IdempotentRequests: the key is claimed first in a unique row, the stored response is replayed
+ * IdempotentRequests: the key is claimed inside the sale transaction, the stored response is replayed
  * for the same body, 422 for another body, 409 while the first is still running); the sale carries
  * the key under a unique index too. Deadlocks are retried, the whole transaction at once.
  */
@@ -161,14 +161,17 @@ export class CheckoutService {
         ? await this.sessions.requireOpen(principal, input.storeId)
         : await this.sessions.sessionAt(principal.userId, input.storeId, mode.createdAt);
     const p = await this.prepare(principal, input, true, mode.kind === 'offline');
-    const now = this.clock.now();
-    const times = mode.kind === 'online' ? { createdAt: now, syncedAt: null } : { createdAt: mode.createdAt, syncedAt: mode.syncedAt };
-    const { sale, items } = await this.recordSale(principal, input, p, session?.id ?? null, now, times);
+    // Whole seconds (MySQL's DATETIME keeps no fraction): the records in memory are then exactly
+    // what a later read returns, and the response is built from them without reading them back.
+    const now = wholeSeconds(this.clock.now());
+    const times =
+      mode.kind === 'online' ? { createdAt: now, syncedAt: null } : { createdAt: wholeSeconds(mode.createdAt), syncedAt: wholeSeconds(mode.syncedAt) };
+    const { sale, items, payments, invoice } = await this.recordSale(principal, input, p, session?.id ?? null, now, times);
     await this.takeStock(principal, p, input, sale.id);
     await this.auditManualPricing(sale, items, p);
-    const detail = await this.views.detail(sale.id, now);
+    const detail = await this.views.detailOf(sale, items, payments, invoice, now);
     await this.changes.event(SaleCompleted, { sale: detail }, p.store.id);
-    await this.domainEvents.publish(SaleRecordedFacts, { sale, items, payments: await this.sales.payments([sale.id]) });
+    await this.domainEvents.publish(SaleRecordedFacts, { sale, items, payments });
     return detail;
   }
 
@@ -221,6 +224,7 @@ export class CheckoutService {
     // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
     const warehouses = await this.lineWarehouses(store, input, priced);
     await this.ledger.checkSale(this.stockLines(input, priced, warehouses), {
+      items: priced.items,
       checkStock: !forCommit && !store.allowNegativeStock && input.offlineCreatedAt === undefined,
     });
     this.assertTotal(input.totalAmount, priced);
@@ -352,7 +356,7 @@ export class CheckoutService {
     sessionId: number | null,
     now: Date,
     times: { createdAt: Date; syncedAt: Date | null },
-  ): Promise<{ sale: SaleRecord; items: SaleItemRecord[] }> {
+  ): Promise<{ sale: SaleRecord; items: SaleItemRecord[]; payments: SalePaymentRecord[]; invoice: InvoiceRecord }> {
     const at = times.createdAt;
     const number = await this.sales.nextReceiptNumber(p.store.id);
     const cart = p.priced.cart;
@@ -377,7 +381,7 @@ export class CheckoutService {
       idempotencyKey: input.idempotencyKey,
       taxExempt: p.priced.taxExempt,
       taxExemptReason: input.taxExemptReason ?? null,
-      offlineCreatedAt: input.offlineCreatedAt ?? null,
+      offlineCreatedAt: input.offlineCreatedAt ? wholeSeconds(input.offlineCreatedAt) : null,
       syncedAt: times.syncedAt,
       voidedAt: null,
       voidedBy: null,
@@ -421,8 +425,8 @@ export class CheckoutService {
         steps: JSON.stringify(l.steps),
       };
     });
-    await this.sales.insertItems(items);
-    await this.sales.insertPayments(
+    const written = await this.sales.insertItems(items);
+    const payments = await this.sales.insertPayments(
       p.tenders.map((t) => ({
         saleId: sale.id,
         paymentMethodId: t.method.id,
@@ -435,7 +439,7 @@ export class CheckoutService {
         createdAt: at,
       })),
     );
-    await this.sales.insertInvoice({
+    const invoice = await this.sales.insertInvoice({
       saleId: sale.id,
       storeId: p.store.id,
       customerId: input.customerId ?? null,
@@ -450,7 +454,7 @@ export class CheckoutService {
       createdAt: at,
       updatedAt: now,
     });
-    return { sale, items: await this.sales.items([sale.id]) };
+    return { sale, items: written, payments, invoice };
   }
 
   /** The goods leave through the ledger (an offline sale may take stock below zero: they already left). */
@@ -460,6 +464,7 @@ export class CheckoutService {
       this.stockLines(input, p.priced, p.warehouses),
       {
         allowNegative: p.store.allowNegativeStock || input.offlineCreatedAt !== undefined,
+        items: p.priced.items,
       },
     );
   }
@@ -478,3 +483,5 @@ export class CheckoutService {
     });
   }
 }
+
+const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);

@@ -155,8 +155,10 @@ export abstract class SaleRepository {
   abstract rebuildDayCounts(): Promise<void>;
   abstract nextReceiptNumber(storeId: number): Promise<number>;
   abstract insertSale(sale: Omit<SaleRecord, 'id'>): Promise<SaleRecord>;
-  abstract insertItems(items: Omit<SaleItemRecord, 'id'>[]): Promise<void>;
-  abstract insertPayments(payments: Omit<SalePaymentRecord, 'id'>[]): Promise<void>;
+  /** One multi-row INSERT; the rows as written, with their ids. */
+  abstract insertItems(items: Omit<SaleItemRecord, 'id'>[]): Promise<SaleItemRecord[]>;
+  /** One multi-row INSERT; the rows as written, with their ids. */
+  abstract insertPayments(payments: Omit<SalePaymentRecord, 'id'>[]): Promise<SalePaymentRecord[]>;
   abstract find(id: number): Promise<SaleRecord | null>;
   abstract findByIdempotencyKey(key: string): Promise<SaleRecord | null>;
   abstract items(saleIds: number[]): Promise<SaleItemRecord[]>;

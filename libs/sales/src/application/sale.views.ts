@@ -116,13 +116,14 @@ export class SaleViews {
   async detail(id: number, now = new Date()) {
     const s = await this.sales.find(id);
     if (!s) throw new NotFoundError('Sale');
+    const [items, payments, invoice] = await Promise.all([this.sales.items([id]), this.sales.payments([id]), this.sales.invoiceOfSale(id)]);
+    return this.detailOf(s, items, payments, invoice, now);
+  }
+
+  /** The detail of a sale from its records in memory (checkout answers with what it just wrote). */
+  async detailOf(s: SaleRecord, items: SaleItemRecord[], payments: SalePaymentRecord[], invoice: InvoiceRecord | null, now = new Date()) {
     const m = await this.money(s.currencyCode);
-    const [[summary], items, payments, invoice] = await Promise.all([
-      this.summaries([s]),
-      this.sales.items([id]),
-      this.sales.payments([id]),
-      this.sales.invoiceOfSale(id),
-    ]);
+    const [summary] = await this.summaries([s]);
     return {
       ...summary,
       subtotal: m(s.subtotal),

@@ -228,12 +228,16 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     );
   }
 
-  async insertItems(items: Omit<SaleItemRecord, 'id'>[]): Promise<void> {
-    if (items.length) await this.em.getRepository(SaleItemEntity).insert(items);
+  async insertItems(items: Omit<SaleItemRecord, 'id'>[]): Promise<SaleItemRecord[]> {
+    if (!items.length) return [];
+    const { identifiers } = await this.em.getRepository(SaleItemEntity).insert(items);
+    return items.map((item, i) => ({ ...item, id: Number(identifiers[i].id) }));
   }
 
-  async insertPayments(payments: Omit<SalePaymentRecord, 'id'>[]): Promise<void> {
-    if (payments.length) await this.em.getRepository(SalePaymentEntity).insert(payments);
+  async insertPayments(payments: Omit<SalePaymentRecord, 'id'>[]): Promise<SalePaymentRecord[]> {
+    if (!payments.length) return [];
+    const { identifiers } = await this.em.getRepository(SalePaymentEntity).insert(payments);
+    return payments.map((payment, i) => ({ ...payment, id: Number(identifiers[i].id) }));
   }
 
   find(id: number): Promise<SaleRecord | null> {
