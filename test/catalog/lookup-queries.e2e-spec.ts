@@ -16,8 +16,8 @@ describe('Barcode lookup query budget', () => {
   const BUDGET = 5;
 
   beforeAll(async () => {
-    // the in-process outbox relay polls on its own: keep it out of the counted window
-    t = await startTestApp({ WEBHOOK_RELAY_INTERVAL_MS: '600000' });
+    // the in-process outbox relay and the delivery sweep poll on their own: keep them out of the counted window
+    t = await startTestApp({ WEBHOOK_RELAY_INTERVAL_MS: '600000', WEBHOOK_SWEEP_INTERVAL_MS: '3600000' });
     cashier = await login(t, DEMO.cashier);
     counter = countQueries(t.db);
   });

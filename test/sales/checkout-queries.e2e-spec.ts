@@ -23,8 +23,8 @@ describe('Checkout query budget', () => {
   const SKUS = ['BEV-001', 'BEV-003', 'SNK-001', 'GRO-002', 'HSE-001'];
 
   beforeAll(async () => {
-    // the in-process outbox relay polls on its own: keep it out of the counted window
-    t = await startTestApp({ WEBHOOK_RELAY_INTERVAL_MS: '600000' });
+    // the in-process outbox relay and the delivery sweep poll on their own: keep them out of the counted window
+    t = await startTestApp({ WEBHOOK_RELAY_INTERVAL_MS: '600000', WEBHOOK_SWEEP_INTERVAL_MS: '3600000' });
     cashier = await login(t, DEMO.cashier);
     ids = Object.fromEntries((await t.db.query('SELECT id, sku FROM items')).map((r: { id: number; sku: string }) => [r.sku, Number(r.id)]));
     await api().post('/api/v1/sessions/open').set(bearer(cashier)).send({ store_id: 1, opening_balance: 0 }).expect(200);
