@@ -14,7 +14,7 @@ import { IntegrationModule } from '@pos/integration';
 import { DemoModule } from '@pos/demo';
 import { WebhooksModule } from '@pos/webhooks';
 import { IdentityModule } from '@pos/identity';
-import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
+import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, MetricsModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
 import { AccessGuard } from './access/access.guard';
 import { BearerAuthenticator } from './access/bearer.strategy';
 import { RateLimitGuard } from './access/rate-limit.guard';
@@ -63,6 +63,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     DatabaseModule.forRoot(config),
     RedisModule,
     QueueModule.forRoot('producer'),
+    MetricsModule,
     DiscoveryModule,
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG, { token: REDIS, optional: true }],

@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { finishDocument } from './http/openapi';
 import { bodyParserErrorHandler, jsonBodyParser, requestIdMiddleware, requireJsonBody } from './http/body-parsing';
 import { securityHeaders } from './http/security-headers';
+import { useMetrics } from './http/http-metrics';
 
 export const API_PREFIX = 'api/v1';
 
@@ -21,6 +22,7 @@ export async function createApiApp(config: AppConfig = loadConfig(), options: Ne
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
+  useMetrics(app, config);
   app.use(requestIdMiddleware);
   app.use(securityHeaders);
   app.use(requireJsonBody);

@@ -62,6 +62,15 @@ export interface WebhookConfig {
   concurrency: number;
 }
 
+/** Prometheus metrics: GET /metrics on the API, a small listener in the worker. */
+export interface MetricsConfig {
+  enabled: boolean;
+  /** When set, /metrics requires `Authorization: Bearer <token>`. */
+  token?: string;
+  /** The worker's own /metrics listener (0: none). */
+  workerPort: number;
+}
+
 export interface AppConfig {
   env: 'development' | 'test' | 'production';
   port: number;
@@ -86,6 +95,7 @@ export interface AppConfig {
   sync: SyncConfig;
   /** How long a process reuses its list of stores and warehouses for reports (0: read it every time). */
   reportsDirectoryTtlMs: number;
+  metrics: MetricsConfig;
 }
 
 export class ConfigError extends Error {
@@ -166,6 +176,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       uploadBodyLimit: read.string('SYNC_UPLOAD_BODY_LIMIT') ?? '10mb',
     },
     reportsDirectoryTtlMs: read.int('REPORTS_DIRECTORY_TTL_MS', 30000, 0, 3_600_000),
+    metrics: {
+      enabled: read.bool('METRICS_ENABLED', true),
+      token: read.string('METRICS_TOKEN'),
+      workerPort: read.int('WORKER_METRICS_PORT', 9464, 0, 65535),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
