@@ -24,7 +24,7 @@ import { AppExceptionFilter } from './http/exception.filter';
 import { AppValidationPipe } from './http/validation';
 import { ApiApplicationsController } from './identity/api-applications.controller';
 import { AuthController } from './identity/auth.controller';
-import { HealthController } from './platform/health.controller';
+import { HealthController, ShutdownState } from './platform/health.controller';
 import { AuditLogController } from './platform/audit.controller';
 import { StoresController } from './catalog/stores.controller';
 import { CategoriesController } from './catalog/categories.controller';
@@ -118,6 +118,7 @@ const appModuleMetadata = (config: AppConfig) => ({
   providers: [
     BearerAuthenticator,
     RoutePolicyCheck,
+    ShutdownState,
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_PIPE, useClass: AppValidationPipe },
