@@ -9,6 +9,7 @@ import { finishDocument } from './http/openapi';
 import { bodyParserErrorHandler, jsonBodyParser, requestIdMiddleware, requireJsonBody } from './http/body-parsing';
 import { securityHeaders } from './http/security-headers';
 import { useMetrics } from './http/http-metrics';
+import { useCompression, useCors } from './http/cors-and-compression';
 
 export const API_PREFIX = 'api/v1';
 
@@ -25,6 +26,8 @@ export async function createApiApp(config: AppConfig = loadConfig(), options: Ne
   useMetrics(app, config);
   app.use(requestIdMiddleware);
   app.use(securityHeaders);
+  useCors(app, config);
+  useCompression(app);
   app.use(requireJsonBody);
   // Offline uploads carry up to 500 sales: their own, larger limit (the parser marks the body read, so the general one skips it).
   app.use(`/${API_PREFIX}/sync/upload`, jsonBodyParser(config.sync.uploadBodyLimit));

@@ -96,6 +96,8 @@ export interface AppConfig {
   /** How long a process reuses its list of stores and warehouses for reports (0: read it every time). */
   reportsDirectoryTtlMs: number;
   metrics: MetricsConfig;
+  /** Browser origins allowed to call the API (CORS); empty: CORS off. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -181,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       token: read.string('METRICS_TOKEN'),
       workerPort: read.int('WORKER_METRICS_PORT', 9464, 0, 65535),
     },
+    corsOrigins: read.origins('CORS_ORIGINS'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -219,6 +222,19 @@ class EnvReader {
       return fallback;
     }
     return parts.map(Number);
+  }
+
+  /** Comma-separated origins (scheme://host[:port], no path), e.g. CORS_ORIGINS=https://shop.example.com. */
+  origins(name: string): string[] {
+    const raw = this.string(name);
+    if (raw === undefined) return [];
+    const list = raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+    const bad = list.filter((o) => !/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(o));
+    if (bad.length) this.problems.push(`${name} must be comma-separated origins like https://shop.example.com (got "${bad.join('", "')}")`);
+    return list.filter((o) => !bad.includes(o)).map((o) => o.toLowerCase());
   }
 
   bool(name: string, fallback: boolean): boolean {
