@@ -48,9 +48,9 @@ import { ReturnsController } from './returns/returns.controller';
 import { ReturnsFeedController } from './integration/returns-feed.controller';
 import { SyncController } from './sync/sync.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
-import { ReportsController } from './integration/reports.controller';
-import { ReportsInvoicesController } from './integration/reports-invoices.controller';
-import { ReportsInventoryController } from './integration/reports-inventory.controller';
+import { ReportsController, StaffReportsController } from './integration/reports.controller';
+import { ReportsInvoicesController, StaffReportsInvoicesController } from './integration/reports-invoices.controller';
+import { ReportsInventoryController, StaffReportsInventoryController } from './integration/reports-inventory.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -114,6 +114,9 @@ const appModuleMetadata = (config: AppConfig) => ({
     ReportsController,
     ReportsInvoicesController,
     ReportsInventoryController,
+    StaffReportsController,
+    StaffReportsInvoicesController,
+    StaffReportsInventoryController,
   ],
   providers: [
     BearerAuthenticator,
