@@ -10,6 +10,7 @@ import { bodyParserErrorHandler, jsonBodyParser, requestIdMiddleware, requireJso
 import { securityHeaders } from './http/security-headers';
 import { useMetrics } from './http/http-metrics';
 import { useCompression, useCors } from './http/cors-and-compression';
+import { useDashboard } from './http/dashboard';
 
 export const API_PREFIX = 'api/v1';
 
@@ -28,6 +29,7 @@ export async function createApiApp(config: AppConfig = loadConfig(), options: Ne
   app.use(securityHeaders);
   useCors(app, config);
   useCompression(app);
+  useDashboard(app);
   app.use(requireJsonBody);
   // Offline uploads carry up to 500 sales: their own, larger limit (the parser marks the body read, so the general one skips it).
   app.use(`/${API_PREFIX}/sync/upload`, jsonBodyParser(config.sync.uploadBodyLimit));
