@@ -4,7 +4,7 @@ import { IdentityModule } from '@pos/identity';
 import { PricingModule } from '@pos/pricing';
 import { WebhooksModule } from '@pos/webhooks';
 import { IntegrationModule } from '@pos/integration';
-import { AppConfig, ConfigModule, DatabaseModule, QueueModule, RedisModule } from '@pos/platform';
+import { AppConfig, ConfigModule, DatabaseModule, MetricsModule, QueueModule, RedisModule } from '@pos/platform';
 
 @Module({})
 export class CliModule {
@@ -16,6 +16,7 @@ export class CliModule {
         DatabaseModule.forRoot(config),
         RedisModule,
         QueueModule.forRoot('cli'),
+        MetricsModule,
         IdentityModule,
         PricingModule,
         IntegrationModule,
