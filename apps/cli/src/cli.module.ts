@@ -4,6 +4,7 @@ import { IdentityModule } from '@pos/identity';
 import { PricingModule } from '@pos/pricing';
 import { WebhooksModule } from '@pos/webhooks';
 import { IntegrationModule } from '@pos/integration';
+import { ReturnsModule } from '@pos/returns';
 import { AppConfig, ConfigModule, DatabaseModule, MetricsModule, QueueModule, RedisModule } from '@pos/platform';
 
 @Module({})
@@ -20,6 +21,8 @@ export class CliModule {
         IdentityModule,
         PricingModule,
         IntegrationModule,
+        // Reports reach the sessions context, whose SessionService needs the refund totals ReturnsModule binds.
+        ReturnsModule,
         DemoModule,
         WebhooksModule,
       ],
