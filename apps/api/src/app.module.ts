@@ -14,7 +14,7 @@ import { IntegrationModule } from '@pos/integration';
 import { DemoModule } from '@pos/demo';
 import { WebhooksModule } from '@pos/webhooks';
 import { IdentityModule } from '@pos/identity';
-import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
+import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, MetricsModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
 import { AccessGuard } from './access/access.guard';
 import { BearerAuthenticator } from './access/bearer.strategy';
 import { RateLimitGuard } from './access/rate-limit.guard';
@@ -24,7 +24,7 @@ import { AppExceptionFilter } from './http/exception.filter';
 import { AppValidationPipe } from './http/validation';
 import { ApiApplicationsController } from './identity/api-applications.controller';
 import { AuthController } from './identity/auth.controller';
-import { HealthController } from './platform/health.controller';
+import { HealthController, ShutdownState } from './platform/health.controller';
 import { AuditLogController } from './platform/audit.controller';
 import { StoresController } from './catalog/stores.controller';
 import { CategoriesController } from './catalog/categories.controller';
@@ -48,9 +48,9 @@ import { ReturnsController } from './returns/returns.controller';
 import { ReturnsFeedController } from './integration/returns-feed.controller';
 import { SyncController } from './sync/sync.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
-import { ReportsController } from './integration/reports.controller';
-import { ReportsInvoicesController } from './integration/reports-invoices.controller';
-import { ReportsInventoryController } from './integration/reports-inventory.controller';
+import { ReportsController, StaffReportsController } from './integration/reports.controller';
+import { ReportsInvoicesController, StaffReportsInvoicesController } from './integration/reports-invoices.controller';
+import { ReportsInventoryController, StaffReportsInventoryController } from './integration/reports-inventory.controller';
 
 /**
  * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
@@ -63,6 +63,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     DatabaseModule.forRoot(config),
     RedisModule,
     QueueModule.forRoot('producer'),
+    MetricsModule,
     DiscoveryModule,
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG, { token: REDIS, optional: true }],
@@ -113,10 +114,14 @@ const appModuleMetadata = (config: AppConfig) => ({
     ReportsController,
     ReportsInvoicesController,
     ReportsInventoryController,
+    StaffReportsController,
+    StaffReportsInvoicesController,
+    StaffReportsInventoryController,
   ],
   providers: [
     BearerAuthenticator,
     RoutePolicyCheck,
+    ShutdownState,
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_PIPE, useClass: AppValidationPipe },

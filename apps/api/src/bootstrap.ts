@@ -8,6 +8,9 @@ import { AppModule } from './app.module';
 import { finishDocument } from './http/openapi';
 import { bodyParserErrorHandler, jsonBodyParser, requestIdMiddleware, requireJsonBody } from './http/body-parsing';
 import { securityHeaders } from './http/security-headers';
+import { useMetrics } from './http/http-metrics';
+import { useCompression, useCors } from './http/cors-and-compression';
+import { useDashboard } from './http/dashboard';
 
 export const API_PREFIX = 'api/v1';
 
@@ -21,8 +24,12 @@ export async function createApiApp(config: AppConfig = loadConfig(), options: Ne
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
+  useMetrics(app, config);
   app.use(requestIdMiddleware);
   app.use(securityHeaders);
+  useCors(app, config);
+  useCompression(app);
+  useDashboard(app);
   app.use(requireJsonBody);
   // Offline uploads carry up to 500 sales: their own, larger limit (the parser marks the body read, so the general one skips it).
   app.use(`/${API_PREFIX}/sync/upload`, jsonBodyParser(config.sync.uploadBodyLimit));

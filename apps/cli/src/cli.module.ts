@@ -5,7 +5,7 @@ import { PricingModule } from '@pos/pricing';
 import { ReturnsModule } from '@pos/returns';
 import { WebhooksModule } from '@pos/webhooks';
 import { IntegrationModule } from '@pos/integration';
-import { AppConfig, ConfigModule, DatabaseModule, QueueModule, RedisModule } from '@pos/platform';
+import { AppConfig, ConfigModule, DatabaseModule, MetricsModule, QueueModule, RedisModule } from '@pos/platform';
 
 @Module({})
 export class CliModule {
@@ -17,13 +17,14 @@ export class CliModule {
         DatabaseModule.forRoot(config),
         RedisModule,
         QueueModule.forRoot('cli'),
+        MetricsModule,
         IdentityModule,
         PricingModule,
         IntegrationModule,
+        // Reports reach the sessions context, whose SessionService needs the refund totals ReturnsModule binds.
+        ReturnsModule,
         DemoModule,
         WebhooksModule,
-        // SessionService (reached through the sales reports) needs the refund totals ReturnsModule binds.
-        ReturnsModule,
       ],
     };
   }

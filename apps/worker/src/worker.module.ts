@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { IdentityModule } from '@pos/identity';
 import { PricingModule } from '@pos/pricing';
 import { WebhooksModule } from '@pos/webhooks';
-import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, RedisModule } from '@pos/platform';
+import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, MetricsModule, QueueModule, RedisModule } from '@pos/platform';
 
 /**
  * The worker process: no HTTP. Consumes every BullMQ queue and dispatches to the @JobHandler
@@ -19,6 +19,7 @@ export class WorkerModule {
         DatabaseModule.forRoot(config),
         RedisModule,
         QueueModule.forRoot('consumer'),
+        MetricsModule,
         IdentityModule,
         PricingModule,
         WebhooksModule,

@@ -2,85 +2,92 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Principal } from '@pos/identity';
 import { InventoryReportsService } from '@pos/integration';
-import { CurrentPrincipal, IntegrationRead } from '../access/policy.decorators';
-import { filters, payload, REPORT_PATHS } from './reports.controller';
+import { CurrentPrincipal } from '../access/policy.decorators';
+import { forAudience, INTEGRATION_REPORTS, ReportAudience, STAFF_REPORTS } from './report-audiences';
+import { filters, payload } from './reports.controller';
 import { ReportQuery } from './reports.dto';
 import { ReportDocs } from './reports.openapi';
 
 /** Inventory reports (permission inventory.reports): stock now, movements over the period. */
-@ApiTags('Integration: reports')
-@Controller(REPORT_PATHS)
-export class ReportsInventoryController {
-  constructor(private readonly reports: InventoryReportsService) {}
+function reportsInventoryRoutes(audience: ReportAudience) {
+  @ApiTags(audience.tag)
+  @Controller(audience.paths)
+  class ReportsInventoryController {
+    constructor(private readonly reports: InventoryReportsService) {}
 
-  @Get('inventory/overview')
-  @IntegrationRead('inventory.reports')
-  @ReportDocs(
-    'Inventory: overview',
-    'Stock now (items in stock, units, value at current cost, out, low, dead) per warehouse, and units sold, received and written off in the period.',
-  )
-  async overview(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-    return payload(await this.reports.overview(p, filters(q)));
-  }
+    @Get('inventory/overview')
+    @audience.read('inventory.reports')
+    @ReportDocs(
+      'Inventory: overview',
+      'Stock now (items in stock, units, value at current cost, out, low, dead) per warehouse, and units sold, received and written off in the period.',
+    )
+    async overview(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
+      return payload(await this.reports.overview(p, filters(q)));
+    }
 
-  @Get('inventory/stock')
-  @IntegrationRead('inventory.reports')
-  @ReportDocs(
-    'Inventory: stock',
-    'Every item x warehouse level now: on hand, reorder level, status (out <= 0, low <= reorder level, in_stock), unit cost, value.',
-  )
-  async stock(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-    return payload(await this.reports.stockLevels(p, filters(q)));
-  }
+    @Get('inventory/stock')
+    @audience.read('inventory.reports')
+    @ReportDocs(
+      'Inventory: stock',
+      'Every item x warehouse level now: on hand, reorder level, status (out <= 0, low <= reorder level, in_stock), unit cost, value.',
+    )
+    async stock(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
+      return payload(await this.reports.stockLevels(p, filters(q)));
+    }
 
-  @Get('inventory/movement')
-  @IntegrationRead('inventory.reports')
-  @ReportDocs(
-    'Inventory: movement',
-    'Stock movements of the period by type (sale, void, return, receive, count, damage, spoilage, transfer_in/out): units in, out, net.',
-  )
-  async movement(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-    return payload(await this.reports.movement(p, filters(q)));
-  }
+    @Get('inventory/movement')
+    @audience.read('inventory.reports')
+    @ReportDocs(
+      'Inventory: movement',
+      'Stock movements of the period by type (sale, void, return, receive, count, damage, spoilage, transfer_in/out): units in, out, net.',
+    )
+    async movement(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
+      return payload(await this.reports.movement(p, filters(q)));
+    }
 
-  @Get('inventory/valuation')
-  @IntegrationRead('inventory.reports')
-  @ReportDocs('Inventory: valuation', 'Stock value now at each item’s current cost (base currency), per item; by category and warehouse.')
-  async valuation(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-    return payload(await this.reports.valuation(p, filters(q)));
-  }
+    @Get('inventory/valuation')
+    @audience.read('inventory.reports')
+    @ReportDocs('Inventory: valuation', 'Stock value now at each item’s current cost (base currency), per item; by category and warehouse.')
+    async valuation(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
+      return payload(await this.reports.valuation(p, filters(q)));
+    }
 
-  @Get('inventory/replenishment')
-  @IntegrationRead('inventory.reports')
-  @ReportDocs(
-    'Inventory: replenishment',
-    'Levels at or below the reorder level: suggested order = max(reorder quantity, reorder level - on hand); sales rate over the period.',
-  )
-  async replenishment(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-    return payload(await this.reports.replenishment(p, filters(q)));
-  }
+    @Get('inventory/replenishment')
+    @audience.read('inventory.reports')
+    @ReportDocs(
+      'Inventory: replenishment',
+      'Levels at or below the reorder level: suggested order = max(reorder quantity, reorder level - on hand); sales rate over the period.',
+    )
+    async replenishment(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
+      return payload(await this.reports.replenishment(p, filters(q)));
+    }
 
-  @Get('inventory/turns')
-  @IntegrationRead('inventory.reports')
-  @ReportDocs(
-    'Inventory: turns',
-    'Turns = COGS of the period / average inventory value ((opening + closing) / 2 at current cost), per item; days of inventory.',
-  )
-  async turns(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-    return payload(await this.reports.turns(p, filters(q)));
-  }
+    @Get('inventory/turns')
+    @audience.read('inventory.reports')
+    @ReportDocs(
+      'Inventory: turns',
+      'Turns = COGS of the period / average inventory value ((opening + closing) / 2 at current cost), per item; days of inventory.',
+    )
+    async turns(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
+      return payload(await this.reports.turns(p, filters(q)));
+    }
 
-  @Get('inventory/dead-stock')
-  @IntegrationRead('inventory.reports')
-  @ReportDocs('Inventory: dead stock', 'Item x warehouse with stock on hand and no sale in the last 90 days (or never).')
-  async deadStock(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-    return payload(await this.reports.deadStock(p, filters(q)));
-  }
+    @Get('inventory/dead-stock')
+    @audience.read('inventory.reports')
+    @ReportDocs('Inventory: dead stock', 'Item x warehouse with stock on hand and no sale in the last 90 days (or never).')
+    async deadStock(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
+      return payload(await this.reports.deadStock(p, filters(q)));
+    }
 
-  @Get('inventory/damage-spoilage')
-  @IntegrationRead('inventory.reports')
-  @ReportDocs('Inventory: damage and spoilage', 'Units written off as damaged or spoiled in the period per item, valued at current cost.')
-  async damageSpoilage(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-    return payload(await this.reports.damageSpoilage(p, filters(q)));
+    @Get('inventory/damage-spoilage')
+    @audience.read('inventory.reports')
+    @ReportDocs('Inventory: damage and spoilage', 'Units written off as damaged or spoiled in the period per item, valued at current cost.')
+    async damageSpoilage(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
+      return payload(await this.reports.damageSpoilage(p, filters(q)));
+    }
   }
+  return forAudience(audience, ReportsInventoryController);
 }
+
+export const ReportsInventoryController = reportsInventoryRoutes(INTEGRATION_REPORTS);
+export const StaffReportsInventoryController = reportsInventoryRoutes(STAFF_REPORTS);

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Inject, Optional, Res } from '@nestjs/common';
+import { BeforeApplicationShutdown, Controller, Get, HttpCode, Inject, Injectable, Optional, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
@@ -7,14 +7,43 @@ import { DataSource } from 'typeorm';
 import { REDIS } from '@pos/platform';
 import { Public, RateTier } from '../access/policy.decorators';
 import { Health } from '../identity/identity.responses';
-import { ApiEnvelope } from '../http/openapi';
+import { ApiEnvelope, defineView, s } from '../http/openapi';
 
-/** Liveness + readiness: 200 when the database (and Redis, when configured) answer; else 503. */
+type Check = { status: 'up' | 'down'; latency_ms?: number; error?: string };
+
+/**
+ * Set when shutdown begins (before connections close), so readiness turns 503 and the load
+ * balancer stops sending traffic while the in-flight requests finish.
+ */
+@Injectable()
+export class ShutdownState implements BeforeApplicationShutdown {
+  shuttingDown = false;
+  beforeApplicationShutdown(): void {
+    this.shuttingDown = true;
+  }
+}
+
+const Liveness = defineView('Liveness', { status: s.enum(['ok']), uptime_seconds: s.number(), time: s.dateTime() });
+const Readiness = defineView('Readiness', {
+  status: s.enum(['ready', 'not_ready', 'shutting_down']),
+  checks: s.map(
+    s.object({ status: s.enum(['up', 'down']), latency_ms: s.number(), error: s.string() }, { optional: ['latency_ms', 'error'] }),
+    'database, redis when configured, migrations (none pending)',
+  ),
+  time: s.dateTime(),
+});
+
+/**
+ * GET /health (database + Redis), /health/live (the process answers: no dependency, so a slow
+ * database never gets a healthy replica restarted) and /health/ready (database, Redis when
+ * configured, no pending migration, not shutting down): 503 otherwise.
+ */
 @ApiTags('Platform')
 @Controller('health')
 export class HealthController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly shutdown: ShutdownState,
     @Optional() @Inject(REDIS) private readonly redis?: Redis,
   ) {}
 
@@ -26,22 +55,62 @@ export class HealthController {
   @ApiEnvelope(Health)
   @ApiEnvelope(Health, { status: 503, description: 'The database or Redis does not answer' })
   async health(@Res({ passthrough: true }) res: Response) {
-    const checks: Record<string, { status: 'up' | 'down'; latency_ms?: number; error?: string }> = {};
-    checks.database = await probe(() => this.db.query('SELECT 1'));
-    if (this.redis) checks.redis = await probe(() => this.redis!.ping());
+    const checks = await this.dependencies();
     const healthy = Object.values(checks).every((c) => c.status === 'up');
     if (!healthy) res.status(503);
     return { status: healthy ? 'ok' : 'error', checks, time: new Date().toISOString() };
   }
+
+  @Get('live')
+  @HttpCode(200)
+  @Public()
+  @RateTier('none')
+  @ApiOperation({ summary: 'Liveness: the process answers (no dependency is checked; no token)' })
+  @ApiEnvelope(Liveness)
+  live() {
+    return { status: 'ok', uptime_seconds: Math.round(process.uptime()), time: new Date().toISOString() };
+  }
+
+  @Get('ready')
+  @HttpCode(200)
+  @Public()
+  @RateTier('none')
+  @ApiOperation({ summary: 'Readiness: database, Redis when configured, migrations applied, not shutting down (no token)' })
+  @ApiEnvelope(Readiness)
+  @ApiEnvelope(Readiness, { status: 503, description: 'Not ready: a dependency does not answer, a migration is pending, or the process is shutting down' })
+  async ready(@Res({ passthrough: true }) res: Response) {
+    const time = new Date().toISOString();
+    if (this.shutdown.shuttingDown) {
+      res.status(503);
+      return { status: 'shutting_down', checks: {}, time };
+    }
+    const checks = await this.dependencies();
+    checks.migrations =
+      checks.database.status === 'up'
+        ? await probe(async () => {
+            if (await this.db.showMigrations()) throw new Error('pending');
+          }, 'pending migrations')
+        : { status: 'down', error: 'database unreachable' };
+    const ready = Object.values(checks).every((c) => c.status === 'up');
+    if (!ready) res.status(503);
+    return { status: ready ? 'ready' : 'not_ready', checks, time };
+  }
+
+  private async dependencies(): Promise<Record<string, Check>> {
+    const checks: Record<string, Check> = {};
+    checks.database = await probe(() => this.db.query('SELECT 1'));
+    if (this.redis) checks.redis = await probe(() => this.redis!.ping());
+    return checks;
+  }
 }
 
-async function probe(fn: () => Promise<unknown>): Promise<{ status: 'up' | 'down'; latency_ms?: number; error?: string }> {
+async function probe(fn: () => Promise<unknown>, failure = 'unreachable'): Promise<Check> {
   const started = performance.now();
   try {
     await withTimeout(fn(), 2000);
     return { status: 'up', latency_ms: Math.round((performance.now() - started) * 10) / 10 };
   } catch {
-    return { status: 'down', error: 'unreachable' };
+    return { status: 'down', error: failure };
   }
 }
 

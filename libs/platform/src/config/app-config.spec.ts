@@ -22,6 +22,17 @@ describe('loadConfig', () => {
     });
   });
 
+  it('keeps CORS off and metrics on by default; reads CORS_ORIGINS as an allow-list of origins and refuses paths or wildcards', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({}).metrics).toEqual({ enabled: true, token: undefined, workerPort: 9464 });
+    expect(loadConfig({ CORS_ORIGINS: 'https://Shop.example.com, http://localhost:5173' }).corsOrigins).toEqual([
+      'https://shop.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(() => loadConfig({ CORS_ORIGINS: '*' })).toThrow(/CORS_ORIGINS/);
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://shop.example.com/app' })).toThrow(/CORS_ORIGINS/);
+  });
+
   it('reads the webhook retry schedule as seconds and refuses a bad one', () => {
     expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1, 2,3' }).webhooks.retryScheduleSeconds).toEqual([1, 2, 3]);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '60,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);

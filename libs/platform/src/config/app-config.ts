@@ -62,6 +62,15 @@ export interface WebhookConfig {
   concurrency: number;
 }
 
+/** Prometheus metrics: GET /metrics on the API, a small listener in the worker. */
+export interface MetricsConfig {
+  enabled: boolean;
+  /** When set, /metrics requires `Authorization: Bearer <token>`. */
+  token?: string;
+  /** The worker's own /metrics listener (0: none). */
+  workerPort: number;
+}
+
 export interface AppConfig {
   env: 'development' | 'test' | 'production';
   port: number;
@@ -88,6 +97,9 @@ export interface AppConfig {
   sync: SyncConfig;
   /** How long a process reuses its list of stores and warehouses for reports (0: read it every time). */
   reportsDirectoryTtlMs: number;
+  metrics: MetricsConfig;
+  /** Browser origins allowed to call the API (CORS); empty: CORS off. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -169,6 +181,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       uploadBodyLimit: read.string('SYNC_UPLOAD_BODY_LIMIT') ?? '10mb',
     },
     reportsDirectoryTtlMs: read.int('REPORTS_DIRECTORY_TTL_MS', 30000, 0, 3_600_000),
+    metrics: {
+      enabled: read.bool('METRICS_ENABLED', true),
+      token: read.string('METRICS_TOKEN'),
+      workerPort: read.int('WORKER_METRICS_PORT', 9464, 0, 65535),
+    },
+    corsOrigins: read.origins('CORS_ORIGINS'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -207,6 +225,19 @@ class EnvReader {
       return fallback;
     }
     return parts.map(Number);
+  }
+
+  /** Comma-separated origins (scheme://host[:port], no path), e.g. CORS_ORIGINS=https://shop.example.com. */
+  origins(name: string): string[] {
+    const raw = this.string(name);
+    if (raw === undefined) return [];
+    const list = raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+    const bad = list.filter((o) => !/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(o));
+    if (bad.length) this.problems.push(`${name} must be comma-separated origins like https://shop.example.com (got "${bad.join('", "')}")`);
+    return list.filter((o) => !bad.includes(o)).map((o) => o.toLowerCase());
   }
 
   bool(name: string, fallback: boolean): boolean {

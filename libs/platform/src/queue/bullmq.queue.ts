@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { EnqueueOptions, JobDefinition, JobQueue, QueueName } from './job-definition';
+import { EnqueueOptions, JobDefinition, JobQueue, QueueCounts, QueueName } from './job-definition';
 import { JobHandlerRegistry } from './job-handler.registry';
 
 /** Production adapter: jobs go to Redis through BullMQ and run in the worker app. */
@@ -34,6 +34,15 @@ export class BullMqJobQueue extends JobQueue {
       removeOnComplete: def.keepCompletedSeconds > 0 ? { age: def.keepCompletedSeconds } : true,
       removeOnFail: def.keepFailedSeconds > 0 ? { age: def.keepFailedSeconds } : true,
     });
+  }
+
+  async counts(): Promise<QueueCounts[]> {
+    return Promise.all(
+      Object.values(QueueName).map(async (name) => {
+        const c = await this.queue(name).getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
+        return { queue: name, waiting: (c.waiting ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 };
+      }),
+    );
   }
 
   async close(): Promise<void> {

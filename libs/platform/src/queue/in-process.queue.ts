@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { EnqueueOptions, JobDefinition, JobQueue } from './job-definition';
+import { EnqueueOptions, JobDefinition, JobQueue, QueueCounts, QueueName } from './job-definition';
 import { JobHandlerRegistry } from './job-handler.registry';
 
 /**
@@ -12,6 +12,8 @@ export class InProcessJobQueue extends JobQueue {
   private readonly running = new Set<Promise<void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly activeIds = new Set<string>();
+  /** Per queue: jobs due or running now, jobs waiting on a timer (delay or retry), jobs that gave up. */
+  private readonly tally = new Map<QueueName, { active: number; delayed: number; failed: number }>();
   private closed = false;
 
   constructor(private readonly registry: JobHandlerRegistry) {
@@ -28,15 +30,22 @@ export class InProcessJobQueue extends JobQueue {
   }
 
   private schedule<P>(def: JobDefinition<P>, payload: P, options: EnqueueOptions, attempt: number, delayMs: number): void {
+    const tally = this.tallyOf(def.queue);
     const start = () => {
-      const run = this.run(def, payload, options, attempt).finally(() => this.running.delete(run));
+      tally.active++;
+      const run = this.run(def, payload, options, attempt).finally(() => {
+        tally.active--;
+        this.running.delete(run);
+      });
       this.running.add(run);
     };
     if (delayMs <= 0) {
       setImmediate(start);
       return;
     }
+    tally.delayed++;
     const timer = setTimeout(() => {
+      tally.delayed--;
       this.timers.delete(timer);
       start();
     }, delayMs);
@@ -55,9 +64,21 @@ export class InProcessJobQueue extends JobQueue {
         this.schedule(def, payload, options, attempt + 1, delay);
       } else {
         if (options.jobId) this.activeIds.delete(options.jobId);
+        this.tallyOf(def.queue).failed++;
         this.logger.error(`${def.name} failed after ${attempt} attempt(s): ${(error as Error).message}`);
       }
     }
+  }
+
+  private tallyOf(queue: QueueName): { active: number; delayed: number; failed: number } {
+    let tally = this.tally.get(queue);
+    if (!tally) this.tally.set(queue, (tally = { active: 0, delayed: 0, failed: 0 }));
+    return tally;
+  }
+
+  /** Jobs started at once count as active: this adapter has no waiting line. */
+  counts(): Promise<QueueCounts[]> {
+    return Promise.resolve(Object.values(QueueName).map((queue) => ({ queue, waiting: 0, ...this.tallyOf(queue) })));
   }
 
   /** Waits for every job that is running or due now; scheduled retries are dropped. */

@@ -53,9 +53,20 @@ export interface EnqueueOptions {
   delayMs?: number;
 }
 
+/** Jobs in one queue by state, for metrics (`failed`: kept failed jobs in BullMQ, failures since start in-process). */
+export interface QueueCounts {
+  queue: QueueName;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+}
+
 /** The queue port. Adapters: BullMQ (REDIS_URL set) and in-process (embedded default). */
 export abstract class JobQueue {
   abstract enqueue<P>(def: JobDefinition<P>, payload: P, options?: EnqueueOptions): Promise<void>;
+  /** One row per queue: what is waiting, running, delayed and failed now. */
+  abstract counts(): Promise<QueueCounts[]>;
   /** Stops taking jobs and waits for the ones running (graceful shutdown). */
   abstract close(): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { Clock, fromMinor, minorToString, ValidationFailedError } from '@pos/ker
 import { assertStoreAccess, Principal } from '@pos/identity';
 import { PaymentMethodRecord, StockLedger, StockLine, StoreContext, StoreRecord } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
-import { AuditLog, ChangeLog, DomainEvents, IdempotentRequests } from '@pos/platform';
+import { AuditLog, ChangeLog, DomainEvents, IdempotentRequests, Metrics } from '@pos/platform';
 import { Discount, DiscountApprovalService, discountsBeyondLimits, PricedCartResult, PricingService } from '@pos/pricing';
 import { SessionService } from '@pos/sessions';
 import { settle, TenderType } from '../domain/payments';
@@ -113,6 +113,7 @@ export class CheckoutService {
     private readonly domainEvents: DomainEvents,
     private readonly views: SaleViews,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {}
 
   /** POST /pos/checkout/validate: every check, the priced cart, nothing written. */
@@ -149,13 +150,22 @@ export class CheckoutService {
 
   private async run(principal: Principal, input: CheckoutInput, fingerprint: string, mode: CheckoutMode): Promise<CheckoutOutcome> {
     assertStoreAccess(principal, input.storeId);
-    return this.idempotency.run({ scope: SCOPES[mode.kind], key: input.idempotencyKey, fingerprint, userId: principal.userId }, 201, () =>
-      this.commit(principal, input, mode),
+    const recorded: { sale?: { currency: string; total: number; decimals: number } } = {};
+    const outcome = await this.idempotency.run({ scope: SCOPES[mode.kind], key: input.idempotencyKey, fingerprint, userId: principal.userId }, 201, () =>
+      this.commit(principal, input, mode, recorded),
     );
+    // Counted once committed (a replay or a rolled-back attempt is not a sale).
+    if (!outcome.replayed && recorded.sale) this.metrics.saleRecorded(mode.kind, recorded.sale.currency, recorded.sale.total, recorded.sale.decimals);
+    return outcome;
   }
 
   /** The sale's transaction: session, every check, the records, the stock, the events. */
-  private async commit(principal: Principal, input: CheckoutInput, mode: CheckoutMode): Promise<unknown> {
+  private async commit(
+    principal: Principal,
+    input: CheckoutInput,
+    mode: CheckoutMode,
+    recorded: { sale?: { currency: string; total: number; decimals: number } },
+  ): Promise<unknown> {
     const session =
       mode.kind === 'online'
         ? await this.sessions.requireOpen(principal, input.storeId)
@@ -172,6 +182,7 @@ export class CheckoutService {
     const detail = await this.views.detailOf(sale, items, payments, invoice, now);
     await this.changes.event(SaleCompleted, { sale: detail }, p.store.id);
     await this.domainEvents.publish(SaleRecordedFacts, { sale, items, payments });
+    recorded.sale = { currency: sale.currencyCode, total: sale.totalAmount, decimals: p.priced.decimals };
     return detail;
   }
 

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { Clock } from '@pos/kernel';
-import { JobHandler } from '@pos/platform';
+import { JobHandler, Metrics } from '@pos/platform';
 import { attemptSucceeded, DeliveryProgress, progressAfterAttempt } from '../domain/delivery';
 import { healthAfterFailure, healthAfterSuccess, receivesDeliveries } from '../domain/endpoint-health';
 import { deliveryBody, signatureHeader } from '../domain/signature';
@@ -47,6 +47,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     private readonly settings: WebhookSettings,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {}
 
   @JobHandler(DeliverWebhookJob)
@@ -102,6 +103,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
           },
         });
     const next = await this.record(delivery, endpoint, startedAt, result);
+    if (next) this.metrics.webhookAttempt(next.status === 'delivered' ? 'delivered' : next.status === 'pending' ? 'retrying' : 'failed');
     if (next?.status === 'pending') await this.dispatcher.dispatch([{ uuid, attempts: delivery.attempts + 1, nextAttemptAt: next.nextAttemptAt }]);
   }
 

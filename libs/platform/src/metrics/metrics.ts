@@ -1,0 +1,160 @@
+import { Global, Injectable, Module } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { JobQueue } from '../queue/job-definition';
+import { utcDate } from '../database/columns';
+
+/** Prometheus exposition format (text 0.0.4). */
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+/** One HTTP exchange, measured on the response's 'finish' (route: the matched template, never the raw URL). */
+export interface HttpObservation {
+  method: string;
+  route: string;
+  status: number;
+  seconds: number;
+}
+
+/**
+ * The process's Prometheus registry and its instruments. Counters and the request histogram
+ * move on the hot path (one observe per request); everything that needs a query (queue depth,
+ * outbox lag, pool usage) is read only when /metrics is scraped, through `collect` callbacks.
+ * One registry per application instance (not prom-client's global one), so tests can start
+ * several apps in one process.
+ */
+@Injectable()
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly inFlight = new Gauge({ name: 'http_requests_in_flight', help: 'HTTP requests being served now', registers: [this.registry] });
+  private readonly checkouts = new Counter({
+    name: 'pos_checkouts_total',
+    help: 'Sales recorded (online checkouts and offline uploads; replays not counted)',
+    labelNames: ['mode', 'currency'] as const,
+    registers: [this.registry],
+  });
+  private readonly checkoutAmount = new Counter({
+    name: 'pos_checkout_amount_total',
+    help: 'Total amount of recorded sales, in major units of the store currency',
+    labelNames: ['mode', 'currency'] as const,
+    registers: [this.registry],
+  });
+  private readonly webhookAttempts = new Counter({
+    name: 'pos_webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts by outcome (delivered, retrying, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(
+    private readonly queue: JobQueue,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {
+    collectDefaultMetrics({ register: this.registry });
+    this.scrapeTimeGauges();
+  }
+
+  observeHttp(o: HttpObservation): void {
+    this.httpDuration.observe({ method: o.method, route: o.route, status: o.status }, o.seconds);
+  }
+
+  requestStarted(): void {
+    this.inFlight.inc();
+  }
+
+  requestEnded(): void {
+    this.inFlight.dec();
+  }
+
+  saleRecorded(mode: 'online' | 'offline', currency: string, amountMinor: number, decimals: number): void {
+    this.checkouts.inc({ mode, currency });
+    this.checkoutAmount.inc({ mode, currency }, amountMinor / 10 ** decimals);
+  }
+
+  webhookAttempt(outcome: 'delivered' | 'retrying' | 'failed'): void {
+    this.webhookAttempts.inc({ outcome });
+  }
+
+  async text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  private scrapeTimeGauges(): void {
+    const queue = this.queue;
+    const db = this.db;
+    const byQueue = (name: string, help: string, pick: 'waiting' | 'active' | 'delayed' | 'failed') =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['queue'] as const,
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          for (const c of await queue.counts().catch(() => [])) this.set({ queue: c.queue }, c[pick]);
+        },
+      });
+    byQueue('pos_queue_jobs_waiting', 'Jobs waiting in each queue', 'waiting');
+    byQueue('pos_queue_jobs_active', 'Jobs running in each queue', 'active');
+    byQueue('pos_queue_jobs_delayed', 'Jobs scheduled later (delays and retries) in each queue', 'delayed');
+    byQueue('pos_queue_jobs_failed', 'Failed jobs in each queue (kept by BullMQ; since start in-process)', 'failed');
+    new Gauge({
+      name: 'pos_outbox_lag_seconds',
+      help: 'Age of the oldest unpublished outbox event (0 when none)',
+      registers: [this.registry],
+      async collect() {
+        this.set(await oldestUnpublishedAge(db));
+      },
+    });
+    new Gauge({
+      name: 'pos_db_pool_connections',
+      help: 'Database pool connections by state (MySQL; absent on the embedded database)',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const pool = mysqlPool(db);
+        if (!pool) return;
+        this.set({ state: 'total' }, pool._allConnections?.length ?? 0);
+        this.set({ state: 'idle' }, pool._freeConnections?.length ?? 0);
+        this.set({ state: 'queued_requests' }, pool._connectionQueue?.length ?? 0);
+      },
+    });
+  }
+}
+
+async function oldestUnpublishedAge(db: DataSource): Promise<number> {
+  try {
+    const rows = (await db.query('SELECT MIN(created_at) AS oldest FROM outbox_events WHERE published_at IS NULL')) as { oldest: string | Date | null }[];
+    const oldest = rows[0]?.oldest;
+    if (!oldest) return 0;
+    const at = utcDate.from(oldest) as Date;
+    return Number.isNaN(at.getTime()) ? 0 : Math.max(0, (Date.now() - at.getTime()) / 1000);
+  } catch {
+    return 0; // a scrape must not fail with the database: readiness reports that
+  }
+}
+
+/** mysql2's pool keeps its connection lists in underscored fields; read them if they are there. */
+interface Mysql2PoolShape {
+  _allConnections?: { length: number };
+  _freeConnections?: { length: number };
+  _connectionQueue?: { length: number };
+}
+
+function mysqlPool(db: DataSource): Mysql2PoolShape | null {
+  if (db.options.type !== 'mysql' && db.options.type !== 'mariadb') return null;
+  const pool = (db.driver as unknown as { pool?: Mysql2PoolShape }).pool;
+  return pool && typeof pool === 'object' ? pool : null;
+}
+
+/** Global: any context may count what it does (checkouts, webhook attempts) without importing another. */
+@Global()
+@Module({ providers: [Metrics], exports: [Metrics] })
+export class MetricsModule {}
