@@ -15,6 +15,14 @@ export interface DatabaseConfig {
   database: string;
   migrateOnStart: boolean;
   logging: boolean;
+  /** MySQL: longest wait to open a connection (handshake included). */
+  connectTimeoutMs: number;
+  /** MySQL: longest wait for a pooled connection (0: unbounded). */
+  acquireTimeoutMs: number;
+  /** MySQL: longest wait for one statement's answer; the connection is closed and the transaction rolled back (0: unbounded). */
+  statementTimeoutMs: number;
+  /** MySQL: pooled connections per process. */
+  poolSize: number;
 }
 
 export interface RateLimitConfig {
@@ -127,6 +135,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       database: read.string('DB_DATABASE') ?? 'pos',
       migrateOnStart: read.bool('DB_MIGRATE_ON_START', dbType === 'sqlite'),
       logging: read.bool('DB_LOGGING', false),
+      connectTimeoutMs: read.int('DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+      acquireTimeoutMs: read.int('DB_ACQUIRE_TIMEOUT_MS', 5000, 0, 600_000),
+      statementTimeoutMs: read.int('DB_STATEMENT_TIMEOUT_MS', 30000, 0, 3_600_000),
+      poolSize: read.int('DB_POOL_SIZE', 20, 1, 1000),
     },
     redisUrl,
     queuePrefix: read.string('QUEUE_PREFIX') ?? 'pos',
