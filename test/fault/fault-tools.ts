@@ -118,12 +118,22 @@ export class PrivateRedis {
     child.stderr!.resume();
   }
 
+  /** SIGSTOP: the server keeps its connections and answers nothing (a frozen Redis). */
+  freeze(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
     this.child = undefined;
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
+      child.kill('SIGCONT');
       child.kill('SIGKILL');
     });
   }
@@ -134,4 +144,14 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: nu
   const started = performance.now();
   const value = await fn();
   return { value, ms: Math.round(performance.now() - started) };
+}
+
+/** Polls `fn` until `ok` (or the time is up) and returns the last value. */
+export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000, everyMs = 100): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
 }

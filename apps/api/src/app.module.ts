@@ -1,8 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import type { Redis } from 'ioredis';
 import { CatalogModule } from '@pos/catalog';
 import { CustomersModule } from '@pos/customers';
 import { PricingModule } from '@pos/pricing';
@@ -14,7 +12,18 @@ import { IntegrationModule } from '@pos/integration';
 import { DemoModule } from '@pos/demo';
 import { WebhooksModule } from '@pos/webhooks';
 import { IdentityModule } from '@pos/identity';
-import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
+import {
+  APP_CONFIG,
+  AppConfig,
+  ConfigModule,
+  DatabaseModule,
+  LoggingModule,
+  QueueModule,
+  RATE_LIMIT_STORAGE,
+  RedisModule,
+  ResilientRateLimitStorage,
+  loadConfig,
+} from '@pos/platform';
 import { AccessGuard } from './access/access.guard';
 import { BearerAuthenticator } from './access/bearer.strategy';
 import { RateLimitGuard } from './access/rate-limit.guard';
@@ -65,10 +74,11 @@ const appModuleMetadata = (config: AppConfig) => ({
     QueueModule.forRoot('producer'),
     DiscoveryModule,
     ThrottlerModule.forRootAsync({
-      inject: [APP_CONFIG, { token: REDIS, optional: true }],
-      useFactory: (config: AppConfig, redis?: Redis) => ({
+      inject: [APP_CONFIG, { token: RATE_LIMIT_STORAGE, optional: true }],
+      // Redis counters fail open to per-process ones during an outage (README "Operations"); memory without Redis.
+      useFactory: (config: AppConfig, storage?: ResilientRateLimitStorage) => ({
         throttlers: (['login', 'standard', 'pos', 'bulk'] as const).map((name) => ({ name, ttl: 60_000, limit: config.rateLimit[name] })),
-        storage: redis ? new ThrottlerStorageRedisService(redis) : undefined,
+        storage,
       }),
     }),
     IdentityModule,

@@ -8,3 +8,5 @@ export * from './queue';
 export * from './ports/require-port';
 export * from './logging/logging.module';
 export * from './redis/redis.module';
+export * from './redis/redis-outage';
+export { ResilientRateLimitStorage } from './redis/rate-limit.storage';

@@ -76,6 +76,8 @@ export interface AppConfig {
   logLevel: string;
   db: DatabaseConfig;
   redisUrl?: string;
+  /** Longest wait for Redis on the request path (rate-limit counters, queue producers); past it the request goes on without Redis. */
+  redisCommandTimeoutMs: number;
   /** BullMQ key prefix: deployments (or test runs) sharing one Redis use different ones. */
   queuePrefix: string;
   rateLimit: RateLimitConfig;
@@ -141,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       poolSize: read.int('DB_POOL_SIZE', 20, 1, 1000),
     },
     redisUrl,
+    redisCommandTimeoutMs: read.int('REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),
     queuePrefix: read.string('QUEUE_PREFIX') ?? 'pos',
     rateLimit: {
       keyPrefix: read.string('RATE_LIMIT_KEY_PREFIX') ?? 'pos-rl',

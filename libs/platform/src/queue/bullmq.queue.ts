@@ -3,41 +3,67 @@ import { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { EnqueueOptions, JobDefinition, JobQueue, QueueName } from './job-definition';
 import { JobHandlerRegistry } from './job-handler.registry';
+import { RedisOutageLog } from '../redis/redis-outage';
 
-/** Production adapter: jobs go to Redis through BullMQ and run in the worker app. */
+/** Redis cannot take the job now (down, or not answering within REDIS_COMMAND_TIMEOUT_MS). */
+export class QueueUnavailableError extends Error {
+  readonly code = 'QUEUE_UNAVAILABLE';
+  constructor(reason: string) {
+    super(`The job queue is unavailable: ${reason}`);
+    this.name = 'QueueUnavailableError';
+  }
+}
+
+/**
+ * Production adapter: jobs go to Redis through BullMQ and run in the worker app.
+ * Producers fail fast: the connection is a fail-fast one (failFastRedisOptions: no offline
+ * queue, short command timeout) and an enqueue while it is not ready throws at once, never
+ * waits for Redis and never runs minutes later. Nothing is lost by it: every job's work is in
+ * the database and is queued again from there (outbox relay, webhook sweep, bulk price sweep).
+ */
 export class BullMqJobQueue extends JobQueue {
   private readonly queues = new Map<QueueName, Queue>();
+  private readonly outage = new RedisOutageLog('Queue producer', 'JobQueue');
 
   constructor(
     private readonly connection: Redis,
     private readonly prefix: string,
+    private readonly ownsConnection = false,
   ) {
     super();
+    this.outage.watch(connection);
   }
 
   private queue(name: QueueName): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
       queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      queue.on('error', (err) => this.outage.failed(err));
       this.queues.set(name, queue);
     }
     return queue;
   }
 
   async enqueue<P>(def: JobDefinition<P>, payload: P, options: EnqueueOptions = {}): Promise<void> {
-    await this.queue(def.queue).add(def.name, payload, {
-      jobId: options.jobId,
-      delay: options.delayMs,
-      attempts: def.attempts,
-      backoff: { type: 'exponential', delay: def.backoffMs },
-      // 0 = remove at once, which frees a deterministic job id for a later job (webhook retries).
-      removeOnComplete: def.keepCompletedSeconds > 0 ? { age: def.keepCompletedSeconds } : true,
-      removeOnFail: def.keepFailedSeconds > 0 ? { age: def.keepFailedSeconds } : true,
-    });
+    if (this.connection.status !== 'ready') throw new QueueUnavailableError(`Redis connection is ${this.connection.status}`);
+    await this.queue(def.queue)
+      .add(def.name, payload, {
+        jobId: options.jobId,
+        delay: options.delayMs,
+        attempts: def.attempts,
+        backoff: { type: 'exponential', delay: def.backoffMs },
+        // 0 = remove at once, which frees a deterministic job id for a later job (webhook retries).
+        removeOnComplete: def.keepCompletedSeconds > 0 ? { age: def.keepCompletedSeconds } : true,
+        removeOnFail: def.keepFailedSeconds > 0 ? { age: def.keepFailedSeconds } : true,
+      })
+      .catch((err: Error) => {
+        throw err instanceof QueueUnavailableError ? err : new QueueUnavailableError(err.message);
+      });
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
+    if (this.ownsConnection && this.connection.status !== 'end') await this.connection.quit().catch(() => this.connection.disconnect());
   }
 }
 

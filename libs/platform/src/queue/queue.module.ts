@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from '../config';
 import { APP_CONFIG } from '../config/config.module';
 import { REDIS, RedisModule } from '../redis/redis.module';
+import { failFastRedisOptions, readyOrNot } from '../redis/redis-outage';
 import type { Redis } from 'ioredis';
 import { BullMqConsumer, BullMqJobQueue } from './bullmq.queue';
 import { InProcessJobQueue } from './in-process.queue';
@@ -59,8 +60,11 @@ export class QueueModule {
         {
           provide: JobQueue,
           inject: [APP_CONFIG, JobHandlerRegistry, { token: REDIS, optional: true }],
-          useFactory: (config: AppConfig, registry: JobHandlerRegistry, redis?: Redis) =>
-            config.redisUrl && redis ? new BullMqJobQueue(redis, config.queuePrefix) : new InProcessJobQueue(registry),
+          // Producers get a fail-fast connection of their own (never the shared one, which waits for Redis).
+          useFactory: async (config: AppConfig, registry: JobHandlerRegistry, redis?: Redis) =>
+            config.redisUrl && redis
+              ? new BullMqJobQueue(await readyOrNot(redis.duplicate(failFastRedisOptions(config.redisCommandTimeoutMs))), config.queuePrefix, true)
+              : new InProcessJobQueue(registry),
         },
         QueueLifecycle,
         PeriodicScheduler,

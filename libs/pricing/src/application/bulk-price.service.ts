@@ -20,6 +20,11 @@ export const BulkPricesJob = defineJob<{ jobId: number }>('pricing.bulk-prices',
 
 const CHUNK = 500;
 
+/** The deterministic queue id of a job row: queuing it again while it waits or runs is a no-op. */
+export function bulkJobQueueId(job: Pick<BulkJobRecord, 'jobKey'>): string {
+  return `bulk-prices-${job.jobKey}`;
+}
+
 /**
  * Bulk price changes (up to 10,000): every row is validated first (422 names each bad row),
  * then one queued job applies them in chunks of 500, one transaction each, recording progress;
@@ -44,7 +49,10 @@ export class BulkPriceService {
   async submit(principal: Principal, changes: PriceChange[]) {
     await this.validate(changes);
     const job = await this.createJob(principal.userId, changes);
-    await this.queue.enqueue(BulkPricesJob, { jobId: job.id }, { jobId: `bulk-prices-${job.jobKey}` });
+    // The row is the job: if Redis cannot take it now, the sweeper queues it again (never lost, never waited for).
+    await this.queue.enqueue(BulkPricesJob, { jobId: job.id }, { jobId: bulkJobQueueId(job) }).catch((error: Error) => {
+      this.logger.warn(`bulk price job ${job.id} stays queued in the database until the sweeper queues it again: ${error.message}`);
+    });
     return this.view(job);
   }
 
