@@ -94,6 +94,8 @@ export interface AppConfig {
   /** Days after a sale during which its goods can be returned. */
   returnWindowDays: number;
   sync: SyncConfig;
+  /** Bulk price jobs: how often unfinished rows are queued again, and when a `running` one without progress counts as lost. */
+  bulkJobs: { sweepIntervalMs: number; staleMs: number };
   /** How long a process reuses its list of stores and warehouses for reports (0: read it every time). */
   reportsDirectoryTtlMs: number;
 }
@@ -179,6 +181,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       offlineClockSkewSeconds: read.int('OFFLINE_CLOCK_SKEW_SECONDS', 300, 0, 86_400),
       uploadMaxTransactions: read.int('SYNC_UPLOAD_MAX_TRANSACTIONS', 500, 1, 10_000),
       uploadBodyLimit: read.string('SYNC_UPLOAD_BODY_LIMIT') ?? '10mb',
+    },
+    bulkJobs: {
+      sweepIntervalMs: read.int('BULK_JOB_SWEEP_INTERVAL_MS', 30000, 100, 3_600_000),
+      staleMs: read.int('BULK_JOB_STALE_MS', 300000, 1000, 86_400_000),
     },
     reportsDirectoryTtlMs: read.int('REPORTS_DIRECTORY_TTL_MS', 30000, 0, 3_600_000),
   };
