@@ -34,6 +34,7 @@ import { AppValidationPipe } from './http/validation';
 import { ApiApplicationsController } from './identity/api-applications.controller';
 import { AuthController } from './identity/auth.controller';
 import { HealthController } from './platform/health.controller';
+import { HttpDrain } from './platform/http-drain';
 import { AuditLogController } from './platform/audit.controller';
 import { StoresController } from './catalog/stores.controller';
 import { CategoriesController } from './catalog/categories.controller';
@@ -127,6 +128,7 @@ const appModuleMetadata = (config: AppConfig) => ({
   providers: [
     BearerAuthenticator,
     RoutePolicyCheck,
+    HttpDrain,
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_PIPE, useClass: AppValidationPipe },

@@ -10,3 +10,4 @@ export * from './logging/logging.module';
 export * from './redis/redis.module';
 export * from './redis/redis-outage';
 export { ResilientRateLimitStorage } from './redis/rate-limit.storage';
+export * from './lifecycle';

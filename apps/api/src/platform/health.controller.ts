@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
-import { REDIS } from '@pos/platform';
+import { ProcessLifecycle, REDIS } from '@pos/platform';
 import { Public, RateTier } from '../access/policy.decorators';
 import { Health } from '../identity/identity.responses';
 import { ApiEnvelope } from '../http/openapi';
@@ -15,6 +15,7 @@ import { ApiEnvelope } from '../http/openapi';
 export class HealthController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly lifecycle: ProcessLifecycle,
     @Optional() @Inject(REDIS) private readonly redis?: Redis,
   ) {}
 
@@ -24,14 +25,15 @@ export class HealthController {
   @RateTier('none')
   @ApiOperation({ summary: 'Service health (no token)' })
   @ApiEnvelope(Health)
-  @ApiEnvelope(Health, { status: 503, description: 'The database or Redis does not answer' })
+  @ApiEnvelope(Health, { status: 503, description: 'The database or Redis does not answer, or the process is shutting down (status `draining`)' })
   async health(@Res({ passthrough: true }) res: Response) {
     const checks: Record<string, { status: 'up' | 'down'; latency_ms?: number; error?: string }> = {};
     checks.database = await probe(() => this.db.query('SELECT 1'));
     if (this.redis) checks.redis = await probe(() => this.redis!.ping());
     const healthy = Object.values(checks).every((c) => c.status === 'up');
-    if (!healthy) res.status(503);
-    return { status: healthy ? 'ok' : 'error', checks, time: new Date().toISOString() };
+    // Draining (SIGTERM): not ready for new traffic whatever the checks say (http-drain.ts).
+    if (!healthy || this.lifecycle.draining) res.status(503);
+    return { status: this.lifecycle.draining ? 'draining' : healthy ? 'ok' : 'error', checks, time: new Date().toISOString() };
   }
 }
 

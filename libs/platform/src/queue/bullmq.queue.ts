@@ -72,6 +72,7 @@ export class BullMqConsumer {
   private readonly logger = new Logger('BullMqConsumer');
   private readonly workers: Worker[] = [];
   private readonly connections: Redis[] = [];
+  private readonly outage = new RedisOutageLog('Worker', 'BullMqConsumer');
 
   constructor(
     private readonly connection: Redis,
@@ -85,6 +86,7 @@ export class BullMqConsumer {
     for (const name of queues) {
       // BullMQ does not close a connection it was given: keep ours to quit them at close.
       const connection = this.connection.duplicate({ maxRetriesPerRequest: null });
+      connection.on('error', (err: Error) => this.outage.failed(err, 'jobs wait in the database until it returns'));
       this.connections.push(connection);
       const worker = new Worker(name, async (job: Job) => this.registry.get(job.name)(job.data, { attempt: job.attemptsMade + 1, jobId: job.id }), {
         connection,
@@ -96,7 +98,14 @@ export class BullMqConsumer {
         stalledInterval: 5_000,
       });
       worker.on('failed', (job, err) => this.logger.warn(`${job?.name ?? '?'} (${job?.id ?? '?'}) attempt ${job?.attemptsMade ?? '?'} failed: ${err.message}`));
-      worker.on('error', (err) => this.logger.error(`worker error on ${name}: ${err.message}`));
+      // A Redis outage is one warning when it starts and one line when it ends, not a line per retry
+      // (ioredis reconnects with a growing delay, at most 2 s).
+      worker.on('error', (err) =>
+        isConnectionError(err)
+          ? this.outage.failed(err, 'jobs wait in the database until it returns')
+          : this.logger.error(`worker error on ${name}: ${err.message}`),
+      );
+      connection.on('ready', () => this.outage.recovered());
       this.workers.push(worker);
     }
     this.logger.log(`consuming ${queues.join(', ')}`);
@@ -107,4 +116,12 @@ export class BullMqConsumer {
     await Promise.all(this.workers.map((w) => w.close()));
     await Promise.all(this.connections.map((c) => c.quit().catch(() => undefined)));
   }
+}
+
+/** ioredis/BullMQ errors that only say Redis cannot be reached right now. */
+function isConnectionError(err: Error & { code?: string }): boolean {
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND'].includes(err.code ?? '') ||
+    /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|Command timed out/i.test(err.message)
+  );
 }

@@ -13,13 +13,15 @@ export class InProcessJobQueue extends JobQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly activeIds = new Set<string>();
   private closed = false;
+  /** Set when close() starts: no new job is taken while the running ones drain (they stay in the database). */
+  private closing = false;
 
   constructor(private readonly registry: JobHandlerRegistry) {
     super();
   }
 
   async enqueue<P>(def: JobDefinition<P>, payload: P, options: EnqueueOptions = {}): Promise<void> {
-    if (this.closed) throw new Error('Queue is closed');
+    if (this.closed || this.closing) throw new Error('Queue is closed');
     if (options.jobId) {
       if (this.activeIds.has(options.jobId)) return;
       this.activeIds.add(options.jobId);
@@ -67,6 +69,7 @@ export class InProcessJobQueue extends JobQueue {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.drain();
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);

@@ -3,7 +3,19 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Clock, NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { Principal } from '@pos/identity';
 import { ItemCatalog, ItemService } from '@pos/catalog';
-import { APP_CONFIG, AppConfig, AuditLog, ChangeLog, defineJob, JobHandler, JobQueue, PeriodicScheduler, QueueName, Transactional } from '@pos/platform';
+import {
+  APP_CONFIG,
+  AppConfig,
+  AuditLog,
+  ChangeLog,
+  defineJob,
+  JobHandler,
+  JobQueue,
+  PeriodicScheduler,
+  ProcessLifecycle,
+  QueueName,
+  Transactional,
+} from '@pos/platform';
 import { PricesBulkUpdated } from './pricing.events';
 import { BulkJobRecord, PriceChangeRow, PricingRepository } from './pricing.ports';
 import { ReferenceRepository } from './reference.ports';
@@ -20,9 +32,13 @@ export const BulkPricesJob = defineJob<{ jobId: number }>('pricing.bulk-prices',
 
 const CHUNK = 500;
 
-/** The deterministic queue id of a job row: queuing it again while it waits or runs is a no-op. */
-export function bulkJobQueueId(job: Pick<BulkJobRecord, 'jobKey'>): string {
-  return `bulk-prices-${job.jobKey}`;
+/**
+ * The deterministic queue id of a job row in its current state: queuing it again while that
+ * entry waits or runs is a no-op. A job handed back at a chunk boundary (drain) continues under
+ * an id naming how far it got, since the finished entry keeps the first id.
+ */
+export function bulkJobQueueId(job: Pick<BulkJobRecord, 'jobKey' | 'processed'>): string {
+  return job.processed > 0 ? `bulk-prices-${job.jobKey}-resume-${job.processed}` : `bulk-prices-${job.jobKey}`;
 }
 
 /**
@@ -46,6 +62,7 @@ export class BulkPriceService implements OnModuleInit {
     private readonly clock: Clock,
     private readonly scheduler: PeriodicScheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly lifecycle: ProcessLifecycle,
   ) {}
 
   onModuleInit(): void {
@@ -117,6 +134,7 @@ export class BulkPriceService implements OnModuleInit {
       for (let start = from; start < changes.length; start += CHUNK) {
         const end = Math.min(changes.length, start + CHUNK);
         await this.applyChunk(job.id, changes.slice(start, end), end, end === changes.length ? changes : null);
+        if (this.lifecycle.draining && end < changes.length) return await this.handBack(job, end);
       }
       this.logger.log(`bulk price job ${job.id}: ${changes.length} change(s) applied${from ? ` (resumed at ${from})` : ''}`);
     } catch (error) {
@@ -129,6 +147,15 @@ export class BulkPriceService implements OnModuleInit {
   async markRunning(job: BulkJobRecord, processed: number): Promise<void> {
     const now = this.clock.now();
     await this.pricing.updateBulkJob(job.id, { status: 'running', startedAt: job.startedAt ?? now, processed, updatedAt: now });
+  }
+
+  /** Shutdown at a chunk boundary: the rest waits in the database (and the queue) for another worker. */
+  private async handBack(job: BulkJobRecord, processed: number): Promise<void> {
+    await this.pricing.updateBulkJob(job.id, { status: 'queued', processed, updatedAt: this.clock.now() });
+    this.logger.log(`bulk price job ${job.id}: handed back at ${processed}/${job.total} (draining)`);
+    await this.queue
+      .enqueue(BulkPricesJob, { jobId: job.id }, { jobId: bulkJobQueueId({ jobKey: job.jobKey, processed }) })
+      .catch((error: Error) => this.logger.warn(`bulk price job ${job.id} waits for the sweeper: ${error.message}`));
   }
 
   @Transactional()
@@ -154,7 +181,7 @@ export class BulkPriceService implements OnModuleInit {
     const now = this.clock.now().getTime();
     const rows = await this.pricing.unfinishedBulkJobs(new Date(now - queuedForMs), new Date(now - staleMs), 100);
     for (const row of rows) {
-      const jobId = row.status === 'running' ? `${bulkJobQueueId(row)}-resume-${row.updatedAt.getTime()}` : bulkJobQueueId(row);
+      const jobId = row.status === 'running' ? `bulk-prices-${row.jobKey}-stale-${row.updatedAt.getTime()}` : bulkJobQueueId(row);
       await this.queue.enqueue(BulkPricesJob, { jobId: row.id }, { jobId });
     }
     if (rows.length) this.logger.log(`sweep: queued ${rows.length} unfinished bulk price job(s) again`);

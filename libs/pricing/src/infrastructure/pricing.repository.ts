@@ -216,9 +216,13 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
     await this.em.getRepository(BulkPriceJobEntity).update({ id }, changes);
   }
 
-  unfinishedBulkJobs(queuedBefore: Date, staleBefore: Date, limit: number): Promise<Pick<BulkJobRecord, 'id' | 'jobKey' | 'status' | 'updatedAt'>[]> {
+  unfinishedBulkJobs(
+    queuedBefore: Date,
+    staleBefore: Date,
+    limit: number,
+  ): Promise<Pick<BulkJobRecord, 'id' | 'jobKey' | 'status' | 'processed' | 'updatedAt'>[]> {
     return this.em.getRepository(BulkPriceJobEntity).find({
-      select: { id: true, jobKey: true, status: true, updatedAt: true },
+      select: { id: true, jobKey: true, status: true, processed: true, updatedAt: true },
       where: [
         { status: 'queued', updatedAt: LessThan(queuedBefore) },
         { status: 'running', updatedAt: LessThan(staleBefore) },
