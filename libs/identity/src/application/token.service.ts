@@ -60,8 +60,13 @@ export class TokenService implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.broadcast.subscribe(REVOKED_TOPIC, (message) => {
       const m = message as Partial<Revoked>;
-      if (m.kind === 'token' && typeof m.id === 'number') this.forget((p) => p.token.id === m.id);
-      if (m.kind === 'user' && typeof m.id === 'number') this.forget((p) => p.userId === m.id);
+      if ((m.kind !== 'token' && m.kind !== 'user') || typeof m.id !== 'number') return;
+      this.forget((p) => (m.kind === 'token' ? p.token.id : p.userId) === m.id);
+      // The revoking transaction may not have committed yet: do not cache this token or user
+      // again for a moment, so a read that still sees it valid is not kept for the whole TTL.
+      const nowMs = this.clock.now().getTime();
+      for (const [key, until] of this.uncacheable) if (until <= nowMs) this.uncacheable.delete(key);
+      this.uncacheable.set(`${m.kind}:${m.id}`, nowMs + NO_CACHE_AFTER_REVOCATION_MS);
     });
   }
 
