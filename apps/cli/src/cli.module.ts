@@ -4,6 +4,7 @@ import { IdentityModule } from '@pos/identity';
 import { PricingModule } from '@pos/pricing';
 import { WebhooksModule } from '@pos/webhooks';
 import { IntegrationModule } from '@pos/integration';
+import { ReturnsModule } from '@pos/returns';
 import { AppConfig, ConfigModule, DatabaseModule, QueueModule, RedisModule } from '@pos/platform';
 
 @Module({})
@@ -19,6 +20,7 @@ export class CliModule {
         IdentityModule,
         PricingModule,
         IntegrationModule,
+        ReturnsModule,
         DemoModule,
         WebhooksModule,
       ],
