@@ -22,7 +22,13 @@ export class ReplicaBroadcast {
     private readonly subscriber?: Redis,
   ) {
     subscriber?.on('error', (err: Error) => this.outage.failed(err, 'other replicas see revocations within AUTH_CACHE_TTL_MS'));
-    subscriber?.on('ready', () => this.outage.recovered());
+    subscriber?.on('ready', () => {
+      this.outage.recovered();
+      // (Re)connected: subscribe again to every topic (idempotent), so no subscription depends on
+      // a command queued before the connection was ready.
+      const channels = [...this.handlers.keys()].map((t) => this.channel(t));
+      if (channels.length) subscriber.subscribe(...channels).catch(() => undefined);
+    });
     publisher?.on('error', () => undefined);
     subscriber?.on('message', (channel: string, raw: string) => {
       const topic = channel.slice(this.channel('').length);
@@ -51,7 +57,8 @@ export class ReplicaBroadcast {
     const list = this.handlers.get(topic) ?? [];
     list.push(handle);
     this.handlers.set(topic, list);
-    if (this.subscriber && list.length === 1) await this.subscriber.subscribe(this.channel(topic)).catch(() => undefined);
+    if (this.subscriber && list.length === 1)
+      await this.subscriber.subscribe(this.channel(topic)).catch((error: Error) => this.logger.warn(`cannot subscribe to ${topic} yet: ${error.message}`));
   }
 
   /** Never throws and never waits for an absent Redis (fail-fast connection). */
