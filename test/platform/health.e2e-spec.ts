@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ShutdownState } from '../../apps/api/src/platform/health.controller';
+import { ProcessLifecycle } from '@pos/platform';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** Issue 13, health: /health/live answers while the process runs; /health/ready only when it can serve. */
@@ -47,19 +47,6 @@ describe('Health: liveness and readiness', () => {
     expect((await api().get('/api/v1/health/ready')).status).toBe(200);
   });
 
-  it('turns 503 once shutdown begins, while liveness stays 200', async () => {
-    const state = t.app.get(ShutdownState);
-    state.beforeApplicationShutdown();
-    try {
-      const ready = await api().get('/api/v1/health/ready');
-      expect(ready.status).toBe(503);
-      expect(ready.body.data.status).toBe('shutting_down');
-      expect((await api().get('/api/v1/health/live')).status).toBe(200);
-    } finally {
-      state.shuttingDown = false;
-    }
-  });
-
   it('is 503 (not ready, database down) when the database is unreachable, and ready again once it is back', async () => {
     await t.db.destroy();
     try {
@@ -73,5 +60,14 @@ describe('Health: liveness and readiness', () => {
     }
     if (!t.isMysql) await t.db.runMigrations(); // the embedded database lives in memory: a new connection starts empty
     expect((await api().get('/api/v1/health/ready')).status).toBe(200);
+  });
+
+  // Last: draining cannot be undone (the process is on its way out).
+  it('turns 503 once shutdown begins (draining), while liveness stays 200', async () => {
+    t.app.get(ProcessLifecycle).beginDrain('test');
+    const ready = await api().get('/api/v1/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.data.status).toBe('shutting_down');
+    expect((await api().get('/api/v1/health/live')).status).toBe(200);
   });
 });

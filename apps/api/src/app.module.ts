@@ -1,8 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import type { Redis } from 'ioredis';
 import { CatalogModule } from '@pos/catalog';
 import { CustomersModule } from '@pos/customers';
 import { PricingModule } from '@pos/pricing';
@@ -14,7 +12,19 @@ import { IntegrationModule } from '@pos/integration';
 import { DemoModule } from '@pos/demo';
 import { WebhooksModule } from '@pos/webhooks';
 import { IdentityModule } from '@pos/identity';
-import { APP_CONFIG, AppConfig, ConfigModule, DatabaseModule, LoggingModule, MetricsModule, QueueModule, REDIS, RedisModule, loadConfig } from '@pos/platform';
+import {
+  APP_CONFIG,
+  AppConfig,
+  ConfigModule,
+  DatabaseModule,
+  LoggingModule,
+  MetricsModule,
+  QueueModule,
+  RATE_LIMIT_STORAGE,
+  RedisModule,
+  ResilientRateLimitStorage,
+  loadConfig,
+} from '@pos/platform';
 import { AccessGuard } from './access/access.guard';
 import { BearerAuthenticator } from './access/bearer.strategy';
 import { RateLimitGuard } from './access/rate-limit.guard';
@@ -24,7 +34,8 @@ import { AppExceptionFilter } from './http/exception.filter';
 import { AppValidationPipe } from './http/validation';
 import { ApiApplicationsController } from './identity/api-applications.controller';
 import { AuthController } from './identity/auth.controller';
-import { HealthController, ShutdownState } from './platform/health.controller';
+import { HealthController } from './platform/health.controller';
+import { HttpDrain } from './platform/http-drain';
 import { AuditLogController } from './platform/audit.controller';
 import { StoresController } from './catalog/stores.controller';
 import { CategoriesController } from './catalog/categories.controller';
@@ -66,10 +77,11 @@ const appModuleMetadata = (config: AppConfig) => ({
     MetricsModule,
     DiscoveryModule,
     ThrottlerModule.forRootAsync({
-      inject: [APP_CONFIG, { token: REDIS, optional: true }],
-      useFactory: (config: AppConfig, redis?: Redis) => ({
+      inject: [APP_CONFIG, { token: RATE_LIMIT_STORAGE, optional: true }],
+      // Redis counters fail open to per-process ones during an outage (README "Operations"); memory without Redis.
+      useFactory: (config: AppConfig, storage?: ResilientRateLimitStorage) => ({
         throttlers: (['login', 'standard', 'pos', 'bulk'] as const).map((name) => ({ name, ttl: 60_000, limit: config.rateLimit[name] })),
-        storage: redis ? new ThrottlerStorageRedisService(redis) : undefined,
+        storage,
       }),
     }),
     IdentityModule,
@@ -121,7 +133,7 @@ const appModuleMetadata = (config: AppConfig) => ({
   providers: [
     BearerAuthenticator,
     RoutePolicyCheck,
-    ShutdownState,
+    HttpDrain,
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_PIPE, useClass: AppValidationPipe },

@@ -36,7 +36,7 @@ export async function createApiApp(config: AppConfig = loadConfig(), options: Ne
   app.use(jsonBodyParser(config.bodyLimit));
   app.use(bodyParserErrorHandler);
   app.setGlobalPrefix(API_PREFIX, { exclude: [{ path: 'api/docs', method: RequestMethod.GET }] });
-  app.enableShutdownHooks();
+  // Signals are handled by main.ts (drain, then exit 0); the suites call app.close() themselves.
   if (config.openapi) setupOpenApi(app);
   return app;
 }

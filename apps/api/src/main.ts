@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { AppConfig, ConfigError, loadConfig } from '@pos/platform';
+import { AppConfig, ConfigError, exitGracefullyOn, loadConfig } from '@pos/platform';
 import { Logger } from 'nestjs-pino';
 import { createApiApp } from './bootstrap';
 
@@ -14,17 +14,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  forceExitAfter(config.shutdownTimeoutMs);
   const app = await createApiApp(config);
+  exitGracefullyOn(app, config.shutdownTimeoutMs);
   await app.listen(config.port);
   app.get(Logger).log(`POS API listening on http://localhost:${config.port}/api/v1 (docs: /api/docs)`);
-}
-
-/** A hung shutdown must not keep a replica around forever: exit after SHUTDOWN_TIMEOUT_MS. */
-function forceExitAfter(ms: number): void {
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => setTimeout(() => process.exit(1), ms).unref());
-  }
 }
 
 void main();

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, ConfigError, Metrics, loadConfig, startMetricsServer } from '@pos/platform';
+import { AppConfig, ConfigError, Metrics, exitGracefullyOn, loadConfig, startMetricsServer } from '@pos/platform';
 import { WorkerModule } from './worker.module';
 
 /** Runs until SIGTERM/SIGINT, then stops fetching jobs and waits for the running ones. */
@@ -20,10 +20,9 @@ async function main(): Promise<void> {
     process.stderr.write('REDIS_URL is not set: in the embedded mode the API runs its jobs in-process, so there is nothing for a worker to do.\n');
     process.exit(0);
   }
-  forceExitAfter(config.shutdownTimeoutMs);
   const app = await NestFactory.createApplicationContext(WorkerModule.register(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  exitGracefullyOn(app, config.shutdownTimeoutMs);
   await app.init();
   app.get(Logger).log('POS worker consuming jobs');
   await serveMetrics(app.get(Metrics), config, app.get(Logger));
@@ -38,13 +37,6 @@ async function serveMetrics(metrics: Metrics, config: AppConfig, logger: Logger)
     logger.log(`worker metrics on http://localhost:${config.metrics.workerPort}/metrics`);
   } catch (error) {
     logger.error(`worker metrics not served on port ${config.metrics.workerPort}: ${(error as Error).message}`);
-  }
-}
-
-/** A hung shutdown must not keep a replica around forever: exit after SHUTDOWN_TIMEOUT_MS. */
-function forceExitAfter(ms: number): void {
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => setTimeout(() => process.exit(1), ms).unref());
   }
 }
 

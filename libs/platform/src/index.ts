@@ -10,3 +10,6 @@ export * from './logging/logging.module';
 export * from './redis/redis.module';
 export * from './metrics/metrics';
 export * from './metrics/metrics-endpoint';
+export * from './redis/redis-outage';
+export { ResilientRateLimitStorage } from './redis/rate-limit.storage';
+export * from './lifecycle';

@@ -27,4 +27,18 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(new NotFoundException('Cannot GET /x')).body.message).toBe('Not found.');
     expect(toErrorResponse(new BadRequestException('The request body must be a JSON object.')).body.message).toBe('The request body must be a JSON object.');
   });
+
+  it('answers 503 with Retry-After when the database is down or past its time bounds, and 500 for other errors', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED', errno: -111 });
+    const wrapped = Object.assign(new Error('Query inactivity timeout'), { driverError: { code: 'PROTOCOL_SEQUENCE_TIMEOUT' } });
+    const tooMany = Object.assign(new Error('Too many connections'), { code: 'ER_CON_COUNT_ERROR', errno: 1040 });
+    for (const e of [refused, wrapped, tooMany, new Error('Pool is closed.')]) {
+      const r = toErrorResponse(e);
+      expect(r.status).toBe(503);
+      expect(r.headers['Retry-After']).toMatch(/^[1-9]\d*$/);
+      expect(r.body).toMatchObject({ success: false, code: 'service_unavailable' });
+      expect(JSON.stringify(r.body)).not.toContain('3306');
+    }
+    expect(toErrorResponse(Object.assign(new Error('syntax'), { code: 'ER_PARSE_ERROR', errno: 1064 })).status).toBe(500);
+  });
 });

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { ConflictError, DomainError, FieldErrors, ValidationFailedError } from '@pos/kernel';
-import { isForeignKeyViolation, isOutOfRange, isUniqueViolation, stripQuerySecrets } from '@pos/platform';
+import { isDatabaseUnavailable, isForeignKeyViolation, isOutOfRange, isUniqueViolation, stripQuerySecrets } from '@pos/platform';
 import { RouteTable } from './method-not-allowed';
 import { capErrors } from './validation';
 
@@ -57,7 +57,10 @@ export class AppExceptionFilter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest<Request & { id?: string }>();
     if (isRouteNotFound(exception, req) && this.answerUnsupportedMethod(req, res)) return;
     const { status, body, headers } = toErrorResponse(exception);
-    if (status >= 500 || isForeignKeyViolation(exception) || isOutOfRange(exception)) {
+    if (status === 503) {
+      // An outage, not a defect: one short line per request, no stack.
+      this.logger.warn({ err: { type: (exception as Error)?.name, code: loggableError(exception).code }, request_id: req.id }, 'Dependency unavailable (503)');
+    } else if (status >= 500 || isForeignKeyViolation(exception) || isOutOfRange(exception)) {
       this.logger.error(
         { err: loggableError(exception), request_id: req.id, method: req.method, url: stripQuerySecrets(req.originalUrl ?? req.url) },
         'Unhandled error',
@@ -131,6 +134,9 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
     const status = exception.getStatus();
     return { status, body: { success: false, message: messageFor(status, exception) }, headers };
   }
+  // The database is down, unreachable or past its configured time bounds (the transaction was
+  // rolled back): try again later. Never 401 (a valid token) nor 500 (nothing is broken here).
+  if (isDatabaseUnavailable(exception)) return serviceUnavailable();
   // Safety net: a write that lost a race to a unique index is a conflict, not a server error.
   if (isUniqueViolation(exception))
     return { status: 409, body: { success: false, message: 'The request conflicts with an existing record.', code: 'duplicate' }, headers };
@@ -143,6 +149,17 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
   const status = httpStatusOfLowLevelError(exception);
   if (status) return { status, body: { success: false, message: DEFAULT_MESSAGES[status] ?? 'The request is invalid.' }, headers };
   return { status: 500, body: { success: false, message: DEFAULT_MESSAGES[500] }, headers };
+}
+
+/** Seconds a client should wait before retrying after a 503 (a short outage or a restart). */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+function serviceUnavailable(): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  return {
+    status: 503,
+    body: { success: false, message: 'The service is temporarily unavailable. Try again shortly.', code: 'service_unavailable' },
+    headers: { 'Retry-After': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  };
 }
 
 function messageFor(status: number, exception: HttpException): string {

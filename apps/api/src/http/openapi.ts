@@ -17,7 +17,7 @@ import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } fr
  *
  * Statuses every operation of a kind can answer are added to the document by `finishDocument`,
  * so no route can forget them: 400/413/415/422 with a body, 422 with query parameters, 404 with
- * a path parameter, 401/403/429 (from the route policy decorators). Each error status carries
+ * a path parameter, 401/403/429 (from the route policy decorators), 503 on every operation. Each error status carries
  * the error envelope schema. `test/hardening/openapi.e2e-spec.ts` fails on an operation without
  * a 2xx schema, and the fuzz suite checks every answer against the documented status and schema.
  */
@@ -139,6 +139,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'A body that is not application/json',
   422: 'Validation failed: `errors` maps each field (dotted for nested ones) to messages; at most 100 fields are reported',
   429: 'Rate limit exceeded; see Retry-After',
+  503: 'The database is unavailable or did not answer within its configured bounds (code `service_unavailable`, nothing was changed); retry after Retry-After seconds',
 };
 
 /** Error statuses specific to an operation (the common ones are added to the document for it). */
@@ -165,7 +166,7 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
       const op = item[method] as OperationObject | undefined;
       if (!op) continue;
       const params = (op.parameters ?? []) as { in?: string }[];
-      const add: number[] = [];
+      const add: number[] = [503]; // any operation can meet a database outage (README "Operations")
       if (op.requestBody) add.push(400, 413, 415, 422);
       if (params.some((p) => p.in === 'query')) add.push(422);
       if (params.some((p) => p.in === 'path')) add.push(400, 404);

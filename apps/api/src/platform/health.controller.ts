@@ -1,27 +1,15 @@
-import { BeforeApplicationShutdown, Controller, Get, HttpCode, Inject, Injectable, Optional, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Optional, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
-import { REDIS } from '@pos/platform';
+import { ProcessLifecycle, REDIS } from '@pos/platform';
 import { Public, RateTier } from '../access/policy.decorators';
 import { Health } from '../identity/identity.responses';
 import { ApiEnvelope, defineView, s } from '../http/openapi';
 
 type Check = { status: 'up' | 'down'; latency_ms?: number; error?: string };
-
-/**
- * Set when shutdown begins (before connections close), so readiness turns 503 and the load
- * balancer stops sending traffic while the in-flight requests finish.
- */
-@Injectable()
-export class ShutdownState implements BeforeApplicationShutdown {
-  shuttingDown = false;
-  beforeApplicationShutdown(): void {
-    this.shuttingDown = true;
-  }
-}
 
 const Liveness = defineView('Liveness', { status: s.enum(['ok']), uptime_seconds: s.number(), time: s.dateTime() });
 const Readiness = defineView('Readiness', {
@@ -36,14 +24,15 @@ const Readiness = defineView('Readiness', {
 /**
  * GET /health (database + Redis), /health/live (the process answers: no dependency, so a slow
  * database never gets a healthy replica restarted) and /health/ready (database, Redis when
- * configured, no pending migration, not shutting down): 503 otherwise.
+ * configured, no pending migration, not draining: ProcessLifecycle, set on SIGTERM by
+ * http-drain.ts): 503 otherwise.
  */
 @ApiTags('Platform')
 @Controller('health')
 export class HealthController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly shutdown: ShutdownState,
+    private readonly lifecycle: ProcessLifecycle,
     @Optional() @Inject(REDIS) private readonly redis?: Redis,
   ) {}
 
@@ -53,12 +42,13 @@ export class HealthController {
   @RateTier('none')
   @ApiOperation({ summary: 'Service health (no token)' })
   @ApiEnvelope(Health)
-  @ApiEnvelope(Health, { status: 503, description: 'The database or Redis does not answer' })
+  @ApiEnvelope(Health, { status: 503, description: 'The database or Redis does not answer, or the process is shutting down (status `draining`)' })
   async health(@Res({ passthrough: true }) res: Response) {
     const checks = await this.dependencies();
     const healthy = Object.values(checks).every((c) => c.status === 'up');
-    if (!healthy) res.status(503);
-    return { status: healthy ? 'ok' : 'error', checks, time: new Date().toISOString() };
+    // Draining (SIGTERM): not ready for new traffic whatever the checks say (http-drain.ts).
+    if (!healthy || this.lifecycle.draining) res.status(503);
+    return { status: this.lifecycle.draining ? 'draining' : healthy ? 'ok' : 'error', checks, time: new Date().toISOString() };
   }
 
   @Get('live')
@@ -80,7 +70,7 @@ export class HealthController {
   @ApiEnvelope(Readiness, { status: 503, description: 'Not ready: a dependency does not answer, a migration is pending, or the process is shutting down' })
   async ready(@Res({ passthrough: true }) res: Response) {
     const time = new Date().toISOString();
-    if (this.shutdown.shuttingDown) {
+    if (this.lifecycle.draining) {
       res.status(503);
       return { status: 'shutting_down', checks: {}, time };
     }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '@pos/kernel';
-import { APP_CONFIG, AppConfig, defineJob, JobHandler, JobQueue, Transactional } from '@pos/platform';
+import { APP_CONFIG, AppConfig, defineJob, JobHandler, JobQueue, ReplicaBroadcast, Transactional } from '@pos/platform';
 import { Principal } from '../domain/principal';
 import { TokenRecord, TokenRepository, UserAccess, UserRepository } from './ports';
 
@@ -14,6 +14,14 @@ export const TouchTokenJob = defineJob<{ tokenId: number; usedAt: string }>('ide
 
 const TOUCH_EVERY_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
+const REVOKED_TOPIC = 'identity.revoked';
+const ANNOUNCE_AGAIN_MS = 400;
+const NO_CACHE_AFTER_REVOCATION_MS = 2000;
+
+interface Revoked {
+  kind: 'token' | 'user';
+  id: number;
+}
 
 export interface IssuedToken {
   plainText: string;
@@ -26,12 +34,19 @@ export function hashToken(plain: string): string {
 
 /**
  * Opaque bearer tokens: 240 random bits shown once, stored only as SHA-256. Resolved principals
- * are cached per process for AUTH_CACHE_TTL_MS (default 5 s) to keep the per-request cost low;
- * revocation clears the local cache at once, other replicas see it within that TTL.
+ * are cached per process for AUTH_CACHE_TTL_MS (default 5 s) to keep the per-request cost low.
+ * A revocation (token revoked, user disabled or changed) clears this cache at once and is
+ * broadcast to the other replicas (ReplicaBroadcast, Redis pub/sub), which clear theirs: every
+ * replica refuses the token within about a second; without Redis (one process) nothing changes,
+ * and while Redis is down the others fall back to the TTL. The broadcast is sent again shortly
+ * after, so a replica that re-read the token before the revoking transaction committed drops
+ * it too.
  */
 @Injectable()
-export class TokenService {
+export class TokenService implements OnModuleInit {
   private readonly cache = new Map<string, { principal: Principal; until: number; lastTouch: number }>();
+  /** `token:<id>` / `user:<id>` revoked elsewhere a moment ago -> until when not to cache them. */
+  private readonly uncacheable = new Map<string, number>();
 
   constructor(
     private readonly tokens: TokenRepository,
@@ -39,7 +54,27 @@ export class TokenService {
     private readonly queue: JobQueue,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly broadcast: ReplicaBroadcast,
   ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.broadcast.subscribe(REVOKED_TOPIC, (message) => {
+      const m = message as Partial<Revoked>;
+      if ((m.kind !== 'token' && m.kind !== 'user') || typeof m.id !== 'number') return;
+      this.forget((p) => (m.kind === 'token' ? p.token.id : p.userId) === m.id);
+      // The revoking transaction may not have committed yet: do not cache this token or user
+      // again for a moment, so a read that still sees it valid is not kept for the whole TTL.
+      const nowMs = this.clock.now().getTime();
+      for (const [key, until] of this.uncacheable) if (until <= nowMs) this.uncacheable.delete(key);
+      this.uncacheable.set(`${m.kind}:${m.id}`, nowMs + NO_CACHE_AFTER_REVOCATION_MS);
+    });
+  }
+
+  /** Tells the other replicas now and once more after the revoking transaction has surely committed. */
+  private announce(revoked: Revoked): void {
+    this.broadcast.publish(REVOKED_TOPIC, revoked);
+    setTimeout(() => this.broadcast.publish(REVOKED_TOPIC, revoked), ANNOUNCE_AGAIN_MS).unref();
+  }
 
   async issue(userId: number, options: { name: string; abilities: string[]; storeId: number | null; expiresInMinutes?: number }): Promise<IssuedToken> {
     const plainText = 'pos_' + randomBytes(30).toString('base64url');
@@ -75,7 +110,7 @@ export class TokenService {
     if (!access || !access.user.isActive) return null;
     const principal = toPrincipal(access, token);
     const entry = { principal, until: nowMs + this.config.authCacheTtlMs, lastTouch: token.lastUsedAt?.getTime() ?? 0 };
-    if (this.config.authCacheTtlMs > 0) {
+    if (this.config.authCacheTtlMs > 0 && !this.recentlyRevoked(principal, nowMs)) {
       if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
       this.cache.set(hash, entry);
     }
@@ -87,17 +122,24 @@ export class TokenService {
   async revoke(tokenId: number): Promise<void> {
     await this.tokens.revoke(tokenId, this.clock.now());
     this.forget((p) => p.token.id === tokenId);
+    this.announce({ kind: 'token', id: tokenId });
   }
 
-  /** Drops cached principals of a user (after a permission, password or 2FA change). */
+  /** Drops cached principals of a user, in every replica (after a permission, password, 2FA or active change). */
   forgetUser(userId: number): void {
     this.forget((p) => p.userId === userId);
+    this.announce({ kind: 'user', id: userId });
   }
 
   @JobHandler(TouchTokenJob)
   @Transactional()
   async recordUse(payload: { tokenId: number; usedAt: string }): Promise<void> {
     await this.tokens.touch(payload.tokenId, new Date(payload.usedAt));
+  }
+
+  private recentlyRevoked(principal: Principal, nowMs: number): boolean {
+    if (this.uncacheable.size === 0) return false;
+    return (this.uncacheable.get(`token:${principal.token.id}`) ?? 0) > nowMs || (this.uncacheable.get(`user:${principal.userId}`) ?? 0) > nowMs;
   }
 
   private forget(match: (p: Principal) => boolean): void {

@@ -15,6 +15,14 @@ export interface DatabaseConfig {
   database: string;
   migrateOnStart: boolean;
   logging: boolean;
+  /** MySQL: longest wait to open a connection (handshake included). */
+  connectTimeoutMs: number;
+  /** MySQL: longest wait for a pooled connection (0: unbounded). */
+  acquireTimeoutMs: number;
+  /** MySQL: longest wait for one statement's answer; the connection is closed and the transaction rolled back (0: unbounded). */
+  statementTimeoutMs: number;
+  /** MySQL: pooled connections per process. */
+  poolSize: number;
 }
 
 export interface RateLimitConfig {
@@ -77,6 +85,8 @@ export interface AppConfig {
   logLevel: string;
   db: DatabaseConfig;
   redisUrl?: string;
+  /** Longest wait for Redis on the request path (rate-limit counters, queue producers); past it the request goes on without Redis. */
+  redisCommandTimeoutMs: number;
   /** BullMQ key prefix: deployments (or test runs) sharing one Redis use different ones. */
   queuePrefix: string;
   rateLimit: RateLimitConfig;
@@ -95,6 +105,8 @@ export interface AppConfig {
   /** Days after a sale during which its goods can be returned. */
   returnWindowDays: number;
   sync: SyncConfig;
+  /** Bulk price jobs: how often unfinished rows are queued again, and when a `running` one without progress counts as lost. */
+  bulkJobs: { sweepIntervalMs: number; staleMs: number };
   /** How long a process reuses its list of stores and warehouses for reports (0: read it every time). */
   reportsDirectoryTtlMs: number;
   metrics: MetricsConfig;
@@ -141,8 +153,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       database: read.string('DB_DATABASE') ?? 'pos',
       migrateOnStart: read.bool('DB_MIGRATE_ON_START', dbType === 'sqlite'),
       logging: read.bool('DB_LOGGING', false),
+      connectTimeoutMs: read.int('DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+      acquireTimeoutMs: read.int('DB_ACQUIRE_TIMEOUT_MS', 5000, 0, 600_000),
+      statementTimeoutMs: read.int('DB_STATEMENT_TIMEOUT_MS', 30000, 0, 3_600_000),
+      poolSize: read.int('DB_POOL_SIZE', 20, 1, 1000),
     },
     redisUrl,
+    redisCommandTimeoutMs: read.int('REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),
     queuePrefix: read.string('QUEUE_PREFIX') ?? 'pos',
     rateLimit: {
       keyPrefix: read.string('RATE_LIMIT_KEY_PREFIX') ?? 'pos-rl',
@@ -179,6 +196,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       offlineClockSkewSeconds: read.int('OFFLINE_CLOCK_SKEW_SECONDS', 300, 0, 86_400),
       uploadMaxTransactions: read.int('SYNC_UPLOAD_MAX_TRANSACTIONS', 500, 1, 10_000),
       uploadBodyLimit: read.string('SYNC_UPLOAD_BODY_LIMIT') ?? '10mb',
+    },
+    bulkJobs: {
+      sweepIntervalMs: read.int('BULK_JOB_SWEEP_INTERVAL_MS', 30000, 100, 3_600_000),
+      staleMs: read.int('BULK_JOB_STALE_MS', 300000, 1000, 86_400_000),
     },
     reportsDirectoryTtlMs: read.int('REPORTS_DIRECTORY_TTL_MS', 30000, 0, 3_600_000),
     metrics: {

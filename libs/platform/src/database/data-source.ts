@@ -40,7 +40,9 @@ export function dataSourceOptions(db: DatabaseConfig, entities: DataSourceOption
     charset: 'utf8mb4_unicode_ci',
     supportBigNumbers: true,
     bigNumberStrings: false,
-    extra: { connectionLimit: 20 },
+    connectTimeout: db.connectTimeoutMs,
+    // Acquire and statement bounds: db-timeouts.ts (mysql2's pool has no acquire timeout).
+    extra: { connectionLimit: db.poolSize, connectTimeout: db.connectTimeoutMs },
   };
 }
 

@@ -16,6 +16,7 @@ import { AuditLog } from '../audit/audit-log';
 import { AuditEntryEntity } from '../audit/audit.entities';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { IdempotentRequests } from '../idempotency/idempotent-requests';
+import { DatabaseTimeouts } from './db-timeouts';
 
 /**
  * TypeORM (one DataSource) + CLS ambient transactions: a use case marked @Transactional()
@@ -51,7 +52,7 @@ export class DatabaseModule {
           ],
         }),
       ],
-      providers: [ChangeLog, DomainEvents, IdempotentRequests, AuditLog],
+      providers: [ChangeLog, DomainEvents, IdempotentRequests, AuditLog, DatabaseTimeouts],
       exports: [TypeOrmModule, ChangeLog, DomainEvents, IdempotentRequests, AuditLog],
     };
   }

@@ -28,3 +28,51 @@ export function isOutOfRange(error: unknown): boolean {
   const errno = e?.driverError?.errno ?? e?.errno;
   return code === 'ER_WARN_DATA_OUT_OF_RANGE' || errno === 1264;
 }
+
+/** Driver and socket codes that say "the database cannot be reached or did not answer in time". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_QUERY_TIMEOUT', // MySQL max_execution_time
+  'ER_STATEMENT_TIMEOUT', // MariaDB max_statement_time
+  'DB_ACQUIRE_TIMEOUT', // our pool bound (db-timeouts.ts)
+  'DB_STATEMENT_TIMEOUT', // our statement bound (db-timeouts.ts)
+]);
+/** MySQL/MariaDB errnos: too many connections, server shutdown, query interrupted by a time limit. */
+const UNAVAILABLE_ERRNOS = new Set([1040, 1053, 1969, 3024]);
+
+/**
+ * The database is down, unreachable or too slow (a bounded wait ran out): the request may well
+ * succeed later, so the caller answers 503 with Retry-After, never 401/500. A connection the
+ * driver already closed after such a failure ("closed state", fatal) counts too.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as {
+    code?: unknown;
+    errno?: unknown;
+    fatal?: unknown;
+    message?: unknown;
+    driverError?: { code?: unknown; errno?: unknown; fatal?: unknown };
+  } | null;
+  if (!e || typeof e !== 'object') return false;
+  for (const x of [e.driverError, e]) {
+    if (!x) continue;
+    if (typeof x.code === 'string' && UNAVAILABLE_CODES.has(x.code)) return true;
+    if (typeof x.errno === 'number' && UNAVAILABLE_ERRNOS.has(x.errno)) return true;
+  }
+  const message = typeof e.message === 'string' ? e.message : '';
+  return (
+    /^(Pool is closed|Can't add new command when connection is in closed state|Connection lost)/i.test(message) ||
+    (e.driverError?.fatal === true && message !== '')
+  );
+}

@@ -8,3 +8,4 @@ export * from './changes/change.entities';
 export * from './db-errors';
 export * from './tx-repository';
 export * from './transactional';
+export { boundMysqlPool, DatabaseBounds } from './db-timeouts';

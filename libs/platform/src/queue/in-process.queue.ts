@@ -15,13 +15,15 @@ export class InProcessJobQueue extends JobQueue {
   /** Per queue: jobs due or running now, jobs waiting on a timer (delay or retry), jobs that gave up. */
   private readonly tally = new Map<QueueName, { active: number; delayed: number; failed: number }>();
   private closed = false;
+  /** Set when close() starts: no new job is taken while the running ones drain (they stay in the database). */
+  private closing = false;
 
   constructor(private readonly registry: JobHandlerRegistry) {
     super();
   }
 
   async enqueue<P>(def: JobDefinition<P>, payload: P, options: EnqueueOptions = {}): Promise<void> {
-    if (this.closed) throw new Error('Queue is closed');
+    if (this.closed || this.closing) throw new Error('Queue is closed');
     if (options.jobId) {
       if (this.activeIds.has(options.jobId)) return;
       this.activeIds.add(options.jobId);
@@ -88,6 +90,7 @@ export class InProcessJobQueue extends JobQueue {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.drain();
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);

@@ -1,18 +1,37 @@
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  OnModuleInit,
+  Optional,
+} from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from '../config';
 import { APP_CONFIG } from '../config/config.module';
 import { REDIS, RedisModule } from '../redis/redis.module';
+import { failFastRedisOptions, readyOrNot } from '../redis/redis-outage';
 import type { Redis } from 'ioredis';
 import { BullMqConsumer, BullMqJobQueue } from './bullmq.queue';
 import { InProcessJobQueue } from './in-process.queue';
 import { JobQueue, QueueName } from './job-definition';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { PeriodicScheduler, QUEUE_ROLE, QueueRole } from './periodic';
+import { ProcessLifecycle } from '../lifecycle/process-lifecycle';
 
-/** Starts the BullMQ consumer in the worker and closes queues on shutdown (draining). */
+/**
+ * Starts the BullMQ consumer in the worker. On shutdown it drains before anything closes:
+ * Nest runs every beforeApplicationShutdown hook before any onApplicationShutdown one (which
+ * close the database module by module), so the consumer stops fetching there and waits for
+ * the running jobs (long ones stop at their next chunk: ProcessLifecycle.draining); SHUTDOWN_TIMEOUT_MS
+ * must be longer than a chunk. Producers close last.
+ */
 @Injectable()
-class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private consumer?: BullMqConsumer;
 
   constructor(
@@ -20,6 +39,7 @@ class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicat
     private readonly registry: JobHandlerRegistry,
     @Inject(QUEUE_ROLE) private readonly role: QueueRole,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly lifecycle: ProcessLifecycle,
     @Optional() @Inject(REDIS) private readonly redis?: Redis,
   ) {}
 
@@ -38,6 +58,12 @@ class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicat
       this.consumer = new BullMqConsumer(this.redis, this.registry, this.config.queuePrefix, 5, { [QueueName.Webhooks]: this.config.webhooks.concurrency });
       this.consumer.start();
     }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.lifecycle.beginDrain();
+    await this.consumer?.close();
+    if (this.queue instanceof InProcessJobQueue) await this.queue.close();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -59,13 +85,17 @@ export class QueueModule {
         {
           provide: JobQueue,
           inject: [APP_CONFIG, JobHandlerRegistry, { token: REDIS, optional: true }],
-          useFactory: (config: AppConfig, registry: JobHandlerRegistry, redis?: Redis) =>
-            config.redisUrl && redis ? new BullMqJobQueue(redis, config.queuePrefix) : new InProcessJobQueue(registry),
+          // Producers get a fail-fast connection of their own (never the shared one, which waits for Redis).
+          useFactory: async (config: AppConfig, registry: JobHandlerRegistry, redis?: Redis) =>
+            config.redisUrl && redis
+              ? new BullMqJobQueue(await readyOrNot(redis.duplicate(failFastRedisOptions(config.redisCommandTimeoutMs))), config.queuePrefix, true)
+              : new InProcessJobQueue(registry),
         },
         QueueLifecycle,
         PeriodicScheduler,
+        ProcessLifecycle,
       ],
-      exports: [JobQueue, JobHandlerRegistry, QueueLifecycle, PeriodicScheduler],
+      exports: [JobQueue, JobHandlerRegistry, QueueLifecycle, PeriodicScheduler, ProcessLifecycle],
     };
   }
 }

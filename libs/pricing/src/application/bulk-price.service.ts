@@ -1,9 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Clock, NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { Principal } from '@pos/identity';
 import { ItemCatalog, ItemService } from '@pos/catalog';
-import { AuditLog, ChangeLog, defineJob, JobHandler, JobQueue, QueueName, Transactional } from '@pos/platform';
+import {
+  APP_CONFIG,
+  AppConfig,
+  AuditLog,
+  ChangeLog,
+  defineJob,
+  JobHandler,
+  JobQueue,
+  PeriodicScheduler,
+  ProcessLifecycle,
+  QueueName,
+  Transactional,
+} from '@pos/platform';
 import { PricesBulkUpdated } from './pricing.events';
 import { BulkJobRecord, PriceChangeRow, PricingRepository } from './pricing.ports';
 import { ReferenceRepository } from './reference.ports';
@@ -21,13 +33,22 @@ export const BulkPricesJob = defineJob<{ jobId: number }>('pricing.bulk-prices',
 const CHUNK = 500;
 
 /**
+ * The deterministic queue id of a job row in its current state: queuing it again while that
+ * entry waits or runs is a no-op. A job handed back at a chunk boundary (drain) continues under
+ * an id naming how far it got, since the finished entry keeps the first id.
+ */
+export function bulkJobQueueId(job: Pick<BulkJobRecord, 'jobKey' | 'processed'>): string {
+  return job.processed > 0 ? `bulk-prices-${job.jobKey}-resume-${job.processed}` : `bulk-prices-${job.jobKey}`;
+}
+
+/**
  * Bulk price changes (up to 10,000): every row is validated first (422 names each bad row),
  * then one queued job applies them in chunks of 500, one transaction each, recording progress;
  * the last chunk's transaction writes prices.bulk_updated to the outbox. Prices are absolute,
  * so a retry after a crash re-applies them harmlessly.
  */
 @Injectable()
-export class BulkPriceService {
+export class BulkPriceService implements OnModuleInit {
   private readonly logger = new Logger('BulkPrices');
 
   constructor(
@@ -39,12 +60,28 @@ export class BulkPriceService {
     private readonly changes: ChangeLog,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly scheduler: PeriodicScheduler,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly lifecycle: ProcessLifecycle,
   ) {}
+
+  onModuleInit(): void {
+    const { sweepIntervalMs, staleMs } = this.config.bulkJobs;
+    this.scheduler.register({
+      name: 'pricing.bulk-jobs-sweep',
+      everyMs: sweepIntervalMs,
+      firstAfterMs: Math.min(sweepIntervalMs, 2000),
+      run: async () => void (await this.sweep(sweepIntervalMs, staleMs)),
+    });
+  }
 
   async submit(principal: Principal, changes: PriceChange[]) {
     await this.validate(changes);
     const job = await this.createJob(principal.userId, changes);
-    await this.queue.enqueue(BulkPricesJob, { jobId: job.id }, { jobId: `bulk-prices-${job.jobKey}` });
+    // The row is the job: if Redis cannot take it now, the sweeper queues it again (never lost, never waited for).
+    await this.queue.enqueue(BulkPricesJob, { jobId: job.id }, { jobId: bulkJobQueueId(job) }).catch((error: Error) => {
+      this.logger.warn(`bulk price job ${job.id} stays queued in the database until the sweeper queues it again: ${error.message}`);
+    });
     return this.view(job);
   }
 
@@ -79,23 +116,76 @@ export class BulkPriceService {
     return this.view(job);
   }
 
+  /**
+   * Applies a job's changes from its last committed chunk on (`processed`), so a retry or a
+   * resumed run after a crash never starts over nor skips a chunk. A job row that does not
+   * exist is an error (the queue and the database disagree: loud, never "done"); after the
+   * last attempt the row is marked `failed` with the reason, its applied chunks stay applied.
+   */
   @JobHandler(BulkPricesJob)
-  async run(payload: { jobId: number }): Promise<void> {
+  async run(payload: { jobId: number }, ctx: { attempt: number } = { attempt: 1 }): Promise<void> {
     const job = await this.pricing.bulkJob(payload.jobId);
-    if (!job || job.status === 'completed') return;
-    const changes = JSON.parse(job.payload) as PriceChange[];
-    await this.markRunning(job);
-    for (let start = 0; start < changes.length; start += CHUNK) {
-      const end = Math.min(changes.length, start + CHUNK);
-      await this.applyChunk(job.id, changes.slice(start, end), end, end === changes.length ? changes : null);
+    if (!job) throw new Error(`bulk price job ${payload.jobId} does not exist (queue entry without its database row)`);
+    if (job.status === 'completed' || job.status === 'failed') return;
+    try {
+      const changes = JSON.parse(job.payload) as PriceChange[];
+      const from = job.status === 'running' ? Math.min(job.processed, changes.length) : 0;
+      await this.markRunning(job, from);
+      for (let start = from; start < changes.length; start += CHUNK) {
+        const end = Math.min(changes.length, start + CHUNK);
+        await this.applyChunk(job.id, changes.slice(start, end), end, end === changes.length ? changes : null);
+        if (this.lifecycle.draining && end < changes.length) return await this.handBack(job, end);
+      }
+      this.logger.log(`bulk price job ${job.id}: ${changes.length} change(s) applied${from ? ` (resumed at ${from})` : ''}`);
+    } catch (error) {
+      if (ctx.attempt >= BulkPricesJob.attempts) await this.markFailed(job.id, error as Error);
+      throw error;
     }
-    this.logger.log(`bulk price job ${job.id}: ${changes.length} change(s) applied`);
   }
 
   @Transactional()
-  async markRunning(job: BulkJobRecord): Promise<void> {
+  async markRunning(job: BulkJobRecord, processed: number): Promise<void> {
     const now = this.clock.now();
-    await this.pricing.updateBulkJob(job.id, { status: 'running', startedAt: job.startedAt ?? now, processed: 0, updatedAt: now });
+    await this.pricing.updateBulkJob(job.id, { status: 'running', startedAt: job.startedAt ?? now, processed, updatedAt: now });
+  }
+
+  /** Shutdown at a chunk boundary: the rest waits in the database (and the queue) for another worker. */
+  private async handBack(job: BulkJobRecord, processed: number): Promise<void> {
+    await this.pricing.updateBulkJob(job.id, { status: 'queued', processed, updatedAt: this.clock.now() });
+    this.logger.log(`bulk price job ${job.id}: handed back at ${processed}/${job.total} (draining)`);
+    await this.queue
+      .enqueue(BulkPricesJob, { jobId: job.id }, { jobId: bulkJobQueueId({ jobKey: job.jobKey, processed }) })
+      .catch((error: Error) => this.logger.warn(`bulk price job ${job.id} waits for the sweeper: ${error.message}`));
+  }
+
+  @Transactional()
+  async markFailed(jobId: number, error: Error): Promise<void> {
+    const now = this.clock.now();
+    this.logger.error(`bulk price job ${jobId} failed after ${BulkPricesJob.attempts} attempts: ${error.message}`);
+    await this.pricing.updateBulkJob(jobId, {
+      status: 'failed',
+      finishedAt: now,
+      updatedAt: now,
+      result: JSON.stringify({ error: error.message.slice(0, 500) }),
+    });
+  }
+
+  /**
+   * Queues again every job the queue may have lost (Redis restarted empty, a crash between the
+   * commit and the enqueue, a worker killed mid-job): `queued` rows under their own
+   * deterministic id (a no-op while that entry still waits), `running` rows without progress
+   * for `staleMs` under an id of that stalled state (replicas sweeping at once queue it once).
+   * Returns how many were queued.
+   */
+  async sweep(queuedForMs: number, staleMs: number): Promise<number> {
+    const now = this.clock.now().getTime();
+    const rows = await this.pricing.unfinishedBulkJobs(new Date(now - queuedForMs), new Date(now - staleMs), 100);
+    for (const row of rows) {
+      const jobId = row.status === 'running' ? `bulk-prices-${row.jobKey}-stale-${row.updatedAt.getTime()}` : bulkJobQueueId(row);
+      await this.queue.enqueue(BulkPricesJob, { jobId: row.id }, { jobId });
+    }
+    if (rows.length) this.logger.log(`sweep: queued ${rows.length} unfinished bulk price job(s) again`);
+    return rows.length;
   }
 
   @Transactional()

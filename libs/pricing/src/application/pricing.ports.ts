@@ -76,6 +76,12 @@ export abstract class PricingRepository {
   abstract createBulkJob(job: Omit<BulkJobRecord, 'id'>): Promise<BulkJobRecord>;
   abstract bulkJob(id: number): Promise<BulkJobRecord | null>;
   abstract updateBulkJob(id: number, changes: Partial<BulkJobRecord>): Promise<void>;
+  /** Jobs to queue again: `queued` ones last touched before `queuedBefore`, `running` ones before `staleBefore` (no progress). */
+  abstract unfinishedBulkJobs(
+    queuedBefore: Date,
+    staleBefore: Date,
+    limit: number,
+  ): Promise<Pick<BulkJobRecord, 'id' | 'jobKey' | 'status' | 'processed' | 'updatedAt'>[]>;
   /** Every live rule (optionally only active or inactive ones), highest priority first. */
   abstract rules(isActive?: boolean): Promise<RuleRecord[]>;
   abstract activeRules(): Promise<RuleRecord[]>;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TxRepository } from '@pos/platform';
-import { In, IsNull, LessThanOrEqual } from 'typeorm';
+import { In, IsNull, LessThan, LessThanOrEqual } from 'typeorm';
 import { PriceBookCandidate, RuleConditions, RuleKind } from '../domain/pricing.types';
 import { BulkJobRecord, BundleRecord, BundleWrite, PricingRepository, RuleRecord, RuleWrite } from '../application/pricing.ports';
 import { BulkPriceJobEntity, BundleEntity, BundleItemEntity, ExchangeRateEntity, PricingRuleEntity, PricingRuleTargetEntity } from './pricing.entities';
@@ -214,6 +214,22 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
 
   async updateBulkJob(id: number, changes: Partial<BulkJobRecord>): Promise<void> {
     await this.em.getRepository(BulkPriceJobEntity).update({ id }, changes);
+  }
+
+  unfinishedBulkJobs(
+    queuedBefore: Date,
+    staleBefore: Date,
+    limit: number,
+  ): Promise<Pick<BulkJobRecord, 'id' | 'jobKey' | 'status' | 'processed' | 'updatedAt'>[]> {
+    return this.em.getRepository(BulkPriceJobEntity).find({
+      select: { id: true, jobKey: true, status: true, processed: true, updatedAt: true },
+      where: [
+        { status: 'queued', updatedAt: LessThan(queuedBefore) },
+        { status: 'running', updatedAt: LessThan(staleBefore) },
+      ],
+      order: { id: 'ASC' },
+      take: limit,
+    });
   }
 
   /** Raw-query parameters: SQLite stores booleans as 1/0 and dates as UTC text. */

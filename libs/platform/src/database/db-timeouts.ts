@@ -1,0 +1,121 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config';
+import { APP_CONFIG } from '../config/config.module';
+
+/** What the bounds need of a mysql2 (callback) pool and its connections. */
+type Callback = (err: unknown, ...rest: unknown[]) => void;
+interface PooledConnection {
+  query(...args: unknown[]): unknown;
+  release(): void;
+  destroy(): void;
+}
+interface MysqlPool {
+  getConnection(cb: (err: unknown, conn?: PooledConnection) => void): void;
+  on(event: 'connection', listener: (conn: PooledConnection) => void): unknown;
+}
+
+export interface DatabaseBounds {
+  /** Longest wait for a pooled connection (0: unbounded). */
+  acquireMs: number;
+  /** Longest wait for one statement's answer (0: unbounded). */
+  statementMs: number;
+}
+
+const BOUNDED = Symbol('statement-bounded');
+
+function boundError(code: 'DB_ACQUIRE_TIMEOUT' | 'DB_STATEMENT_TIMEOUT', message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/**
+ * Bounds a mysql2 pool so that a frozen or unreachable database makes requests fail fast (503)
+ * instead of hanging for the whole outage and committing after the client gave up:
+ *
+ * - acquire: mysql2 has no acquire timeout; a caller waiting longer than `acquireMs` for a
+ *   connection gets DB_ACQUIRE_TIMEOUT (a connection that turns up later goes back to the pool).
+ * - statement: a statement without an answer within `statementMs` fails with
+ *   DB_STATEMENT_TIMEOUT and its connection is closed and dropped from the pool. Closing it is
+ *   what rolls back: the server aborts the open transaction of a closed connection, and the
+ *   ROLLBACK the caller then sends fails at once on the closed connection instead of queueing
+ *   behind the frozen statement (mysql2's own `timeout` keeps the connection, so it would).
+ *   A COMMIT in flight when the bound runs out may still commit once the server resumes: the
+ *   client cannot know (idempotency keys make the retry safe; README "Operations").
+ *
+ * Connect time is bounded by mysql2's own `connectTimeout` (data-source.ts); on MariaDB the
+ * server also stops a statement past the same bound (`max_statement_time`, set per connection).
+ */
+export function boundMysqlPool(pool: MysqlPool, bounds: DatabaseBounds): void {
+  const getConnection = pool.getConnection.bind(pool);
+  pool.getConnection = (cb) => {
+    let settled = false;
+    const timer =
+      bounds.acquireMs > 0
+        ? setTimeout(() => {
+            settled = true;
+            cb(boundError('DB_ACQUIRE_TIMEOUT', `No database connection within ${bounds.acquireMs} ms.`));
+          }, bounds.acquireMs)
+        : undefined;
+    getConnection((err, conn) => {
+      if (settled) {
+        if (!err && conn) conn.release();
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      if (!err && conn) boundStatements(conn, bounds.statementMs);
+      cb(err, conn);
+    });
+  };
+  if (bounds.statementMs > 0) {
+    const seconds = Math.max(1, Math.ceil(bounds.statementMs / 1000));
+    // MariaDB only (MySQL refuses the variable: ignored). The client bound above holds anyway.
+    pool.on('connection', (conn) => void conn.query(`SET SESSION max_statement_time = ${seconds}`, () => undefined));
+  }
+}
+
+function boundStatements(conn: PooledConnection, statementMs: number): void {
+  const tagged = conn as PooledConnection & { [BOUNDED]?: true };
+  if (statementMs <= 0 || tagged[BOUNDED]) return;
+  tagged[BOUNDED] = true;
+  const query = conn.query.bind(conn);
+  conn.query = (...args: unknown[]) => {
+    const at = args.findIndex((a) => typeof a === 'function');
+    if (at < 0) return query(...args); // streaming or promise use: not bounded here
+    const callback = args[at] as Callback;
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      conn.destroy();
+      callback(boundError('DB_STATEMENT_TIMEOUT', `The database did not answer within ${statementMs} ms.`));
+    }, statementMs);
+    args[at] = (err: unknown, ...rest: unknown[]) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      callback(err, ...rest);
+    };
+    return query(...args);
+  };
+}
+
+/** Applies the configured bounds to the application's MySQL pool once it exists. */
+@Injectable()
+export class DatabaseTimeouts implements OnModuleInit {
+  private readonly logger = new Logger('Database');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.config.db.type !== 'mysql') return;
+    const pool = (this.dataSource.driver as unknown as { pool?: MysqlPool }).pool;
+    if (!pool) throw new Error('The MySQL driver has no pool to bound (TypeORM changed?)');
+    const { acquireTimeoutMs: acquireMs, statementTimeoutMs: statementMs, connectTimeoutMs } = this.config.db;
+    boundMysqlPool(pool, { acquireMs, statementMs });
+    this.logger.log(`bounds: connect ${connectTimeoutMs} ms, acquire ${acquireMs} ms, statement ${statementMs} ms`);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './process-lifecycle';
+export * from './graceful-exit';

@@ -1,0 +1,75 @@
+import { Logger } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { RedisOutageLog } from './redis-outage';
+
+type Handler = (message: unknown) => void;
+
+/**
+ * Tells every replica of this deployment about something that must not wait for a cache to
+ * expire (a revoked token, a disabled user): Redis pub/sub on `<QUEUE_PREFIX>:broadcast:<topic>`.
+ * Without Redis there is one process and nothing to tell (publish is a no-op; local handlers
+ * are the caller's business). Best effort by design: while Redis is down a message is lost
+ * and the other replicas fall back to their cache TTL (AUTH_CACHE_TTL_MS).
+ */
+export class ReplicaBroadcast {
+  private readonly logger = new Logger('ReplicaBroadcast');
+  private readonly handlers = new Map<string, Handler[]>();
+  private readonly outage = new RedisOutageLog('Replica broadcast', 'ReplicaBroadcast');
+
+  constructor(
+    private readonly prefix: string,
+    private readonly publisher?: Redis,
+    private readonly subscriber?: Redis,
+  ) {
+    subscriber?.on('error', (err: Error) => this.outage.failed(err, 'other replicas see revocations within AUTH_CACHE_TTL_MS'));
+    subscriber?.on('ready', () => {
+      this.outage.recovered();
+      // (Re)connected: subscribe again to every topic (idempotent), so no subscription depends on
+      // a command queued before the connection was ready.
+      const channels = [...this.handlers.keys()].map((t) => this.channel(t));
+      if (channels.length) subscriber.subscribe(...channels).catch(() => undefined);
+    });
+    publisher?.on('error', () => undefined);
+    subscriber?.on('message', (channel: string, raw: string) => {
+      const topic = channel.slice(this.channel('').length);
+      let message: unknown;
+      try {
+        message = JSON.parse(raw);
+      } catch {
+        return;
+      }
+      for (const handle of this.handlers.get(topic) ?? []) {
+        try {
+          handle(message);
+        } catch (error) {
+          this.logger.warn(`${topic} handler failed: ${(error as Error).message}`);
+        }
+      }
+    });
+  }
+
+  private channel(topic: string): string {
+    return `${this.prefix}:broadcast:${topic}`;
+  }
+
+  /** Handlers run in every replica for each message published on `topic` (this one's included). */
+  async subscribe(topic: string, handle: Handler): Promise<void> {
+    const list = this.handlers.get(topic) ?? [];
+    list.push(handle);
+    this.handlers.set(topic, list);
+    if (this.subscriber && list.length === 1)
+      await this.subscriber.subscribe(this.channel(topic)).catch((error: Error) => this.logger.warn(`cannot subscribe to ${topic} yet: ${error.message}`));
+  }
+
+  /** Never throws and never waits for an absent Redis (fail-fast connection). */
+  publish(topic: string, message: unknown): void {
+    if (!this.publisher) return;
+    this.publisher
+      .publish(this.channel(topic), JSON.stringify(message))
+      .catch((error: Error) => this.outage.failed(error, 'a revocation reached only this replica'));
+  }
+
+  async close(): Promise<void> {
+    for (const c of [this.subscriber, this.publisher]) if (c && c.status !== 'end') await c.quit().catch(() => c.disconnect());
+  }
+}
