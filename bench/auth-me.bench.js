@@ -10,6 +10,7 @@ const { fork } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { runAs } = require('./run-as');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -98,13 +99,4 @@ async function main() {
   console.log(`ratio full / bare: ${((full.rps / bare.rps) * 100).toFixed(1)}%`);
 }
 
-if (process.argv[2] === 'serve')
-  serve().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-else
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
+runAs(serve, main);

@@ -12,6 +12,7 @@
  */
 const { fork } = require('node:child_process');
 const http = require('node:http');
+const { runAs } = require('./run-as');
 
 const DB = process.env.BENCH_DB ?? 'pos_bench_catalog';
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
@@ -184,13 +185,4 @@ async function main() {
   child.kill('SIGTERM');
 }
 
-if (process.argv[2] === 'serve')
-  serve().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-else
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
+runAs(serve, main);

@@ -8,6 +8,7 @@
 const { fork } = require('node:child_process');
 const http = require('node:http');
 const { randomUUID } = require('node:crypto');
+const { runAs } = require('./run-as');
 
 const DB = process.env.BENCH_DB ?? 'pos_bench_checkout';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -208,13 +209,4 @@ async function main() {
   child.kill('SIGTERM');
 }
 
-if (process.argv[2] === 'serve')
-  serve().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-else
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
+runAs(serve, main);

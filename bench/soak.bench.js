@@ -11,6 +11,7 @@ const { randomUUID } = require('node:crypto');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { runAs } = require('./run-as');
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const WARMUP = Number(process.env.SOAK_WARMUP ?? 60);
@@ -128,13 +129,4 @@ async function main() {
   child.kill('SIGTERM');
 }
 
-if (process.argv[2] === 'serve')
-  serve().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-else
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
+runAs(serve, main);
