@@ -50,6 +50,16 @@ describe('Bulk price jobs survive a lost queue entry and a crash (embedded and M
 
   const status = (id: number) => request(t.http).get(`/api/v1/prices/bulk/${id}`).set(bearer(manager));
 
+  it('finds unfinished jobs through an index on (status, updated_at), not a scan of every job kept', async () => {
+    const qr = t.db.createQueryRunner();
+    try {
+      const table = (await qr.getTable('bulk_price_jobs'))!;
+      expect(table.indices.map((i) => i.columnNames.join(','))).toContain('status,updated_at');
+    } finally {
+      await qr.release();
+    }
+  });
+
   it('resumes a stalled running job from its last committed chunk (the chunks before it are not applied again)', async () => {
     const res = await request(t.http).post('/api/v1/prices/bulk').set(bearer(manager)).send({ changes: CHANGES }).expect(200);
     const jobId = res.body.data.job_id as number;
