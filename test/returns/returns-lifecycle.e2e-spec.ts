@@ -359,6 +359,25 @@ describe('Returns: partial and full refunds, the workflow, stock, credit notes a
     expect(await status()).toBe('in_stock');
   });
 
+  it('refuses to void a sale while a return of it is pending or approved (409), and voids it once the return is cancelled', async () => {
+    const sold = await sell({ items: [{ id: ids['SNK-001'], qty: 1 }], payments: [{ payment_method_code: 'cash', amount: 2.7 }], total_amount: 2.7 });
+    expect(sold.status).toBe(201);
+    const sale = sold.body.data;
+    const open = await createReturn({ sale_id: sale.id, items: [{ sale_item_id: sale.items[0].id, quantity: 1 }] });
+    expect(open.body.data.status).toBe('pending');
+    const voidIt = () => api().post(`/api/v1/sales/${sale.id}/void`).set(bearer(manager)).send({});
+    for (const step of ['pending', 'approve']) {
+      if (step === 'approve') expect((await act(open.body.data.id, 'approve')).status).toBe(200);
+      const refused = await voidIt();
+      expectErrorEnvelope(refused, 409);
+      expect(refused.body.code).toBe('sale_has_returns');
+    }
+    expect((await act(open.body.data.id, 'cancel')).status).toBe(200);
+    const voided = await voidIt();
+    expect(voided.status).toBe(200);
+    expect(voided.body.data.status).toBe('voided');
+  });
+
   it('refuses voided sales and sales outside the return window (422), and says why at check-sale', async () => {
     const voided = await sell({ items: [{ id: ids['SNK-001'], qty: 1 }], payments: [{ payment_method_code: 'cash', amount: 2.7 }], total_amount: 2.7 });
     await api().post(`/api/v1/sales/${voided.body.data.id}/void`).set(bearer(manager)).send({}).expect(200);

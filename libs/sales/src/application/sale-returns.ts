@@ -4,6 +4,15 @@ import { canAccessStore, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
 import { InvoiceRecord, SaleItemRecord, SaleRecord, SaleRepository } from './sale.ports';
 
+/**
+ * A port the returns context binds (checked at boot): whether a sale has returns still open
+ * (pending or approved). decisions.md: only a sale with no returns can be voided; processed
+ * returns show on the sale's own lines, open ones only in the returns context.
+ */
+export abstract class OpenReturns {
+  abstract exist(saleId: number): Promise<boolean>;
+}
+
 /** Money taken for a sale through one tender (minor units). */
 export interface SaleTender {
   paymentMethodId: number;

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { amountToMinor, Clock, fromMinor, minorToString, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
@@ -6,8 +7,9 @@ import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
 import { ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
 import { CurrencyDecimals } from '@pos/pricing';
-import { AuditLog, ChangeLog, DomainEvents, withTransactionRetry } from '@pos/platform';
+import { AuditLog, ChangeLog, DomainEvents, requirePort, withTransactionRetry } from '@pos/platform';
 import { SaleErrors } from '../domain/sale.errors';
+import { OpenReturns } from './sale-returns';
 import { SaleVoided, SaleVoidedFacts } from './sale.events';
 import { SaleFilter, SaleRecord, SaleRepository } from './sale.ports';
 import { invoiceView, SaleViews } from './sale.views';
@@ -16,7 +18,9 @@ const WIDTH = 40;
 
 /** Sales history, receipts and voids. Another store's sale by id is 404; its store as a filter 403. */
 @Injectable()
-export class SaleService {
+export class SaleService implements OnModuleInit {
+  private openReturns!: OpenReturns;
+
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly sales: SaleRepository,
@@ -30,7 +34,12 @@ export class SaleService {
     private readonly audit: AuditLog,
     private readonly domainEvents: DomainEvents,
     private readonly clock: Clock,
+    private readonly moduleRef: ModuleRef,
   ) {}
+
+  onModuleInit(): void {
+    this.openReturns = requirePort(this.moduleRef, OpenReturns, 'SaleService', 'ReturnsModule');
+  }
 
   async list(principal: Principal, filter: Omit<SaleFilter, 'storeIds'>, page: PageRequest) {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
@@ -168,6 +177,7 @@ export class SaleService {
       if (sale.status !== 'completed') throw SaleErrors.notVoidable(sale.status);
       const items = await this.sales.items([id]);
       if (items.some((l) => l.returnedQuantity > 0)) throw SaleErrors.hasReturns();
+      if (await this.openReturns.exist(id)) throw SaleErrors.hasOpenReturns();
       const now = this.clock.now();
       await this.ledger.restock(
         { type: 'sale_void', id: String(id), userId: principal.userId, storeId: sale.storeId, notes: reason ?? null },

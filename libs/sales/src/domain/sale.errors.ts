@@ -16,6 +16,7 @@ export const SaleErrors = {
   idempotencyKeyReused: () => ValidationFailedError.field('idempotency_key', 'This idempotency key was already used for a different request.'),
   notVoidable: (status: string) => new ConflictError('sale_not_voidable', `A ${status} sale cannot be voided.`),
   hasReturns: () => new ConflictError('sale_has_returns', 'A sale with returns cannot be voided.'),
+  hasOpenReturns: () => new ConflictError('sale_has_returns', 'The sale has returns pending or approved: reject or cancel them before voiding it.'),
   invoiceVoid: () => new ConflictError('invoice_void', 'A voided invoice cannot be paid.'),
   invoicePaid: () => new ConflictError('invoice_paid', 'The invoice is already paid.'),
 };
