@@ -4,6 +4,15 @@ import { JobHandlerRegistry } from './job-handler.registry';
 
 const FlakyJob = defineJob<{ n: number }>('test.flaky', { attempts: 3, backoffMs: 5 });
 
+/** Polls until the condition holds (timers under a loaded CI machine run late; no fixed sleep). */
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 function registryWith(handler: (payload: unknown) => Promise<void>): JobHandlerRegistry {
   return { get: () => handler, scan: () => undefined } as unknown as JobHandlerRegistry;
 }
@@ -19,9 +28,10 @@ describe('InProcessJobQueue', () => {
     );
     await queue.enqueue(FlakyJob, { n: 1 });
     expect(calls).toBe(0);
-    await new Promise((r) => setTimeout(r, 60));
+    await until(() => calls >= 3);
     await queue.drain();
     expect(calls).toBe(3);
+    expect((await queue.counts()).reduce((a, c) => a + c.failed, 0)).toBe(0);
     await queue.close();
   });
 
@@ -34,7 +44,8 @@ describe('InProcessJobQueue', () => {
       }),
     );
     await queue.enqueue(FlakyJob, { n: 1 });
-    await new Promise((r) => setTimeout(r, 80));
+    // given up = counted as failed once, after exactly the configured attempts
+    await until(async () => (await queue.counts()).reduce((a, c) => a + c.failed, 0) === 1);
     expect(calls).toBe(3);
     await queue.close();
   });
