@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { CatalogModule } from '@pos/catalog';
 import { CustomersModule } from '@pos/customers';
@@ -18,6 +18,7 @@ import {
   ConfigModule,
   DatabaseModule,
   LoggingModule,
+  MemoryRateLimitStorage,
   MetricsModule,
   QueueModule,
   RATE_LIMIT_STORAGE,
@@ -26,10 +27,8 @@ import {
   loadConfig,
 } from '@pos/platform';
 import { AccessGuard } from './access/access.guard';
-import { BearerAuthenticator } from './access/bearer.strategy';
-import { RateLimitGuard } from './access/rate-limit.guard';
+import { BearerCredentials } from './access/bearer.strategy';
 import { RoutePolicyCheck } from './access/route-policy.check';
-import { EnvelopeInterceptor } from './http/envelope';
 import { AppExceptionFilter } from './http/exception.filter';
 import { AppValidationPipe } from './http/validation';
 import { ApiApplicationsController } from './identity/api-applications.controller';
@@ -64,8 +63,10 @@ import { ReportsInvoicesController, StaffReportsInvoicesController } from './int
 import { ReportsInventoryController, StaffReportsInventoryController } from './integration/reports-inventory.controller';
 
 /**
- * The HTTP composition root. Global order: rate limit -> authentication + authorisation ->
- * validation -> controller -> envelope; errors -> AppExceptionFilter.
+ * The HTTP composition root. Per request: the edge middleware (http/edge.ts), then one global
+ * guard (rate limit -> authentication -> authorisation), validation, the controller, and the
+ * envelope applied by the HTTP adapter as the answer is sent; errors -> AppExceptionFilter.
+ * No global interceptor (see bootstrap.ts).
  */
 const appModuleMetadata = (config: AppConfig) => ({
   imports: [
@@ -81,7 +82,7 @@ const appModuleMetadata = (config: AppConfig) => ({
       // Redis counters fail open to per-process ones during an outage (README "Operations"); memory without Redis.
       useFactory: (config: AppConfig, storage?: ResilientRateLimitStorage) => ({
         throttlers: (['login', 'standard', 'pos', 'bulk'] as const).map((name) => ({ name, ttl: 60_000, limit: config.rateLimit[name] })),
-        storage,
+        storage: storage ?? new MemoryRateLimitStorage(),
       }),
     }),
     IdentityModule,
@@ -131,13 +132,11 @@ const appModuleMetadata = (config: AppConfig) => ({
     StaffReportsInventoryController,
   ],
   providers: [
-    BearerAuthenticator,
+    BearerCredentials,
     RoutePolicyCheck,
     HttpDrain,
-    { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_PIPE, useClass: AppValidationPipe },
-    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     { provide: APP_FILTER, useClass: AppExceptionFilter },
   ],
 });

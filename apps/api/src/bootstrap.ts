@@ -3,14 +3,18 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, loadConfig } from '@pos/platform';
+import type { Logger as Pino } from 'pino';
+import { AppConfig, loadConfig, Metrics, REQUEST_LOGGER } from '@pos/platform';
 import { AppModule } from './app.module';
 import { finishDocument } from './http/openapi';
-import { bodyParserErrorHandler, jsonBodyParser, requestIdMiddleware, requireJsonBody } from './http/body-parsing';
-import { securityHeaders } from './http/security-headers';
-import { useMetrics } from './http/http-metrics';
+import { jsonBodies } from './http/body-parsing';
+import { useMetricsEndpoint } from './http/http-metrics';
 import { useCompression, useCors } from './http/cors-and-compression';
 import { useDashboard } from './http/dashboard';
+import { EnvelopeExpressAdapter } from './http/envelope';
+import { edge } from './http/edge';
+import { dropPlaceholderEnhancers } from './http/lean-pipeline';
+import { HttpDrain } from './platform/http-drain';
 
 export const API_PREFIX = 'api/v1';
 
@@ -19,22 +23,25 @@ export const API_PREFIX = 'api/v1';
  * call this, so tests exercise the same middleware, guards, pipes and filters.
  */
 export async function createApiApp(config: AppConfig = loadConfig(), options: NestApplicationOptions = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), { bufferLogs: true, bodyParser: false, ...options });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), new EnvelopeExpressAdapter(), {
+    bufferLogs: true,
+    bodyParser: false,
+    ...options,
+  });
   app.useLogger(app.get(Logger));
+  dropPlaceholderEnhancers(app);
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
-  useMetrics(app, config);
-  app.use(requestIdMiddleware);
-  app.use(securityHeaders);
+  const metrics = config.metrics.enabled ? app.get(Metrics) : null;
+  const drain = app.get(HttpDrain);
+  metrics?.countInFlightWith(() => drain.inFlightCount);
+  app.use(edge({ logger: app.get<Pino>(REQUEST_LOGGER), metrics, drain }));
+  useMetricsEndpoint(app, config);
   useCors(app, config);
   useCompression(app);
   useDashboard(app);
-  app.use(requireJsonBody);
-  // Offline uploads carry up to 500 sales: their own, larger limit (the parser marks the body read, so the general one skips it).
-  app.use(`/${API_PREFIX}/sync/upload`, jsonBodyParser(config.sync.uploadBodyLimit));
-  app.use(jsonBodyParser(config.bodyLimit));
-  app.use(bodyParserErrorHandler);
+  app.use(jsonBodies(config.bodyLimit, [{ path: `/${API_PREFIX}/sync/upload`, limit: config.sync.uploadBodyLimit }]));
   app.setGlobalPrefix(API_PREFIX, { exclude: [{ path: 'api/docs', method: RequestMethod.GET }] });
   // Signals are handled by main.ts (drain, then exit 0); the suites call app.close() themselves.
   if (config.openapi) setupOpenApi(app);

@@ -11,5 +11,5 @@ export * from './redis/redis.module';
 export * from './metrics/metrics';
 export * from './metrics/metrics-endpoint';
 export * from './redis/redis-outage';
-export { ResilientRateLimitStorage } from './redis/rate-limit.storage';
+export { MemoryRateLimitStorage, ResilientRateLimitStorage } from './redis/rate-limit.storage';
 export * from './lifecycle';

@@ -1,34 +1,73 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerException, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
 import { ForbiddenError, UnauthenticatedError } from '@pos/kernel';
-import { DEFAULT_ROUTE_ABILITY, hasAbility, hasPermission, Principal } from '@pos/identity';
-import { BearerAuthenticator } from './bearer.strategy';
-import { RequestContext } from '@pos/platform';
-import { ROUTE_POLICY, RoutePolicy } from './policy.decorators';
+import { DEFAULT_ROUTE_ABILITY, hashToken, hasAbility, hasPermission, Principal, TokenService } from '@pos/identity';
+import { APP_CONFIG, AppConfig, RequestContext } from '@pos/platform';
+import { BearerCredentials } from './bearer.strategy';
+import { RATE_TIER, RateTierName, ROUTE_POLICY, RoutePolicy } from './policy.decorators';
+
+type Tier = Exclude<RateTierName, 'none'>;
+type Handler = (...args: unknown[]) => unknown;
+
+/** What a route declares, read from its metadata once. */
+interface RouteRules {
+  policy: RoutePolicy | undefined;
+  tier: RateTierName;
+}
 
 /**
- * Authentication (passport-http-bearer, `Authorization: Bearer` only: see BearerAuthenticator)
- * then authorisation from the route's declared policy: token ability, API-application
- * requirement, permission.
- * Store access is checked by the use cases (a filter naming another store: 403; a record of
- * another store: 404).
+ * The one global guard, in this order:
+ *  1. Rate limit (contract part 8, decisions.md): one tier per route; login 5/min keyed by IP +
+ *     email (and a per-IP ceiling, RATE_LIMIT_LOGIN_IP, against spraying many emails), the others
+ *     per token (per IP when there is none), counted before the token is looked up so a flood of
+ *     made-up tokens never reaches the database. Counters live in the rate-limit storage: Redis
+ *     when REDIS_URL is set (shared by every replica, one round trip), memory otherwise (one map
+ *     operation). Every throttled response carries X-RateLimit-Limit / -Remaining; a 429
+ *     Retry-After.
+ *  2. Authentication: the bearer credential (passport-http-bearer, `Authorization: Bearer` only:
+ *     see BearerCredentials), hashed once here for both the counter key and the token lookup.
+ *  3. Authorisation from the route's declared policy: token ability, API-application
+ *     requirement, permission. Store access is checked by the use cases (a filter naming another
+ *     store: 403; a record of another store: 404).
+ * A route's policy and tier are read from its metadata on its first request and kept.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
+  private readonly rules = new Map<Handler, RouteRules>();
+  private readonly limits = new Map<string, { limit: number; ttl: number }>();
+  private readonly prefix: string;
+  private readonly loginPerIp: number;
+
   constructor(
     private readonly reflector: Reflector,
-    private readonly bearer: BearerAuthenticator,
-  ) {}
+    private readonly credentials: BearerCredentials,
+    private readonly tokens: TokenService,
+    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.prefix = config.rateLimit.keyPrefix;
+    this.loginPerIp = config.rateLimit.loginPerIp;
+    const throttlers = Array.isArray(options) ? options : options.throttlers;
+    for (const t of throttlers) this.limits.set(t.name ?? 'default', { limit: Number(t.limit), ttl: Number(t.ttl) });
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const policy = this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, [context.getHandler(), context.getClass()]);
+    const { policy, tier } = this.rulesOf(context);
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request & { user?: Principal }>();
+    const res = http.getResponse<Response>();
+    const token = policy?.kind === 'public' ? null : this.credentials.tokenOf(req.headers.authorization);
+    const tokenHash = token === null ? null : hashToken(token);
+    if (tier !== 'none') await this.throttle(tier, req, res, tokenHash);
     if (policy?.kind === 'public') return true;
-    const req = context.switchToHttp().getRequest<Request & { user?: Principal }>();
-    const principal = await this.bearer.authenticate(req.headers.authorization);
+    const principal = tokenHash === null || token!.length > 200 ? null : await this.tokens.authenticateHash(tokenHash);
     if (!principal) throw new UnauthenticatedError();
     req.user = principal;
-    // Audit entries written by the use case name this caller.
+    // Audit entries and log lines written while serving the request name this caller.
     RequestContext.setActor({ userId: principal.userId, name: principal.name });
     if (!policy) throw new ForbiddenError(); // unreachable: the boot check refuses such routes
 
@@ -43,4 +82,61 @@ export class AccessGuard implements CanActivate {
     }
     return true;
   }
+
+  private rulesOf(context: ExecutionContext): RouteRules {
+    const handler = context.getHandler() as Handler;
+    let rules = this.rules.get(handler);
+    if (!rules) {
+      const targets = [handler, context.getClass()];
+      rules = {
+        policy: this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, targets),
+        tier: this.reflector.getAllAndOverride<RateTierName | undefined>(RATE_TIER, targets) ?? 'standard',
+      };
+      this.rules.set(handler, rules);
+    }
+    return rules;
+  }
+
+  private async throttle(tier: Tier, req: Request, res: Response, tokenHash: string | null): Promise<void> {
+    const { limit, ttl } = this.limits.get(tier) ?? this.limits.get('standard')!;
+    const key = `${this.prefix}:${tier}:${tracker(tier, req, tokenHash)}`;
+    const { totalHits, isBlocked, timeToBlockExpire, timeToExpire } = await this.storage.increment(key, ttl, limit, ttl, tier);
+    res.setHeader('X-RateLimit-Limit', limit);
+    res.setHeader('X-RateLimit-Remaining', Math.max(0, limit - totalHits));
+    if (isBlocked) {
+      res.setHeader('Retry-After', Math.max(1, Math.ceil(timeToBlockExpire || timeToExpire)));
+      throw new ThrottlerException();
+    }
+    if (tier === 'login') {
+      // Password spraying: many emails from one address each get their own 5/min, so the
+      // password-checking tier also has a ceiling per IP whatever the email.
+      const perIp = await this.storage.increment(`${this.prefix}:login-ip:${digest(clientIp(req))}`, ttl, this.loginPerIp, ttl, 'login');
+      if (perIp.isBlocked) {
+        res.setHeader('X-RateLimit-Limit', this.loginPerIp);
+        res.setHeader('X-RateLimit-Remaining', 0);
+        res.setHeader('Retry-After', Math.max(1, Math.ceil(perIp.timeToBlockExpire || perIp.timeToExpire)));
+        throw new ThrottlerException();
+      }
+    }
+  }
+}
+
+function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+function tracker(tier: Tier, req: Request, tokenHash: string | null): string {
+  if (tier === 'login') {
+    // Keyed by IP + the account being tried: the login email, or the approver's for discount approvals
+    // (terminals behind one address do not share one budget; guessing one account is still capped).
+    const body = req.body as { email?: unknown; approver_email?: unknown } | undefined;
+    const account = body?.email ?? body?.approver_email;
+    const email = typeof account === 'string' ? account.trim().toLowerCase().slice(0, 255) : '';
+    return digest(`${clientIp(req)}|${email}`);
+  }
+  return tokenHash === null ? `ip:${clientIp(req)}` : `t:${tokenHash.slice(0, 32)}`;
+}
+
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('base64url').slice(0, 32);
 }

@@ -1,43 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { Strategy, VerifyFunction } from 'passport-http-bearer';
-import { Principal, TokenService } from '@pos/identity';
 
-type Outcome = { user: Principal | null } | { error: unknown };
-type Run = Strategy<VerifyFunction> & { success(user: Principal): void; fail(): void; error(error: unknown): void };
+type Run = Strategy<VerifyFunction> & { success(token: string): void; fail(): void; error(error: unknown): void };
 
 /**
- * passport-http-bearer, driven directly (no passport middleware or AuthGuard closures per
- * request). It is handed only the Authorization header: the strategy would also read
- * `access_token` from the body or the query string, which end up in logs, histories and proxy
- * caches, so those are never given to it (a token there is simply not a credential: 401).
- * Infrastructure errors while resolving a token (the database down) come back as errors, not as
- * "no user": the caller answers 503, never 401 for a token that may well be valid.
+ * passport-http-bearer reads the credential: `Authorization: Bearer <token>` (RFC 6750), driven
+ * directly and synchronously (no passport middleware, no AuthGuard, no promise per request; its
+ * verify step only hands the token back, the access guard resolves it once hashed). It is given
+ * only the Authorization header: the strategy would also read `access_token` from the body or the
+ * query string, which end up in logs, histories and proxy caches, so those are never given to it
+ * (a token there is simply not a credential: 401).
  */
 @Injectable()
-export class BearerAuthenticator {
-  private readonly strategy: Strategy<VerifyFunction>;
+export class BearerCredentials {
+  private readonly strategy = new Strategy((token, done) => done(null, token as never));
 
-  constructor(tokens: TokenService) {
-    this.strategy = new Strategy((token, done) => {
-      tokens.authenticate(token).then(
-        (principal) => done(null, principal ?? false),
-        (error: unknown) => done(error),
-      );
-    });
-  }
-
-  /** The principal for an `Authorization` header value, null when missing or not a valid token. */
-  authenticate(authorization: string | undefined): Promise<Principal | null> {
-    if (typeof authorization !== 'string' || authorization.length > 1024) return Promise.resolve(null);
-    return new Promise<Outcome>((resolve) => {
-      const run = Object.create(this.strategy) as Run;
-      run.success = (user: Principal) => resolve({ user });
-      run.fail = () => resolve({ user: null });
-      run.error = (error: unknown) => resolve({ error });
-      run.authenticate({ headers: { authorization } } as never);
-    }).then((outcome) => {
-      if ('error' in outcome) throw outcome.error;
-      return outcome.user;
-    });
+  /** The bearer token of an `Authorization` header value, null when missing or malformed. */
+  tokenOf(authorization: string | undefined): string | null {
+    if (typeof authorization !== 'string' || authorization.length > 1024) return null;
+    let token: string | null = null;
+    const run = Object.create(this.strategy) as Run;
+    run.success = (t: string) => (token = t);
+    run.fail = () => undefined;
+    run.error = () => undefined;
+    run.authenticate({ headers: { authorization } } as never);
+    return token;
   }
 }

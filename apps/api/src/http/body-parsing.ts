@@ -1,15 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { json } from 'express';
-import { RequestContext, requestId } from '@pos/platform';
 import { toErrorResponse } from './exception.filter';
-
-/** First middleware: every response, even a body-parser error, carries X-Request-Id. */
-export function requestIdMiddleware(req: Request & { id?: string }, res: Response, next: NextFunction): void {
-  const id = requestId(req, res);
-  req.id = id;
-  // The request's facts (its id, later its caller) for the audit trail: one AsyncLocalStorage run.
-  RequestContext.run({ requestId: id }, next);
-}
 
 /** Structural limits of a JSON body, checked on the raw bytes before JSON.parse. */
 export const JSON_LIMITS = { depth: 32, arrayItems: 100_000, objectKeys: 1_000 } as const;
@@ -86,13 +77,27 @@ function hasBody(req: Request): boolean {
   return length !== undefined && length !== '0';
 }
 
-/** A body in anything but JSON is 415 (the contract: "Send Content-Type: application/json"). */
-export function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
-  if (BODY_METHODS.has(req.method) && hasBody(req) && !req.is(['application/json', 'application/*+json'])) {
-    res.status(415).json({ success: false, message: 'Unsupported media type: send the body as application/json.' });
-    return;
-  }
-  next();
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/**
+ * Request bodies, in one middleware: a request without a body (every GET) passes straight on; a
+ * body in anything but JSON is 415 (the contract: "Send Content-Type: application/json"); JSON is
+ * parsed with the general limit, or a larger one on the paths given (offline uploads carry up to
+ * 500 sales); parser errors are answered here in the envelope (bodyParserErrorHandler).
+ */
+export function jsonBodies(limit: string, larger: { path: string; limit: string }[] = []) {
+  const general = jsonBodyParser(limit);
+  const special = larger.map((l) => ({ path: l.path, parse: jsonBodyParser(l.limit) }));
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!hasBody(req)) return next();
+    if (BODY_METHODS.has(req.method) && !req.is(JSON_TYPES)) {
+      res.status(415).json({ success: false, message: 'Unsupported media type: send the body as application/json.' });
+      return;
+    }
+    const path = req.path;
+    const parse = special.find((s) => path === s.path || path.startsWith(`${s.path}/`))?.parse ?? general;
+    void parse(req, res, (err?: unknown) => (err === undefined ? next() : bodyParserErrorHandler(err, req, res, next)));
+  };
 }
 
 export function bodyParserErrorHandler(err: unknown, _req: Request, res: Response, next: NextFunction): void {

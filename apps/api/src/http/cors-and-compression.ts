@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import compression from 'compression';
+import type { NextFunction, Request, Response } from 'express';
 import { AppConfig } from '@pos/platform';
 
 /** Below this a compressed body is hardly smaller than the original; not worth the CPU. */
@@ -8,10 +9,13 @@ export const COMPRESS_MIN_BYTES = 1024;
 /**
  * gzip for answers above ~1 KB when the client accepts it. The sync downloads compress their
  * own bodies (off the event loop) and set Content-Encoding, which this middleware leaves alone,
- * so nothing is compressed twice.
+ * so nothing is compressed twice. A request that does not offer an Accept-Encoding cannot get a
+ * compressed answer, so it skips the middleware (which otherwise wraps every response's write,
+ * end and header hooks whatever it later decides).
  */
 export function useCompression(app: NestExpressApplication): void {
-  app.use(compression({ threshold: COMPRESS_MIN_BYTES }));
+  const compress = compression({ threshold: COMPRESS_MIN_BYTES });
+  app.use((req: Request, res: Response, next: NextFunction) => (req.headers['accept-encoding'] ? compress(req, res, next) : next()));
 }
 
 /**

@@ -1,7 +1,5 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
 import { Page } from '@pos/kernel';
-import { map, Observable } from 'rxjs';
 
 /** A success that carries only a message (deletes, revocations): `{success, message}`. */
 export class MessageResult {
@@ -27,18 +25,16 @@ export function paginationMeta(page: Page<unknown>): PaginationMeta {
   return { current_page: page.page, last_page: page.lastPage, per_page: page.perPage, total: page.total };
 }
 
-const RAW_RESPONSE = Symbol('RAW_RESPONSE');
-/** Opt out of the envelope (plain-text receipts, OpenAPI). */
-export const RawResponse = () => SetMetadata(RAW_RESPONSE, true);
-
-/** Wraps every controller result in the envelope of contract part 2.1. */
-@Injectable()
-export class EnvelopeInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (this.reflector.get<boolean>(RAW_RESPONSE, context.getHandler())) return next.handle();
-    return next.handle().pipe(map((result: unknown) => envelope(result)));
+/**
+ * The HTTP adapter puts every controller result in the envelope of contract part 2.1 as it
+ * sends it (Express's adapter with `reply` wrapped). Doing it here rather than in an
+ * interceptor keeps Nest's route pipeline free of interceptors, so no request pays for the
+ * rxjs chain and the async-context binding each interceptor costs. Handlers that write their
+ * own answer through `@Res()` (sync downloads, receipts) are not sent through `reply` at all.
+ */
+export class EnvelopeExpressAdapter extends ExpressAdapter {
+  override reply(response: unknown, body: unknown, statusCode?: number): unknown {
+    return super.reply(response, envelope(body), statusCode);
   }
 }
 

@@ -1,6 +1,6 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { APP_CONFIG, AppConfig, ProcessLifecycle } from '@pos/platform';
 
 /**
@@ -13,7 +13,7 @@ import { APP_CONFIG, AppConfig, ProcessLifecycle } from '@pos/platform';
  *     the shutdown); only then do the queues and the database close.
  */
 @Injectable()
-export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class HttpDrain implements BeforeApplicationShutdown {
   private readonly inFlight = new Set<ServerResponse>();
   private idle?: () => void;
 
@@ -27,19 +27,19 @@ export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutd
     return this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
   }
 
-  onApplicationBootstrap(): void {
-    // 'request' listeners run before Express's handler (registered at listen), in order of registration.
-    this.server?.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-      if (this.lifecycle.draining) res.setHeader('Connection', 'close');
-      this.inFlight.add(res);
-      res.once('close', () => {
-        this.inFlight.delete(res);
-        if (this.inFlight.size === 0) this.idle?.();
-      });
-    });
+  /** A request has arrived (the edge middleware, first on every request). */
+  track(res: ServerResponse): void {
+    if (this.lifecycle.draining) res.setHeader('Connection', 'close');
+    this.inFlight.add(res);
   }
 
-  /** Requests being served right now (for tests and logs). */
+  /** Its response is over (sent or aborted). */
+  untrack(res: ServerResponse): void {
+    this.inFlight.delete(res);
+    if (this.inFlight.size === 0) this.idle?.();
+  }
+
+  /** Requests being served right now (the in-flight gauge, tests and logs). */
   get inFlightCount(): number {
     return this.inFlight.size;
   }

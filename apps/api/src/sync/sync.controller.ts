@@ -13,7 +13,7 @@ import { Principal } from '@pos/identity';
 import { CurrencyDecimals } from '@pos/pricing';
 import { SyncFeedService, SyncStatusService, SyncUploadService } from '@pos/sync';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
-import { envelope, RawResponse } from '../http/envelope';
+import { envelope } from '../http/envelope';
 import { sendJson } from './gzip-json';
 import { SyncDeltaQuery, SyncInitialQuery, SyncPageEnvelope, SyncStatusEnvelope, SyncStatusQuery, SyncUploadDto, UploadEnvelope } from './sync.dto';
 import { parseTransaction } from './upload-transactions';
@@ -36,7 +36,6 @@ export class SyncController {
 
   @Get('initial')
   @RateTier('bulk')
-  @RawResponse()
   @ApiOperation({
     summary: 'Everything a terminal needs to sell offline in a store, paged',
     description:
@@ -52,7 +51,6 @@ export class SyncController {
   }
 
   @Get('delta')
-  @RawResponse()
   @ApiOperation({
     summary: 'Every record created or changed since a sync token, and the ids deleted since, paged',
     description:

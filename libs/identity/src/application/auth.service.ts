@@ -32,6 +32,8 @@ export interface LoginResult {
 export const DEFAULT_DEVICE_NAME = 'Mobile POS';
 const BAD_CREDENTIALS = 'These credentials do not match our records.';
 
+const meViews = new WeakMap<Principal, object>();
+
 @Injectable()
 export class AuthService {
   private dummyHash?: Promise<string>;
@@ -98,19 +100,25 @@ export class AuthService {
     await this.tokens.revoke(principal.token.id);
   }
 
+  /** GET /auth/me: built once per resolved principal (the token cache keeps the same object for AUTH_CACHE_TTL_MS). */
   me(principal: Principal) {
-    return {
-      id: principal.userId,
-      name: principal.name,
-      email: principal.email,
-      role: principal.role ? { id: principal.role.id, name: principal.role.name } : null,
-      store_id: currentStoreId(principal),
-      permissions: [...principal.permissions].sort(),
-      discount_limits: {
-        max_discount_percent: principal.discountLimits.maxPercentBp / 100,
-        max_discount_amount: fromMinor(principal.discountLimits.maxAmount),
-      },
-    };
+    let view = meViews.get(principal);
+    if (!view) {
+      view = {
+        id: principal.userId,
+        name: principal.name,
+        email: principal.email,
+        role: principal.role ? { id: principal.role.id, name: principal.role.name } : null,
+        store_id: currentStoreId(principal),
+        permissions: [...principal.permissions].sort(),
+        discount_limits: {
+          max_discount_percent: principal.discountLimits.maxPercentBp / 100,
+          max_discount_amount: fromMinor(principal.discountLimits.maxAmount),
+        },
+      };
+      meViews.set(principal, view);
+    }
+    return view;
   }
 
   /**

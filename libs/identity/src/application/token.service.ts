@@ -93,7 +93,11 @@ export class TokenService implements OnModuleInit {
   /** The principal for a presented token, or null when unknown, revoked, expired or disabled. */
   async authenticate(plainText: string): Promise<Principal | null> {
     if (plainText.length > 200) return null;
-    const hash = hashToken(plainText);
+    return this.authenticateHash(hashToken(plainText));
+  }
+
+  /** The same, for a token the caller has already hashed with `hashToken` (the access guard hashes once per request). */
+  async authenticateHash(hash: string): Promise<Principal | null> {
     const nowMs = this.clock.now().getTime();
     const cached = this.cache.get(hash);
     if (cached && cached.until > nowMs) {

@@ -42,7 +42,10 @@ export class DatabaseModule {
         TypeOrmModule.forFeature([OutboxEventEntity, TombstoneEntity, AuditEntryEntity, IdempotencyKeyEntity]),
         ClsModule.forRoot({
           global: true,
-          middleware: { mount: true },
+          // No per-request context: a transaction opens its own (TransactionHost.withTransaction runs in
+          // cls.run), and outside one repositories use the plain EntityManager. Mounting the middleware
+          // would cost every request a context, plugin hooks and proxy resolution it never uses.
+          middleware: { mount: false },
           plugins: [
             new ClsPluginTransactional({
               imports: [TypeOrmModule],

@@ -33,7 +33,14 @@ export class Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
-  private readonly inFlight = new Gauge({ name: 'http_requests_in_flight', help: 'HTTP requests being served now', registers: [this.registry] });
+  /** Read when scraped from whoever tracks the requests in flight (the API's edge; 0 in the worker). */
+  private inFlightSource: () => number = () => 0;
+  private readonly inFlight: Gauge = new Gauge({
+    name: 'http_requests_in_flight',
+    help: 'HTTP requests being served now',
+    registers: [this.registry],
+    collect: (): void => this.inFlight.set(this.inFlightSource()),
+  });
   private readonly checkouts = new Counter({
     name: 'pos_checkouts_total',
     help: 'Sales recorded (online checkouts and offline uploads; replays not counted)',
@@ -65,12 +72,9 @@ export class Metrics {
     this.httpDuration.observe({ method: o.method, route: o.route, status: o.status }, o.seconds);
   }
 
-  requestStarted(): void {
-    this.inFlight.inc();
-  }
-
-  requestEnded(): void {
-    this.inFlight.dec();
+  /** Where the in-flight gauge reads its value (nothing to do per request). */
+  countInFlightWith(source: () => number): void {
+    this.inFlightSource = source;
   }
 
   saleRecorded(mode: 'online' | 'offline', currency: string, amountMinor: number, decimals: number): void {

@@ -14,7 +14,7 @@ return {hits, ttl}`;
 
 /** After a failed call, Redis is tried again at most this often; checks in between count in memory. */
 const PROBE_EVERY_MS = 1000;
-/** The in-memory fallback forgets the oldest window past this many keys (it is a stopgap, not a store). */
+/** Memory counters keep at most this many windows: past it the oldest-started one is forgotten (O(1), even under a flood of new keys). */
 const MEMORY_MAX_KEYS = 100_000;
 
 type RedisWithScript = Redis & { posRateLimitIncrement(key: string, ttlMs: number): Promise<[number, number]> };
@@ -31,7 +31,7 @@ type RedisWithScript = Redis & { posRateLimitIncrement(key: string, ttlMs: numbe
  * PROBE_EVERY_MS, so an outage costs one timeout per second, not one per request.
  */
 export class ResilientRateLimitStorage implements ThrottlerStorage {
-  private readonly memory = new Map<string, { hits: number; expiresAt: number }>();
+  private readonly memory = new MemoryRateLimitStorage();
   private readonly outage = new RedisOutageLog('Rate-limit counters', 'RateLimit');
   private retryAt = 0;
   private countedInMemory = 0;
@@ -65,21 +65,43 @@ export class ResilientRateLimitStorage implements ThrottlerStorage {
   }
 
   private incrementInMemory(key: string, ttl: number, limit: number): ThrottlerStorageRecord {
-    const now = Date.now();
     this.countedInMemory++;
-    let entry = this.memory.get(key);
+    return this.memory.count(key, ttl, limit);
+  }
+
+  async close(): Promise<void> {
+    if (this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/**
+ * Rate-limit counters of one process: fixed windows of `ttl` ms, one map operation per check.
+ * The counters of the embedded default (no Redis) and the Redis storage's fallback during an
+ * outage. (@nestjs/throttler's own memory storage keeps every hit's expiry and filters that list
+ * on each check: its cost grows with the limit.)
+ */
+export class MemoryRateLimitStorage implements ThrottlerStorage {
+  private readonly windows = new Map<string, { hits: number; expiresAt: number }>();
+
+  increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    return Promise.resolve(this.count(key, ttl, limit));
+  }
+
+  count(key: string, ttl: number, limit: number): ThrottlerStorageRecord {
+    const now = Date.now();
+    let entry = this.windows.get(key);
     if (!entry || entry.expiresAt <= now) {
-      if (entry) this.memory.delete(key);
-      else if (this.memory.size >= MEMORY_MAX_KEYS) this.memory.delete(this.memory.keys().next().value as string);
+      if (entry) this.windows.delete(key);
+      else if (this.windows.size >= MEMORY_MAX_KEYS) this.windows.delete(this.windows.keys().next().value as string);
       entry = { hits: 0, expiresAt: now + ttl };
-      this.memory.set(key, entry);
+      this.windows.set(key, entry);
     }
     entry.hits++;
     return record(entry.hits, entry.expiresAt - now, limit);
   }
 
-  async close(): Promise<void> {
-    if (this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis.disconnect());
+  clear(): void {
+    this.windows.clear();
   }
 }
 
