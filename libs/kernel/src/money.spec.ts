@@ -27,6 +27,24 @@ describe('money', () => {
     expect(fromMinor(0)).toBe(0);
   });
 
+  it('gives the number the decimal text parses to, for every safe integer and number of decimals (the division fast path is exact)', () => {
+    const viaText = (minor: number, decimals: number) => Number(minorToString(minor, decimals));
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), fc.integer({ min: 0, max: 8 }), (minor, decimals) => Object.is(fromMinor(minor, decimals), viaText(minor, decimals))),
+      { numRuns: 20_000 },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 4 }), (minor, decimals) =>
+        Object.is(fromMinor(minor, decimals), viaText(minor, decimals)),
+      ),
+      {
+        numRuns: 20_000,
+      },
+    );
+    for (const minor of [0, 1, -1, 5, -5, 10, 99, 101, 1999, -1999, 123456789, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER])
+      for (let d = 0; d <= 8; d++) expect(Object.is(fromMinor(minor, d), viaText(minor, d))).toBe(true);
+  });
+
   it('round-trips every integer amount', () => {
     fc.assert(
       fc.property(

@@ -26,10 +26,19 @@ export function toMinor(value: number | string, decimals = DEFAULT_DECIMALS): Mi
   return Number(result) === 0 ? 0 : Number(result);
 }
 
-/** Minor units to the JSON number with the currency's decimals (e.g. 1999 -> 19.99). */
+const POWERS_OF_TEN = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000];
+
+/**
+ * Minor units to the JSON number with the currency's decimals (e.g. 1999 -> 19.99): the double
+ * nearest to the exact decimal value, which is what parsing `minorToString` gives. For a safe
+ * integer and a power of ten that are both exact doubles, IEEE division is correctly rounded, so
+ * `minor / 10^decimals` is that same nearest double (a property test checks the two agree); no
+ * arithmetic is done on the result, it is only what JSON carries. (Reports write thousands.)
+ */
 export function fromMinor(minor: Minor, decimals = DEFAULT_DECIMALS): number {
   assertInteger(minor);
-  return Number(minorToString(minor, decimals));
+  const power = POWERS_OF_TEN[decimals];
+  return power === undefined ? Number(minorToString(minor, decimals)) : minor / power + 0;
 }
 
 export function minorToString(minor: Minor, decimals = DEFAULT_DECIMALS): string {

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@pos/platform';
 import { ItemCatalog, StockReadModel } from '@pos/catalog';
 import { fromMinor } from '@pos/kernel';
 import { CurrencyDecimals, ReferenceService } from '@pos/pricing';
@@ -37,10 +38,48 @@ export interface ItemInfo {
   categoryName: string | null;
 }
 
+/** Labels kept at most this many per kind (a catalogue of 100,000 items fits; past it the cache starts again). */
+const LABELS_MAX = 250_000;
+
+/**
+ * Labels of report rows (item SKU, name and category; customer and cashier names), read for the
+ * ids a report shows and kept per process for REPORTS_DIRECTORY_TTL_MS, like the store directory:
+ * a renamed item or customer shows under its new name within that time. Only the ids not held
+ * (or held too long) are read, in one query per thousand.
+ */
+class LabelCache<V> {
+  private readonly held = new Map<number, { value: V; until: number }>();
+
+  constructor(private readonly ttlMs: () => number) {}
+
+  async get(ids: number[], load: (missing: number[]) => Promise<Map<number, V>>): Promise<Map<number, V>> {
+    const now = Date.now();
+    const out = new Map<number, V>();
+    const missing: number[] = [];
+    for (const id of new Set(ids)) {
+      const hit = this.held.get(id);
+      if (hit && hit.until > now) out.set(id, hit.value);
+      else missing.push(id);
+    }
+    if (!missing.length) return out;
+    const loaded = await load(missing);
+    if (this.held.size + loaded.size > LABELS_MAX) this.held.clear();
+    const until = now + this.ttlMs();
+    for (const [id, value] of loaded) {
+      out.set(id, value);
+      this.held.set(id, { value, until });
+    }
+    return out;
+  }
+}
+
 /** Shared plumbing of the report services: rollup queries in a scope, money, names, chart shapes. */
 @Injectable()
 export class ReportKit {
   private baseCurrency: { code: string; until: number } | null = null;
+  private readonly itemLabels: LabelCache<ItemInfo>;
+  private readonly userLabels: LabelCache<string>;
+  private readonly customerLabels: LabelCache<string>;
 
   constructor(
     readonly rollups: RollupReader,
@@ -49,7 +88,13 @@ export class ReportKit {
     private readonly items: ItemCatalog,
     private readonly stock: StockReadModel,
     private readonly reference: ReferenceService,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    const ttl = () => config.reportsDirectoryTtlMs;
+    this.itemLabels = new LabelCache(ttl);
+    this.userLabels = new LabelCache(ttl);
+    this.customerLabels = new LabelCache(ttl);
+  }
 
   async money(currencies: string[]): Promise<Money> {
     const map = new Map<string, number>();
@@ -92,17 +137,20 @@ export class ReportKit {
   }
 
   users(ids: number[]): Promise<Map<number, string>> {
-    return this.names.users(ids);
+    return this.userLabels.get(ids, (missing) => this.names.users(missing));
   }
 
   customers(ids: number[]): Promise<Map<number, string>> {
-    return this.names.customers(ids);
+    return this.customerLabels.get(ids, (missing) => this.names.customers(missing));
   }
 
   /** SKU, name and category of items (deleted ones too: old sales point at them). */
-  async itemInfo(ids: number[]): Promise<Map<number, ItemInfo>> {
+  itemInfo(ids: number[]): Promise<Map<number, ItemInfo>> {
+    return this.itemLabels.get(ids, (missing) => this.readItemInfo(missing));
+  }
+
+  private async readItemInfo(unique: number[]): Promise<Map<number, ItemInfo>> {
     const out = new Map<number, ItemInfo>();
-    const unique = [...new Set(ids)];
     const records = [];
     for (let i = 0; i < unique.length; i += 1000) records.push(...(await this.items.findByIds(unique.slice(i, i + 1000), true)));
     const categories = new Map(
