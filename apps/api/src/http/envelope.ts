@@ -1,17 +1,10 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Response } from 'express';
 import { Page } from '@pos/kernel';
 
 /** A success that carries only a message (deletes, revocations): `{success, message}`. */
 export class MessageResult {
   constructor(readonly message: string) {}
-}
-
-/** A success that carries its own `meta` (reports: the filters used, generated_at): `{success, data, meta}`. */
-export class DataWithMeta {
-  constructor(
-    readonly data: unknown,
-    readonly meta: object,
-  ) {}
 }
 
 export interface PaginationMeta {
@@ -34,13 +27,30 @@ export function paginationMeta(page: Page<unknown>): PaginationMeta {
  */
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   override reply(response: unknown, body: unknown, statusCode?: number): unknown {
+    if (body instanceof SerializedJson) {
+      const res = response as Response;
+      if (statusCode) res.status(statusCode);
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      return res.send(body.bytes);
+    }
     return super.reply(response, envelope(body), statusCode);
+  }
+}
+
+/**
+ * A whole answer (envelope included) already serialised: sent as it is. Several responses can
+ * share one (coalesced report requests), so a large answer is stringified once.
+ */
+export class SerializedJson {
+  private constructor(readonly bytes: Buffer) {}
+
+  static of(answer: Record<string, unknown>): SerializedJson {
+    return new SerializedJson(Buffer.from(JSON.stringify(answer)));
   }
 }
 
 export function envelope(result: unknown): Record<string, unknown> {
   if (result instanceof Page) return { success: true, data: result.items, meta: paginationMeta(result) };
   if (result instanceof MessageResult) return { success: true, message: result.message };
-  if (result instanceof DataWithMeta) return { success: true, data: result.data, meta: result.meta };
   return { success: true, data: result ?? null };
 }

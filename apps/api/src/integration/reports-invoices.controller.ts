@@ -4,8 +4,9 @@ import { Principal } from '@pos/identity';
 import { InvoiceReportsService } from '@pos/integration';
 import { CurrentPrincipal } from '../access/policy.decorators';
 import { forAudience, INTEGRATION_REPORTS, ReportAudience, STAFF_REPORTS } from './report-audiences';
-import { filters, payload } from './reports.controller';
+import { filters } from './reports.controller';
 import { ReportQuery } from './reports.dto';
+import { sharedReport } from './report-requests';
 import { ReportDocs } from './reports.openapi';
 
 /** Invoice reports (permission reports.sales). */
@@ -19,14 +20,14 @@ function reportsInvoicesRoutes(audience: ReportAudience) {
     @audience.read('reports.sales')
     @ReportDocs('Invoices', 'Invoices issued per day: amount, paid at the till, on account, void; the period’s invoices by status now (open, past due).')
     async invoices(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return payload(await this.reports.invoices(p, filters(q)));
+      return sharedReport('invoices.invoices', p, q, () => this.reports.invoices(p, filters(q)));
     }
 
     @Get('invoices/aging')
     @audience.read('reports.sales')
     @ReportDocs('Invoices: aging', 'Open balances now by days since issue (0-30, 31-60, 61-90, 91-120, 120+) per customer; invoices issued up to date_to.')
     async aging(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return payload(await this.reports.aging(p, filters(q)));
+      return sharedReport('invoices.aging', p, q, () => this.reports.aging(p, filters(q)));
     }
 
     @Get('invoices/dso')
@@ -36,14 +37,14 @@ function reportsInvoicesRoutes(audience: ReportAudience) {
       'Days sales outstanding = open receivables / credit (on-account) sales of the period x days in the period, per store and currency.',
     )
     async dso(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return payload(await this.reports.dso(p, filters(q)));
+      return sharedReport('invoices.dso', p, q, () => this.reports.dso(p, filters(q)));
     }
 
     @Get('invoices/credit-notes')
     @audience.read('reports.sales')
     @ReportDocs('Invoices: credit notes', 'Credit notes issued by processed returns in the period: number, sale, return, customer, amount.')
     async creditNotes(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return payload(await this.reports.creditNotes(p, filters(q)));
+      return sharedReport('invoices.creditNotes', p, q, () => this.reports.creditNotes(p, filters(q)));
     }
 
     @Get('invoices/funnel')
@@ -53,7 +54,7 @@ function reportsInvoicesRoutes(audience: ReportAudience) {
       'On-account invoices issued in the period: voided, received a payment, paid in full, unpaid, partially paid, past due (state now).',
     )
     async funnel(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return payload(await this.reports.funnel(p, filters(q)));
+      return sharedReport('invoices.funnel', p, q, () => this.reports.funnel(p, filters(q)));
     }
   }
   return forAudience(audience, ReportsInvoicesController);

@@ -31,6 +31,23 @@ export interface SaleRecord {
   updatedAt: Date;
 }
 
+/** What a list of sales shows of each (contract 2.5): read raw for a page, never whole records. */
+export type SaleSummaryRecord = Pick<
+  SaleRecord,
+  | 'id'
+  | 'receiptNumber'
+  | 'status'
+  | 'storeId'
+  | 'warehouseId'
+  | 'currencyCode'
+  | 'totalAmount'
+  | 'createdAt'
+  | 'customerId'
+  | 'userId'
+  | 'sessionId'
+  | 'reference'
+>;
+
 export interface SaleItemRecord {
   id: number;
   saleId: number;
@@ -163,7 +180,7 @@ export abstract class SaleRepository {
   abstract findByIdempotencyKey(key: string): Promise<SaleRecord | null>;
   abstract items(saleIds: number[]): Promise<SaleItemRecord[]>;
   abstract payments(saleIds: number[]): Promise<SalePaymentRecord[]>;
-  abstract list(filter: SaleFilter, page: PageRequest): Promise<Page<SaleRecord>>;
+  abstract list(filter: SaleFilter, page: PageRequest): Promise<Page<SaleSummaryRecord>>;
   abstract updateSale(id: number, changes: Partial<SaleRecord>): Promise<void>;
   abstract insertInvoice(invoice: Omit<InvoiceRecord, 'id'>): Promise<InvoiceRecord>;
   abstract invoiceOfSale(saleId: number): Promise<InvoiceRecord | null>;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { fromMinor, NotFoundError } from '@pos/kernel';
 import { StoreContext } from '@pos/catalog';
 import { CurrencyDecimals, discountBreakdown, PricedCartResult, pricedCartView } from '@pos/pricing';
-import { InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository } from './sale.ports';
+import { InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository, SaleSummaryRecord } from './sale.ports';
 
 export function invoiceStatus(inv: InvoiceRecord, now: Date): string {
   if (inv.balance > 0 && inv.dueAt < now && inv.status !== 'void') return 'overdue';
@@ -91,7 +91,7 @@ export class SaleViews {
   }
 
   /** Summary rows (contract 2.5) for a page of sales: store and warehouse names in two queries. */
-  async summaries(sales: SaleRecord[]) {
+  async summaries(sales: SaleSummaryRecord[]) {
     const { stores, warehouses } = await this.stores.names(
       sales.map((s) => s.storeId),
       sales.map((s) => s.warehouseId).filter((w): w is number => w !== null),

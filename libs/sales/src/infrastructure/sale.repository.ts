@@ -12,6 +12,7 @@ import {
   SalePaymentRecord,
   SaleRecord,
   SaleRepository,
+  SaleSummaryRecord,
 } from '../application/sale.ports';
 import { InvoiceEntity, InvoicePaymentEntity, ReceiptCounterEntity, SaleEntity, SaleItemEntity, SalePaymentEntity } from './sale.entities';
 
@@ -264,16 +265,15 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
    * read from the day it starts on, so page 1,000 costs about what page 1 does; other filters
    * (q, cashier, customer, session, times within a day) count the matching rows.
    */
-  async list(f: SaleFilter, page: PageRequest): Promise<Page<SaleRecord>> {
+  async list(f: SaleFilter, page: PageRequest): Promise<Page<SaleSummaryRecord>> {
     const wholeDay = (d?: Date) => d === undefined || d.getTime() % DAY_MS === 0;
     if (!f.q && f.userId === undefined && f.customerId === undefined && f.sessionId === undefined && wholeDay(f.from) && wholeDay(f.to))
       return this.countedList(f, page);
-    const qb = this.filtered(f);
-    const [rows, total] = await qb.orderBy('s.created_at', 'DESC').addOrderBy('s.id', 'DESC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
+    const [rows, total] = await Promise.all([this.summaryPage(this.filtered(f), pageOffset(page), page.perPage), this.filtered(f).getCount()]);
     return new Page(rows, total, page.page, page.perPage);
   }
 
-  private async countedList(f: SaleFilter, page: PageRequest): Promise<Page<SaleRecord>> {
+  private async countedList(f: SaleFilter, page: PageRequest): Promise<Page<SaleSummaryRecord>> {
     const where: string[] = [];
     const params: unknown[] = [];
     const add = (sql: string, ...values: unknown[]) => (where.push(sql), params.push(...values));
@@ -299,23 +299,45 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
       if (before + Number(d.n) > offset) break;
       before += Number(d.n);
     }
-    const ids = (
-      await this.filtered({ ...f, to: new Date((Number(start.day) + 1) * DAY_MS) })
-        .select('s.id', 'id')
-        .orderBy('s.created_at', 'DESC')
-        .addOrderBy('s.id', 'DESC')
-        .offset(offset - before)
-        .limit(page.perPage)
-        .getRawMany<{ id: number }>()
-    ).map((r) => Number(r.id));
-    const rows = ids.length ? await this.em.getRepository(SaleEntity).findBy({ id: In(ids) }) : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return new Page(
-      ids.map((id) => byId.get(id)!),
-      total,
-      page.page,
-      page.perPage,
-    );
+    const rows = await this.summaryPage(this.filtered({ ...f, to: new Date((Number(start.day) + 1) * DAY_MS) }), offset - before, page.perPage);
+    return new Page(rows, total, page.page, page.perPage);
+  }
+
+  /**
+   * One page of summary rows, newest first, in one statement read raw (no entity hydration): the
+   * page's ids are found on the (filter, created_at) index alone, skipping `offset` entries there,
+   * and only those rows are then read (a deferred join: a deep page reads 50 rows, not offset + 50).
+   */
+  private async summaryPage(qb: ReturnType<TypeOrmSaleRepository['filtered']>, offset: number, limit: number): Promise<SaleSummaryRecord[]> {
+    const [pageSql, params] = qb
+      .select('s.id', 'id')
+      .orderBy('s.created_at', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .offset(offset)
+      .limit(limit)
+      .getQueryAndParameters();
+    const raw = (await this.em.query(
+      'SELECT s.id AS id, s.receipt_number AS receipt_number, s.status AS status, s.store_id AS store_id, s.warehouse_id AS warehouse_id, ' +
+        's.currency_code AS currency_code, s.total_amount AS total_amount, s.created_at AS created_at, s.customer_id AS customer_id, ' +
+        `s.user_id AS user_id, s.session_id AS session_id, s.reference AS reference FROM sales s INNER JOIN (${pageSql}) page_ids ON page_ids.id = s.id ` +
+        'ORDER BY s.created_at DESC, s.id DESC',
+      params,
+    )) as Record<string, unknown>[];
+    const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+    return raw.map((r) => ({
+      id: Number(r.id),
+      receiptNumber: String(r.receipt_number),
+      status: String(r.status),
+      storeId: Number(r.store_id),
+      warehouseId: num(r.warehouse_id),
+      currencyCode: String(r.currency_code),
+      totalAmount: Number(r.total_amount),
+      createdAt: utcDate.from(r.created_at as Date | string) as Date,
+      customerId: num(r.customer_id),
+      userId: Number(r.user_id),
+      sessionId: num(r.session_id),
+      reference: r.reference === null || r.reference === undefined ? null : String(r.reference),
+    }));
   }
 
   private filtered(f: SaleFilter) {
