@@ -165,17 +165,17 @@ function get(path, token) {
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-/** CONNECTIONS loops for DURATION seconds, every latency kept. */
-async function load(path, token) {
+/** `connections` loops for `seconds`, every latency kept. */
+async function load(path, token, connections = CONNECTIONS, seconds = DURATION) {
   for (let i = 0; i < 3; i++) {
     const warm = await get(path, token);
     if (warm.status !== 200) throw new Error(`${path}: ${warm.status} ${warm.body.toString().slice(0, 300)}`);
   }
   const latencies = [];
   let errors = 0;
-  const until = Date.now() + DURATION * 1000;
+  const until = Date.now() + seconds * 1000;
   await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
+    Array.from({ length: connections }, async () => {
       while (Date.now() < until) {
         const r = await get(path, token);
         if (r.status !== 200) errors++;
@@ -186,7 +186,7 @@ async function load(path, token) {
   latencies.sort((a, b) => a - b);
   return {
     n: latencies.length,
-    rps: Math.round(latencies.length / DURATION),
+    rps: Math.round(latencies.length / seconds),
     p50: pct(latencies, 50),
     p95: pct(latencies, 95),
     p99: pct(latencies, 99),
@@ -205,6 +205,7 @@ async function main() {
     const day = (d) => new Date(today.getTime() - d * 86_400_000).toISOString().slice(0, 10);
     const ranges = { '30d': '', '1y': `?date_from=${day(365)}&date_to=${day(0)}` };
     const worst = { '30d': 0, '1y': 0 };
+    const worstAlone = { '30d': 0, '1y': 0 };
     // The floor on this machine: the same load on the health check (no token, no report).
     const floor = await load('/api/v1/health', token);
     console.log(
@@ -214,14 +215,20 @@ async function main() {
         .join(' ')}`,
     );
     console.log(
-      `\n${'report'.padEnd(28)} ${'range'.padEnd(5)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(6)} errors`,
+      `\n${CONNECTIONS} connections (identical requests in flight share one computation); then 1 connection (every request computes alone)\n` +
+        `${'report'.padEnd(28)} ${'range'.padEnd(5)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(6)} errors | ${'alone p50'.padStart(9)} ${'p95'.padStart(7)} ${'bytes'.padStart(8)}`,
     );
     for (const report of REPORTS) {
       for (const [range, query] of Object.entries(ranges)) {
         const path = `/api/v1/integration/reports/${report.replace('{cashier}', String(cashierId))}${query}`;
         const r = await load(path, token);
+        const alone = await load(path, token, 1, Math.max(1, DURATION / 2));
+        const bytes = (await get(path, token)).body.length;
         worst[range] = Math.max(worst[range], r.p95);
-        console.log(`${report.padEnd(28)} ${range.padEnd(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${String(r.rps).padStart(6)} ${r.errors}`);
+        worstAlone[range] = Math.max(worstAlone[range], alone.p95);
+        console.log(
+          `${report.padEnd(28)} ${range.padEnd(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${String(r.rps).padStart(6)} ${String(r.errors).padStart(6)} | ${fmt(alone.p50).padStart(9)} ${fmt(alone.p95)} ${String(bytes).padStart(8)}`,
+        );
       }
     }
 
@@ -251,6 +258,7 @@ async function main() {
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
+    console.log(`one computation alone (1 connection), worst p95: 30d ${Math.round(worstAlone['30d'])} ms, 1y ${Math.round(worstAlone['1y'])} ms`);
     console.log(
       `\nreports worst p95: 30d ${Math.round(worst['30d'])} ms, 1y ${Math.round(worst['1y'])} ms; feed p99: first ${Math.round(feed.first)} ms, deep ${Math.round(feed.deep)} ms`,
     );
