@@ -120,20 +120,30 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
    * The UPDATE comes first: an INSERT IGNORE on an existing row would take a shared lock that two
    * sellers then both try to upgrade (a deadlock). The row is created only the first time.
    */
+  /**
+   * The store's next receipt number in one statement: the counter row is bumped and its new value
+   * read back by the same UPDATE (LAST_INSERT_ID(expr) on MySQL, whose OK packet carries it;
+   * RETURNING on SQLite). The row is locked until the sale commits, so numbers never repeat.
+   */
   async nextReceiptNumber(storeId: number): Promise<number> {
-    const counters = this.em.getRepository(ReceiptCounterEntity);
-    const bump = () =>
-      counters
-        .createQueryBuilder()
-        .update()
-        .set({ lastNumber: () => 'last_number + 1' })
-        .where('store_id = :storeId', { storeId })
-        .execute();
-    if (!(await bump()).affected) {
-      await counters.createQueryBuilder().insert().values({ storeId, lastNumber: 0 }).orIgnore().execute();
-      await bump();
-    }
-    return (await counters.findOneByOrFail({ storeId })).lastNumber;
+    const bump = async (): Promise<number | null> => {
+      if (this.isSqlite) {
+        const rows = (await this.em.query('UPDATE receipt_counters SET last_number = last_number + 1 WHERE store_id = ? RETURNING last_number', [
+          storeId,
+        ])) as { last_number: number }[];
+        return rows.length ? Number(rows[0].last_number) : null;
+      }
+      const ok = (await this.em.query('UPDATE receipt_counters SET last_number = LAST_INSERT_ID(last_number + 1) WHERE store_id = ?', [storeId])) as {
+        affectedRows: number;
+        insertId: number;
+      };
+      return ok.affectedRows ? Number(ok.insertId) : null;
+    };
+    const next = await bump();
+    if (next !== null) return next;
+    // The store's first sale: its counter row, then the bump.
+    await this.em.getRepository(ReceiptCounterEntity).createQueryBuilder().insert().values({ storeId, lastNumber: 0 }).orIgnore().execute();
+    return (await bump())!;
   }
 
   /**
