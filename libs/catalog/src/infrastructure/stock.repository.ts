@@ -100,45 +100,70 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
     return { before: level.quantity - m.delta, after: level.quantity, movementId: Number(movement.identifiers[0]?.id), reorderLevel: level.reorderLevel };
   }
 
+  /**
+   * Several movements as one change in three statements whatever their number: the levels are
+   * read and locked (SELECT ... FOR UPDATE on MySQL, in the unique index's (item, warehouse)
+   * order, so concurrent sales lock them in one order; SQLite transactions are serialised), the
+   * new quantities decided here (the floor and the level limits checked before anything is
+   * written, so a refusal leaves nothing half done), then one UPDATE sets every level and one
+   * INSERT writes every movement row with its balance. A missing level row is created first (at 0).
+   */
   async moveMany(
     movements: NewMovement[],
     floor: number | null,
     now: Date,
   ): Promise<{ refused: number } | { moved: { before: number; after: number; movementId: number; reorderLevel: number | null }[] }> {
-    for (const [i, m] of movements.entries()) {
-      const result = await this.changeLevel(m, floor, now);
-      if (!result.affected && !(await this.levelsRepo.exists({ where: { itemId: m.itemId, warehouseId: m.warehouseId } }))) {
-        await this.ensureLevel(m.itemId, m.warehouseId, now);
-        result.affected = (await this.changeLevel(m, floor, now)).affected;
-      }
-      if (!result.affected && m.delta > 0) throw stockLimit(m);
-      if (!result.affected) return { refused: i };
-    }
     const key = (itemId: number, warehouseId: number) => `${itemId}:${warehouseId}`;
-    const levels = new Map(
-      (await this.levels([...new Set(movements.map((m) => m.itemId))], [...new Set(movements.map((m) => m.warehouseId))])).map((l) => [
-        key(l.itemId, l.warehouseId),
-        l,
-      ]),
-    );
-    // The level read after every change; a row moved twice gets each balance by walking back from it.
-    const balance = new Map<string, number>();
-    const after = new Array<number>(movements.length);
-    for (let i = movements.length - 1; i >= 0; i--) {
-      const k = key(movements[i].itemId, movements[i].warehouseId);
-      const b = balance.get(k) ?? levels.get(k)!.quantity;
-      after[i] = b;
-      balance.set(k, b - movements[i].delta);
+    const pairs = [...new Map(movements.map((m) => [key(m.itemId, m.warehouseId), [m.itemId, m.warehouseId] as const])).values()];
+    let levels = await this.lockLevels(pairs);
+    if (levels.size < pairs.length) {
+      for (const [itemId, warehouseId] of pairs) if (!levels.has(key(itemId, warehouseId))) await this.ensureLevel(itemId, warehouseId, now);
+      levels = await this.lockLevels(pairs);
     }
+    const quantity = new Map([...levels].map(([k, l]) => [k, l.quantity]));
+    const before = new Array<number>(movements.length);
+    for (const [i, m] of movements.entries()) {
+      const k = key(m.itemId, m.warehouseId);
+      const current = quantity.get(k)!;
+      const next = current + Math.trunc(m.delta);
+      if (next < -MAX_STOCK_LEVEL || next > MAX_STOCK_LEVEL) {
+        if (m.delta > 0) throw stockLimit(m);
+        return { refused: i };
+      }
+      if (floor !== null && next < floor) return { refused: i };
+      before[i] = current;
+      quantity.set(k, next);
+    }
+    const changed = [...levels].filter(([k, l]) => quantity.get(k) !== l.quantity);
+    if (changed.length)
+      await this.em.query(
+        `UPDATE stock_levels SET quantity = CASE id ${changed.map(() => 'WHEN ? THEN ?').join(' ')} END, updated_at = ? WHERE id IN (${changed.map(() => '?').join(', ')})`,
+        [...changed.flatMap(([k, l]) => [l.id, quantity.get(k)]), this.isSqlite ? sqliteTime(now) : now, ...changed.map(([, l]) => l.id)],
+      );
+    const after = movements.map((m, i) => before[i] + Math.trunc(m.delta));
     const inserted = await this.em.getRepository(StockMovementEntity).insert(movements.map((m, i) => movementRow(m, after[i], now)));
     return {
       moved: movements.map((m, i) => ({
-        before: after[i] - m.delta,
+        before: before[i],
         after: after[i],
         movementId: Number(inserted.identifiers[i]?.id),
         reorderLevel: levels.get(key(m.itemId, m.warehouseId))!.reorderLevel,
       })),
     };
+  }
+
+  /** The levels of (item, warehouse) pairs, locked for the rest of the transaction on MySQL. */
+  private async lockLevels(pairs: (readonly [number, number])[]): Promise<Map<string, { id: number; quantity: number; reorderLevel: number | null }>> {
+    const rows = (await this.em.query(
+      `SELECT id, item_id, warehouse_id, quantity, reorder_level FROM stock_levels WHERE (item_id, warehouse_id) IN (${pairs.map(() => '(?, ?)').join(', ')}) ORDER BY item_id, warehouse_id${this.isSqlite ? '' : ' FOR UPDATE'}`,
+      pairs.flat(),
+    )) as Record<string, unknown>[];
+    return new Map(
+      rows.map((r) => [
+        `${Number(r.item_id)}:${Number(r.warehouse_id)}`,
+        { id: Number(r.id), quantity: Number(r.quantity), reorderLevel: r.reorder_level === null ? null : Number(r.reorder_level) },
+      ]),
+    );
   }
 
   /** The conditional UPDATE of `move`: refused (0 rows) below the floor or beyond the level limits. */
@@ -284,3 +309,6 @@ const movementRow = (m: NewMovement, balanceAfter: number, now: Date) => ({
   notes: m.notes,
   createdAt: now,
 });
+
+/** A time as TypeORM stores it in SQLite (UTC text, milliseconds) for a raw statement. */
+const sqliteTime = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
