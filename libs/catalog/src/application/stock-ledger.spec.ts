@@ -99,12 +99,12 @@ describe('StockLedger (with fakes of its ports)', () => {
     );
   });
 
-  it('sells in lock order (warehouse, item), refusing to go below zero with insufficient_stock', async () => {
+  it('sells in lock order (item, warehouse: the levels index order), refusing to go below zero with insufficient_stock', async () => {
     stock.levels.set('2:1', { quantity: 5, reorderLevel: null });
     stock.levels.set('1:2', { quantity: 5, reorderLevel: null });
     stock.levels.set('1:1', { quantity: 1, reorderLevel: null });
     await ledger.sell(ref, [line(2, 1, 1), line(1, 2, 1), line(1, 1, 1)], { allowNegative: false });
-    expect(stock.order).toEqual(['1:1', '2:1', '1:2']);
+    expect(stock.order).toEqual(['1:1', '1:2', '2:1']);
     const error = await ledger.sell(ref, [line(1, 1, 1)], { allowNegative: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
     expect((error as ConflictError).code).toBe('insufficient_stock');

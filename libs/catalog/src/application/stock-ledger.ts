@@ -65,7 +65,8 @@ export interface AdjustmentResult {
  * transaction; a level never goes below zero unless the caller allows it (a store allowing
  * negative stock, an offline sale whose goods already left); serial numbers follow their units;
  * a decrease that crosses the reorder level (or reaches zero) emits inventory.low_stock /
- * inventory.out_of_stock. Rows are locked in one fixed order (warehouse, item), so two
+ * inventory.out_of_stock. Rows are locked in one fixed order (item, warehouse: the order of the
+ * levels' unique index, in which a sale's one locking read takes them), so two
  * concurrent changes never wait on each other crosswise (no deadlock).
  */
 @Injectable()
@@ -305,7 +306,7 @@ export class StockLedger {
 function lockOrder(lines: StockLine[]): StockLine[] {
   return lines
     .map((line, i) => ({ line, i }))
-    .sort((a, b) => a.line.warehouseId - b.line.warehouseId || a.line.itemId - b.line.itemId || a.i - b.i)
+    .sort((a, b) => a.line.itemId - b.line.itemId || a.line.warehouseId - b.line.warehouseId || a.i - b.i)
     .map((x) => x.line);
 }
 
