@@ -44,6 +44,11 @@ describe('HTTP hygiene: security headers, compression, CORS', () => {
     });
     expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
     expect(res.headers['x-powered-by']).toBeUndefined();
+    // headers that only concern an HTML document go on pages, not on JSON answers
+    const documentOnly = ['x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection', 'origin-agent-cluster'];
+    for (const h of documentOnly) expect(res.headers[h]).toBeUndefined();
+    const docs = await request(t.http).get('/api/docs');
+    for (const h of documentOnly) expect(docs.headers[h]).toBeDefined();
     for (const path of ['/api/docs', '/dashboard/']) {
       const page = await request(t.http).get(path);
       const csp = page.headers['content-security-policy'];

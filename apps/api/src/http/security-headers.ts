@@ -27,7 +27,7 @@ const API_CSP: Directives = { defaultSrc: ["'none'"], frameAncestors: ["'none'"]
  * nonces are used), so every response gets the same list in one loop instead of helmet's dozen
  * middlewares per request.
  */
-function helmetHeaders(directives: Directives): HeaderList {
+function helmetHeaders(directives: Directives, forDocuments = true): HeaderList {
   const set = new Map<string, string>();
   const recorder = {
     setHeader: (name: string, value: string | number | readonly string[]) => set.set(name, String(value)),
@@ -39,6 +39,12 @@ function helmetHeaders(directives: Directives): HeaderList {
     contentSecurityPolicy: { useDefaults: false, directives },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
+    // Headers that only mean something for an HTML document a browser renders (DNS prefetching,
+    // IE's download prompt, Flash/PDF cross-domain policies, the legacy XSS auditor, agent
+    // clusters) go on pages only; JSON answers keep the rest (the OWASP REST security headers).
+    ...(forDocuments
+      ? {}
+      : { xDnsPrefetchControl: false, xDownloadOptions: false, xPermittedCrossDomainPolicies: false, xXssProtection: false, originAgentCluster: false }),
   })({ headers: {} } as IncomingMessage, recorder as unknown as ServerResponse, () => (done = true));
   if (!done) throw new Error('helmet did not finish synchronously: its headers cannot be precomputed');
   return [...set];
@@ -51,7 +57,7 @@ function helmetHeaders(directives: Directives): HeaderList {
  * and call only this origin; JSON answers allow nothing. API answers carry personal data and
  * tokens (login, 2FA secrets), so none may be stored by a browser or a proxy: no-store.
  */
-export const API_HEADERS: HeaderList = [...helmetHeaders(API_CSP), ['Cache-Control', 'no-store']];
+export const API_HEADERS: HeaderList = [...helmetHeaders(API_CSP, false), ['Cache-Control', 'no-store']];
 export const PAGE_HEADERS: HeaderList = helmetHeaders(PAGE_CSP);
 
 export const isPage = (path: string): boolean =>
