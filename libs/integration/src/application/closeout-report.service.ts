@@ -4,7 +4,7 @@ import { SessionService } from '@pos/sessions';
 import { formatDay } from '../domain/calendar';
 import { ReportResult, ReportRow } from '../domain/report-payload';
 import { SESSION_PAYMENTS, SESSIONS } from '../domain/rollup-tables';
-import { chart, dailyPoints, figure, groupRows, n, ReportKit, total } from './report-kit';
+import { chart, dailyPoints, figure, groupRows, n, ReportKit, Row, total } from './report-kit';
 import { ReportFilters, reportMeta, ReportScopeResolver } from './report-scope';
 
 const SM = ['sales_count', 'gross', 'discounts', 'net', 'tax', 'total', 'void_count', 'void_total', 'return_count', 'refund_tax', 'refund_total'];
@@ -43,16 +43,29 @@ export class CloseoutReportService {
     const cashOf = new Map(cash.map((c) => [c.session.id, c]));
     const storeName = new Map(scope.stores.map((s) => [s.id, s.name]));
     const tenderKey = (r: { day?: unknown; session_id?: unknown }) => `${String(r.day)}:${String(r.session_id)}`;
-    const tendersByDay = groupRows(
-      tenders.map((t) => ({ ...t, key: tenderKey(t) })),
-      'key',
-    );
+    const tendersByDay = new Map<string, Row[]>();
+    for (const t of tenders) {
+      const k = tenderKey(t);
+      const list = tendersByDay.get(k);
+      if (list) list.push(t);
+      else tendersByDay.set(k, [t]);
+    }
+    // Expected cash per session: stored at close; for one still open, what its drawer should hold now.
+    const openCash = new Map<number, number>();
+    for (const x of allTenders) if (x.methodType === 'cash') openCash.set(x.sessionId, (openCash.get(x.sessionId) ?? 0) + x.amount - x.refunded);
+    const expectedCash = new Map<number, number | null>();
     const expectedNow = (sessionId: number) => {
-      const c = cashOf.get(sessionId);
-      if (!c) return null;
-      if (c.session.expectedCash !== null) return c.session.expectedCash;
-      const t = allTenders.filter((x) => x.sessionId === sessionId && x.methodType === 'cash');
-      return c.session.openingBalance + t.reduce((a, x) => a + x.amount - x.refunded, 0) + c.cashIn - c.cashOut;
+      let e = expectedCash.get(sessionId);
+      if (e === undefined) {
+        const c = cashOf.get(sessionId);
+        e = !c
+          ? null
+          : c.session.expectedCash !== null
+            ? c.session.expectedCash
+            : c.session.openingBalance + (openCash.get(sessionId) ?? 0) + c.cashIn - c.cashOut;
+        expectedCash.set(sessionId, e);
+      }
+      return e;
     };
     const rows: ReportRow[] = days
       .sort((a, b) => n(a, 'day') - n(b, 'day') || n(a, 'store_id') - n(b, 'store_id') || n(a, 'session_id') - n(b, 'session_id'))

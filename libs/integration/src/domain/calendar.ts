@@ -20,8 +20,17 @@ export function parseDate(value: string): EpochDay | null {
   return ms / DAY_MS;
 }
 
+const formatted = new Map<EpochDay, string>();
+
+/** YYYY-MM-DD of an epoch day (kept: a year of report rows formats the same few hundred days). */
 export function formatDay(day: EpochDay): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  let text = formatted.get(day);
+  if (text === undefined) {
+    text = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (formatted.size > 100_000) formatted.clear();
+    formatted.set(day, text);
+  }
+  return text;
 }
 
 /** ISO weekday index: 0 Monday ... 6 Sunday (1970-01-01 was a Thursday). */

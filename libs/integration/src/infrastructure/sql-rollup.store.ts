@@ -145,18 +145,21 @@ export class SqlRollupStore extends TxRepository implements RollupStore, RollupR
     };
     if (q.sumInApp) {
       // Rows already at (or near) the grain asked for: read them and add up here, sparing the
-      // database a temporary table for thousands of groups of one or two rows.
+      // database a temporary table for thousands of groups of one or two rows. A group's key is
+      // built from the raw values; each group is converted once.
       const rows = (await this.em.query(
         `SELECT ${[...q.groupBy, ...q.measures].join(', ')} FROM ${q.table.name} WHERE ${where.join(' AND ')}`,
         params,
       )) as Record<string, unknown>[];
       const groups = new Map<string, RollupResult>();
+      const by = q.groupBy;
+      const measures = q.measures;
       for (const raw of rows) {
-        const r = convert(raw);
-        const key = q.groupBy.map((c) => r[c]).join('|');
+        let key = '';
+        for (let i = 0; i < by.length; i++) key += `${String(raw[by[i]])}|`;
         const g = groups.get(key);
-        if (!g) groups.set(key, r);
-        else for (const m of q.measures) g[m] = Number(g[m]) + Number(r[m]);
+        if (!g) groups.set(key, convert(raw));
+        else for (let i = 0; i < measures.length; i++) g[measures[i]] = (g[measures[i]] as number) + Number(raw[measures[i]] ?? 0);
       }
       return [...groups.values()];
     }

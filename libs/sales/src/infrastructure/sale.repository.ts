@@ -128,9 +128,9 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
   async nextReceiptNumber(storeId: number): Promise<number> {
     const bump = async (): Promise<number | null> => {
       if (this.isSqlite) {
-        const rows = (await this.em.query('UPDATE receipt_counters SET last_number = last_number + 1 WHERE store_id = ? RETURNING last_number', [
-          storeId,
-        ])) as { last_number: number }[];
+        const rows = (await this.em.query('UPDATE receipt_counters SET last_number = last_number + 1 WHERE store_id = ? RETURNING last_number', [storeId])) as {
+          last_number: number;
+        }[];
         return rows.length ? Number(rows[0].last_number) : null;
       }
       const ok = (await this.em.query('UPDATE receipt_counters SET last_number = LAST_INSERT_ID(last_number + 1) WHERE store_id = ?', [storeId])) as {

@@ -54,27 +54,24 @@ export class TypeOrmSessionRepository extends TxRepository implements SessionRep
   }
 
   findMany(ids: number[]): Promise<SessionRecord[]> {
-    return ids.length ? this.repo.find({ where: { id: In(ids) }, order: { id: 'ASC' } }) : Promise.resolve([]);
+    return this.findByIdsRaw(SessionEntity, ids);
   }
 
   async cashTotals(ids: number[]): Promise<Map<number, { cashIn: number; cashOut: number }>> {
     const out = new Map<number, { cashIn: number; cashOut: number }>();
-    if (!ids.length) return out;
-    const rows = await this.em
-      .getRepository(CashMovementEntity)
-      .createQueryBuilder('m')
-      .select('m.session_id', 'session_id')
-      .addSelect('m.type', 'type')
-      .addSelect('SUM(m.amount)', 'amount')
-      .where('m.session_id IN (:...ids)', { ids })
-      .groupBy('m.session_id')
-      .addGroupBy('m.type')
-      .getRawMany<{ session_id: number; type: string; amount: number | string }>();
-    for (const r of rows) {
-      const t = out.get(Number(r.session_id)) ?? { cashIn: 0, cashOut: 0 };
-      if (r.type === 'cash_in') t.cashIn += Number(r.amount);
-      if (r.type === 'cash_out') t.cashOut += Number(r.amount);
-      out.set(Number(r.session_id), t);
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 1000) {
+      const part = unique.slice(i, i + 1000);
+      const rows = (await this.em.query(
+        `SELECT session_id, type, SUM(amount) AS amount FROM cash_movements WHERE session_id IN (${part.map(() => '?').join(', ')}) GROUP BY session_id, type`,
+        part,
+      )) as { session_id: number; type: string; amount: number | string }[];
+      for (const r of rows) {
+        const t = out.get(Number(r.session_id)) ?? { cashIn: 0, cashOut: 0 };
+        if (r.type === 'cash_in') t.cashIn += Number(r.amount);
+        else if (r.type === 'cash_out') t.cashOut += Number(r.amount);
+        out.set(Number(r.session_id), t);
+      }
     }
     return out;
   }
