@@ -2,6 +2,7 @@ import request from 'supertest';
 import { bearer, DEMO, expectErrorEnvelope, integrationToken, login, startTestApp, TestApp } from '../support/test-app';
 import { DemoIds, demoIds, expectNo5xx, HOSTILE_IDS, LONG } from '../catalog/catalog-helpers';
 import { appToken, cents, exclusiveTax, hhmm, inclusiveTax, newYorkNow, PricedLine, ruleKit, sumMoney } from './pricing-helpers';
+import { ActivePricingCache } from '../../libs/pricing/src/application/active-pricing.cache';
 
 /**
  * Cart pricing through the engine (contract 4.2 item prices, 4.3 tax, 4.8 pricing; decisions.md
@@ -259,6 +260,8 @@ describe('Pricing: carts, single items and tax', () => {
         stamp,
         stamp,
       ]);
+      // written behind the service's back: its per-process price book cache is told, as an operator would wait 5 s
+      t.app.get(ActivePricingCache).clear();
       return book;
     };
 

@@ -4,6 +4,7 @@ import { CategoryRepository, ItemRepository, StockRepository, TaxClassDirectory 
 import { CategoryService } from './application/category.service';
 import { InventoryService } from './application/inventory.service';
 import { ItemCatalog } from './application/item-catalog';
+import { ItemReferenceCache } from './application/item-reference.cache';
 import { ItemService } from './application/item.service';
 import { StockLedger } from './application/stock-ledger';
 import { StockReadModel } from './application/stock-read-model';
@@ -30,6 +31,7 @@ import { TypeOrmStoreRepository } from './infrastructure/store.repository';
     StockLedger,
     StockReadModel,
     ItemCatalog,
+    ItemReferenceCache,
     { provide: StoreRepository, useClass: TypeOrmStoreRepository },
     { provide: CategoryRepository, useClass: TypeOrmCategoryRepository },
     { provide: ItemRepository, useClass: TypeOrmItemRepository },

@@ -2,16 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { Page, PageRequest } from '@pos/kernel';
 import { CategoryRecord, ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from './catalog.records';
 import { CategoryRepository, ItemChangeQuery, ItemFilter, ItemRepository } from './catalog.ports';
+import { ItemReferenceCache } from './item-reference.cache';
 
 /**
  * Published by the catalog: read-only access to items, their units and barcodes, for contexts
- * that price, sell or report on them. Writes stay in ItemService (back office).
+ * that price, sell or report on them. Writes stay in ItemService (back office). Live items, units
+ * and barcodes by id come from the per-process ItemReferenceCache (current within
+ * REFERENCE_CACHE_TTL_MS, at once after a write through ItemService).
  */
 @Injectable()
 export class ItemCatalog {
   constructor(
     private readonly items: ItemRepository,
     private readonly categories: CategoryRepository,
+    private readonly reference: ItemReferenceCache,
   ) {}
 
   list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
@@ -27,23 +31,26 @@ export class ItemCatalog {
     return this.items.find(id, withDeleted);
   }
 
-  /** Live items by id; with `withDeleted`, deleted ones too (old sales point at them). */
-  findByIds(ids: number[], withDeleted = false): Promise<ItemRecord[]> {
-    return this.items.findByIds(ids, withDeleted);
+  /** Live items by id, in the order asked; with `withDeleted`, deleted ones too (old sales point at them: read each time). */
+  async findByIds(ids: number[], withDeleted = false): Promise<ItemRecord[]> {
+    if (withDeleted) return this.items.findByIds(ids, true);
+    return [...(await this.reference.of(ids)).values()].flatMap((r) => (r ? [r.item] : []));
   }
 
-  units(itemIds: number[]): Promise<ItemUnitRecord[]> {
-    return this.items.units(itemIds);
+  /** Units of live items. */
+  async units(itemIds: number[]): Promise<ItemUnitRecord[]> {
+    return [...(await this.reference.of(itemIds)).values()].flatMap((r) => r?.units ?? []);
   }
 
-  barcodes(itemIds: number[]): Promise<ItemBarcodeRecord[]> {
-    return this.items.barcodes(itemIds);
+  /** Barcodes of live items (of the item and of its units). */
+  async barcodes(itemIds: number[]): Promise<ItemBarcodeRecord[]> {
+    return [...(await this.reference.of(itemIds)).values()].flatMap((r) => r?.barcodes ?? []);
   }
 
   /** Ids of the live items among those given. */
   async existingIds(ids: number[]): Promise<Set<number>> {
     const out = new Set<number>();
-    for (let i = 0; i < ids.length; i += 1000) for (const item of await this.items.findByIds(ids.slice(i, i + 1000))) out.add(item.id);
+    for (let i = 0; i < ids.length; i += 1000) for (const item of await this.findByIds(ids.slice(i, i + 1000))) out.add(item.id);
     return out;
   }
 

@@ -5,6 +5,7 @@ import { AuditLog, ChangeLog, isUniqueViolation, Transactional } from '@pos/plat
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord } from './catalog.records';
 import { CategoryRepository, ItemRepository, ItemWrite, StockRepository, TaxClassDirectory, UnitWrite } from './catalog.ports';
 import { StoreContext } from './store-context';
+import { ItemReferenceCache } from './item-reference.cache';
 import { stockStatus } from '../domain/stock-status';
 
 export interface ItemView {
@@ -106,6 +107,7 @@ export class ItemService {
     private readonly changes: ChangeLog,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly reference: ItemReferenceCache,
   ) {}
 
   async list(filter: { q?: string; categoryId?: number; isActive?: boolean }, page: PageRequest): Promise<Page<ItemView>> {
@@ -179,6 +181,7 @@ export class ItemService {
       ),
     );
     await this.onDuplicate(input, () => this.items.replaceBarcodesAndUnits(item.id, input.barcodes ?? [], input.units ?? [], now));
+    this.reference.changed([item.id]);
     await this.applyWarehouseLevels(item.id, input, now);
     await this.audit.record({ action: 'item.created', target: { type: 'item', id: item.id }, after: priceFacts(item) });
     return this.show(principal, item.id);
@@ -205,6 +208,7 @@ export class ItemService {
     if (input.reorderQuantity !== undefined) changes.reorderQuantity = input.reorderQuantity;
     await this.onDuplicate(input, () => this.items.update(id, changes, now));
     await this.onDuplicate(input, () => this.items.replaceBarcodesAndUnits(id, input.barcodes, input.units, now));
+    this.reference.changed([id]);
     await this.applyWarehouseLevels(id, input, now);
     // Prices and cost are what an audit asks about; other fields are in the item's own history (updated_at).
     const after = priceFacts({ ...current, ...changes });
@@ -216,7 +220,9 @@ export class ItemService {
 
   /** Bulk base-price changes (absolute prices), in the caller's transaction (the bulk price job's chunk). */
   async setBasePrices(changes: { itemId: number; price: number }[], now: Date): Promise<void> {
-    if (changes.length) await this.items.setBasePrices(changes, now);
+    if (!changes.length) return;
+    await this.items.setBasePrices(changes, now);
+    this.reference.changed(changes.map((c) => c.itemId));
   }
 
   @Transactional()
@@ -224,6 +230,7 @@ export class ItemService {
     const current = await this.items.find(id);
     if (!current) throw new NotFoundError('Item');
     await this.items.softDelete(id, this.clock.now());
+    this.reference.changed([id]);
     await this.changes.tombstone('item', id);
     await this.audit.record({ action: 'item.deleted', target: { type: 'item', id }, before: priceFacts(current) });
   }

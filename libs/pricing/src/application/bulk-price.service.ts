@@ -17,6 +17,7 @@ import {
   Transactional,
 } from '@pos/platform';
 import { PricesBulkUpdated } from './pricing.events';
+import { ActivePricingCache } from './active-pricing.cache';
 import { BulkJobRecord, PriceChangeRow, PricingRepository } from './pricing.ports';
 import { ReferenceRepository } from './reference.ports';
 
@@ -63,6 +64,7 @@ export class BulkPriceService implements OnModuleInit {
     private readonly scheduler: PeriodicScheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly lifecycle: ProcessLifecycle,
+    private readonly active: ActivePricingCache,
   ) {}
 
   onModuleInit(): void {
@@ -202,6 +204,7 @@ export class BulkPriceService implements OnModuleInit {
         .map((c) => ({ priceBookId: c.priceBookId!, itemId: c.itemId, price: c.price, minQuantity: c.minQuantity ?? 1 })),
       now,
     );
+    if (chunk.some((c) => c.priceBookId !== undefined)) this.active.clear();
     const result = all
       ? {
           items_updated: all.filter((c) => c.priceBookId === undefined).length,

@@ -23,7 +23,7 @@ export class LivePriceService {
     if (!items.length) return out;
     const at = this.clock.now();
     const [books, rules] = await Promise.all([
-      this.pricing.priceBookCandidates(
+      this.active.priceBookCandidates(
         items.map((i) => i.id),
         { storeId: store.id, customerGroupId: null, at, currencyCode: store.currencyCode },
       ),

@@ -1,4 +1,4 @@
-import { Bundle, PriceBookCandidate, PricingRule, RuleConditions, RuleKind } from '../domain/pricing.types';
+import { Bundle, PricingRule, RuleConditions, RuleKind } from '../domain/pricing.types';
 
 export interface RuleRecord extends PricingRule {
   description: string | null;
@@ -72,6 +72,13 @@ export interface PriceChangeRow {
   minQuantity?: number;
 }
 
+/** An item's price in one book. */
+export interface PriceBookEntryRef {
+  priceBookId: number;
+  price: number;
+  minQuantity: number;
+}
+
 export abstract class PricingRepository {
   abstract createBulkJob(job: Omit<BulkJobRecord, 'id'>): Promise<BulkJobRecord>;
   abstract bulkJob(id: number): Promise<BulkJobRecord | null>;
@@ -95,11 +102,8 @@ export abstract class PricingRepository {
   abstract bundleByCode(code: string): Promise<BundleRecord | null>;
   abstract saveBundle(id: number | null, bundle: BundleWrite, now: Date): Promise<number>;
   abstract deleteBundle(id: number, at: Date): Promise<void>;
-  /** Entries of active, in-window price books in the store's currency that apply to the store and customer group. */
-  abstract priceBookCandidates(
-    itemIds: number[],
-    context: { storeId: number; customerGroupId: number | null; at: Date; currencyCode: string },
-  ): Promise<Map<number, PriceBookCandidate[]>>;
+  /** Every entry of these items, in any book (the per-process cache filters them by book). */
+  abstract priceBookEntriesOf(itemIds: number[]): Promise<Map<number, PriceBookEntryRef[]>>;
   abstract latestRate(currencyCode: string, at: Date): Promise<{ rateE8: number; effectiveAt: Date } | null>;
   abstract addRate(currencyCode: string, rateE8: number, effectiveAt: Date, now: Date): Promise<void>;
 }

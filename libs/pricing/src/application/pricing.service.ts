@@ -68,7 +68,7 @@ export class PricingService {
   /** Price-book entries that apply to an item now for a store and customer group. */
   async candidates(itemId: number, store: StoreRecord, customerGroupId: number | null) {
     return (
-      (await this.pricing.priceBookCandidates([itemId], { storeId: store.id, customerGroupId, at: this.clock.now(), currencyCode: store.currencyCode })).get(
+      (await this.active.priceBookCandidates([itemId], { storeId: store.id, customerGroupId, at: this.clock.now(), currencyCode: store.currencyCode })).get(
         itemId,
       ) ?? []
     );
@@ -116,7 +116,7 @@ export class PricingService {
 
     const at = req.at ?? this.clock.now();
     const [books, rules, bundles, rates, currency] = await Promise.all([
-      this.pricing.priceBookCandidates(ids, { storeId, customerGroupId, at, currencyCode: store.currencyCode }),
+      this.active.priceBookCandidates(ids, { storeId, customerGroupId, at, currencyCode: store.currencyCode }),
       this.active.activeRules(),
       this.active.activeBundles(),
       this.active.taxRates([...new Set(itemRows.map((i) => i.taxClassId).filter((c): c is number => c !== null))], storeId),

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { TxRepository } from '@pos/platform';
 import { In, IsNull, LessThan, LessThanOrEqual } from 'typeorm';
-import { PriceBookCandidate, RuleConditions, RuleKind } from '../domain/pricing.types';
-import { BulkJobRecord, BundleRecord, BundleWrite, PricingRepository, RuleRecord, RuleWrite } from '../application/pricing.ports';
+import { RuleConditions, RuleKind } from '../domain/pricing.types';
+import { BulkJobRecord, BundleRecord, BundleWrite, PriceBookEntryRef, PricingRepository, RuleRecord, RuleWrite } from '../application/pricing.ports';
 import { BulkPriceJobEntity, BundleEntity, BundleItemEntity, ExchangeRateEntity, PricingRuleEntity, PricingRuleTargetEntity } from './pricing.entities';
 
 /**
@@ -167,27 +167,19 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
     await repo.update({ id }, { deletedAt: at, updatedAt: at, isActive: false, code: `~${id}~${b.code}`.slice(0, 32) });
   }
 
-  async priceBookCandidates(
-    itemIds: number[],
-    ctx: { storeId: number; customerGroupId: number | null; at: Date; currencyCode: string },
-  ): Promise<Map<number, PriceBookCandidate[]>> {
-    const out = new Map<number, PriceBookCandidate[]>();
-    if (!itemIds.length) return out;
-    const group = ctx.customerGroupId ?? 0;
-    const rows = (await this.em.query(
-      `SELECT e.item_id, e.price, e.min_quantity, b.id AS book_id, b.name, b.priority
-         FROM price_book_entries e JOIN price_books b ON b.id = e.price_book_id
-        WHERE e.item_id IN (${itemIds.map(() => '?').join(',')})
-          AND b.deleted_at IS NULL AND b.is_active = ? AND b.currency_code = ?
-          AND (b.valid_from IS NULL OR b.valid_from <= ?) AND (b.valid_to IS NULL OR b.valid_to >= ?)
-          AND (NOT EXISTS (SELECT 1 FROM price_book_stores s WHERE s.price_book_id = b.id) OR EXISTS (SELECT 1 FROM price_book_stores s2 WHERE s2.price_book_id = b.id AND s2.store_id = ?))
-          AND (NOT EXISTS (SELECT 1 FROM price_book_customer_groups g WHERE g.price_book_id = b.id) OR EXISTS (SELECT 1 FROM price_book_customer_groups g2 WHERE g2.price_book_id = b.id AND g2.customer_group_id = ?))`,
-      [...itemIds, this.bool(true), ctx.currencyCode, this.when(ctx.at), this.when(ctx.at), ctx.storeId, group],
-    )) as { item_id: number; price: number | string; min_quantity: number; book_id: number; name: string; priority: number }[];
-    for (const r of rows) {
-      const list = out.get(Number(r.item_id)) ?? [];
-      list.push({ priceBookId: Number(r.book_id), name: r.name, priority: Number(r.priority), price: Number(r.price), minQuantity: Number(r.min_quantity) });
-      out.set(Number(r.item_id), list);
+  async priceBookEntriesOf(itemIds: number[]): Promise<Map<number, PriceBookEntryRef[]>> {
+    const out = new Map<number, PriceBookEntryRef[]>();
+    for (let i = 0; i < itemIds.length; i += 1000) {
+      const part = itemIds.slice(i, i + 1000);
+      const rows = (await this.em.query(
+        `SELECT item_id, price_book_id, price, min_quantity FROM price_book_entries WHERE item_id IN (${part.map(() => '?').join(',')}) ORDER BY id`,
+        part,
+      )) as { item_id: number | string; price_book_id: number | string; price: number | string; min_quantity: number | string }[];
+      for (const r of rows) {
+        const list = out.get(Number(r.item_id)) ?? [];
+        list.push({ priceBookId: Number(r.price_book_id), price: Number(r.price), minQuantity: Number(r.min_quantity) });
+        out.set(Number(r.item_id), list);
+      }
     }
     return out;
   }
