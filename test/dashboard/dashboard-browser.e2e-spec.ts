@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
 import { chromium, type Browser } from 'playwright-core';
+import { applyJournal } from '../reports/report-helpers';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -26,6 +27,7 @@ if (!available) process.stdout.write(`dashboard browser test skipped: no Chromiu
     await new Promise<void>((resolve) => t.http.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(t.http.address() as AddressInfo).port}`;
     await recordSales(t);
+    await applyJournal(t); // the worker's periodic pass, now rather than within the next second
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { RollupApplier } from '@pos/integration';
 import { bearer, TestApp } from '../support/test-app';
 
 /** The 32 report paths of contract 4.10 with the permission part 5 gives each. */
@@ -37,7 +38,14 @@ export const REPORTS: [string, string][] = [
 
 export const ALL_REPORT_PERMISSIONS = [...new Set(REPORTS.map(([, p]) => p))];
 
+/** Adds what the report journal holds to the rollups now (the worker does it every ROLLUP_APPLY_INTERVAL_MS). */
+export function applyJournal(t: TestApp): Promise<number> {
+  return t.app.get(RollupApplier).applyPending();
+}
+
+/** A report, with every sale made so far in its figures (the journal applied first). */
 export async function report(t: TestApp, token: string, path: string, query: Record<string, string | number> = {}, prefix = 'integration') {
+  await applyJournal(t);
   return request(t.http).get(`/api/v1/${prefix}/reports/${path}`).set(bearer(token)).query(query);
 }
 

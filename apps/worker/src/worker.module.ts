@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { IdentityModule } from '@pos/identity';
+import { IntegrationModule } from '@pos/integration';
 import { PricingModule } from '@pos/pricing';
 import { WebhooksModule } from '@pos/webhooks';
 import { AppConfig, ConfigModule, DatabaseModule, LoggingModule, MetricsModule, QueueModule, RedisModule } from '@pos/platform';
@@ -23,6 +24,8 @@ export class WorkerModule {
         IdentityModule,
         PricingModule,
         WebhooksModule,
+        // the report rollup applier (a periodic task)
+        IntegrationModule,
       ],
     };
   }

@@ -10,17 +10,20 @@ import { InvoiceReportsService } from './application/invoice-reports.service';
 import { NameDirectory } from './application/name.directory';
 import { ReportKit } from './application/report-kit';
 import { ReportScopeResolver } from './application/report-scope';
+import { RollupApplier } from './application/rollup-applier';
 import { RollupKeeper } from './application/rollup-keeper';
 import { RollupRebuildService } from './application/rollup-rebuild.service';
-import { RollupReader, RollupStore } from './application/rollup.ports';
+import { RollupJournalStore, RollupReader, RollupStore } from './application/rollup.ports';
 import { SalesReportsService } from './application/sales-reports.service';
 import { StoreFactsCache } from './application/store-facts';
 import { SqlNameDirectory } from './infrastructure/sql-name.directory';
+import { SqlRollupJournal } from './infrastructure/sql-rollup-journal';
 import { SqlRollupStore } from './infrastructure/sql-rollup.store';
 
 /**
- * Integration reports: rollups kept from the sales, returns and catalog domain facts (in their
- * transactions), their rebuild, and the 32 report use cases of contract 4.10.
+ * Integration reports: rollups kept from the sales, returns and catalog domain facts (journalled
+ * in their transactions, applied a moment later), their rebuild, and the 32 report use cases of
+ * contract 4.10.
  */
 @Module({
   imports: [CatalogModule, PricingModule, ReturnsModule, SalesModule, SessionsModule],
@@ -28,9 +31,11 @@ import { SqlRollupStore } from './infrastructure/sql-rollup.store';
     SqlRollupStore,
     { provide: RollupStore, useExisting: SqlRollupStore },
     { provide: RollupReader, useExisting: SqlRollupStore },
+    { provide: RollupJournalStore, useClass: SqlRollupJournal },
     { provide: NameDirectory, useClass: SqlNameDirectory },
     StoreFactsCache,
     RollupKeeper,
+    RollupApplier,
     RollupRebuildService,
     ReportScopeResolver,
     ReportKit,
@@ -39,6 +44,6 @@ import { SqlRollupStore } from './infrastructure/sql-rollup.store';
     InvoiceReportsService,
     InventoryReportsService,
   ],
-  exports: [RollupRebuildService, SalesReportsService, CloseoutReportService, InvoiceReportsService, InventoryReportsService],
+  exports: [RollupRebuildService, RollupApplier, SalesReportsService, CloseoutReportService, InvoiceReportsService, InventoryReportsService],
 })
 export class IntegrationModule {}

@@ -13,3 +13,4 @@ export * from './metrics/metrics-endpoint';
 export * from './redis/redis-outage';
 export { MemoryRateLimitStorage, ResilientRateLimitStorage } from './redis/rate-limit.storage';
 export * from './lifecycle';
+export * from './cache/keyed-cache';

@@ -71,7 +71,12 @@ export const REPORT_RESPONSE = {
           },
         },
         generated_at: { type: 'string', format: 'date-time' },
-        as_of: { type: 'string', format: 'date-time', description: 'Rollups are kept in the transactions that change them: current as of generated_at' },
+        as_of: {
+          type: 'string',
+          format: 'date-time',
+          description:
+            'Freshness: every sale, void, return and stock movement committed before this moment is counted (rollups are applied from a journal every ROLLUP_APPLY_INTERVAL_MS, 1 s by default); equals generated_at when nothing is pending',
+        },
         note: { type: 'string', description: 'What moment a current-state report (stock, receivables) describes' },
       },
     },

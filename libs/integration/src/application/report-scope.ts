@@ -6,6 +6,7 @@ import { canAccessStore, Principal } from '@pos/identity';
 import { EpochDay, formatDay, ZoneCalendar } from '../domain/calendar';
 import { Period, resolvePeriod } from '../domain/report-period';
 import { ReportMeta } from '../domain/report-payload';
+import { RollupJournalStore } from './rollup.ports';
 
 export interface ReportFilters {
   dateFrom?: string;
@@ -28,6 +29,8 @@ export interface ReportScope {
   timeZone: string;
   today: EpochDay;
   now: Date;
+  /** Facts committed before this moment are in the rollups (the oldest journal row still pending, else now). */
+  asOf: Date;
   stores: ScopeStore[];
   storeIds: number[];
   storeId: number | null;
@@ -54,6 +57,7 @@ export class ReportScopeResolver {
     private readonly context: StoreContext,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly journal: RollupJournalStore,
   ) {}
 
   /**
@@ -88,7 +92,8 @@ export class ReportScopeResolver {
     if (f.warehouseId !== undefined && !warehouseNames.has(f.warehouseId))
       warehouseNames.set(f.warehouseId, (await this.context.warehouse(f.warehouseId))?.name ?? '');
     const timeZone = stores.length === 1 ? ZoneCalendar.of(stores[0].timeZone).timeZone : 'UTC';
-    const now = this.clock.now();
+    const [now, pendingSince] = [this.clock.now(), await this.journal.oldestPending()];
+    const asOf = pendingSince && pendingSince < now ? pendingSince : now;
     const today = ZoneCalendar.of(timeZone).dayOf(now);
     const period = resolvePeriod({ dateFrom: f.dateFrom, dateTo: f.dateTo }, today);
     return {
@@ -96,6 +101,7 @@ export class ReportScopeResolver {
       timeZone,
       today,
       now,
+      asOf,
       stores,
       storeIds: stores.map((s) => s.id),
       storeId: f.storeId ?? null,
@@ -119,7 +125,7 @@ export function reportMeta(scope: ReportScope, note?: string): ReportMeta {
       time_zone: scope.timeZone,
     },
     generated_at: at,
-    as_of: at,
+    as_of: scope.asOf.toISOString(),
     ...(note ? { note } : {}),
   };
 }

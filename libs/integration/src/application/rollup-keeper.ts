@@ -1,67 +1,55 @@
 import { Injectable } from '@nestjs/common';
 import { StockMovedFacts, StockMovementRecord } from '@pos/catalog';
-import { OnDomainEvent } from '@pos/platform';
+import { OnDomainEvent, perTransaction } from '@pos/platform';
 import { ReturnFacts, ReturnProcessedFacts } from '@pos/returns';
 import { SaleFacts, SaleFactsReader, SaleRecordedFacts, SaleVoidedFacts } from '@pos/sales';
-import { ZoneCalendar } from '../domain/calendar';
-import { RollupBatch } from '../domain/rollup-batch';
-import { addMovements, addReturn, addSale, addVoid, creditNoteOf, lastSaleCandidates } from '../domain/rollup-deltas';
-import { RollupStore } from './rollup.ports';
-import { StoreFactsCache } from './store-facts';
+import { JournalEntry, movesEntry, returnEntry, saleEntry } from '../domain/rollup-journal';
+import { RollupJournalStore } from './rollup.ports';
 
 /**
- * Keeps the report rollups current: subscribes to the sales, returns and catalog domain facts
- * and adds their measures in the publisher's transaction, so a report never disagrees with the
- * sales it sums (a failure here rolls the sale back with it). Rows are written in one order
- * (table, key) and after the publisher's own locks, so concurrent sales do not deadlock on them.
+ * Keeps the report rollups current, in two steps. Here, in the publisher's transaction: the
+ * sales, returns and catalog facts are written to the report journal, all of one transaction in
+ * one row just before it commits (a checkout's sale and stock movements: one INSERT), so a fact
+ * is journalled if and only if it commits, and a sale never waits on a rollup row another sale
+ * holds. Then the RollupApplier adds them to the rollups a moment later (ROLLUP_APPLY_INTERVAL_MS;
+ * reports say how fresh they are in meta.as_of).
  */
 @Injectable()
 export class RollupKeeper {
   constructor(
-    private readonly rollups: RollupStore,
-    private readonly stores: StoreFactsCache,
+    private readonly journal: RollupJournalStore,
     private readonly sales: SaleFactsReader,
   ) {}
 
   @OnDomainEvent(SaleRecordedFacts)
-  async saleRecorded(facts: SaleFacts): Promise<void> {
-    const store = await this.stores.store(facts.sale.storeId);
-    const batch = new RollupBatch();
-    addSale(batch, facts, store);
-    await this.rollups.add(batch.list());
-    await this.rollups.raiseLastSale(lastSaleCandidates(facts, store));
+  saleRecorded(facts: SaleFacts): Promise<void> {
+    return this.record(saleEntry('sale', facts));
   }
 
   @OnDomainEvent(SaleVoidedFacts)
-  async saleVoided(facts: SaleFacts): Promise<void> {
-    const store = await this.stores.store(facts.sale.storeId);
-    const batch = new RollupBatch();
-    addVoid(batch, facts, store);
-    const rows = batch.list();
-    await this.rollups.add(rows);
-    await this.rollups.removeEmpty(rows);
-    await this.rollups.recomputeLastSale(lastSaleCandidates(facts, store));
+  saleVoided(facts: SaleFacts): Promise<void> {
+    return this.record(saleEntry('void', facts));
   }
 
   @OnDomainEvent(ReturnProcessedFacts)
   async returnProcessed(facts: ReturnFacts): Promise<void> {
-    const r = facts.saleReturn;
-    const store = await this.stores.store(r.storeId);
-    const sale = await this.sales.sale(r.saleId);
-    const rates = new Map(sale?.items.map((l) => [l.id, l.taxRateBp]) ?? []);
-    const batch = new RollupBatch();
-    addReturn(batch, facts, store, (id) => rates.get(id) ?? 0);
-    await this.rollups.add(batch.list());
-    const note = creditNoteOf(facts, store);
-    if (note) await this.rollups.addCreditNotes([note]);
+    const sale = await this.sales.sale(facts.saleReturn.saleId);
+    await this.record(returnEntry(facts, new Map(sale?.items.map((l) => [l.id, l.taxRateBp]) ?? [])));
   }
 
   @OnDomainEvent(StockMovedFacts)
-  async stockMoved(facts: { movements: StockMovementRecord[] }): Promise<void> {
-    const zones = new Map<number, ZoneCalendar>();
-    for (const id of new Set(facts.movements.map((m) => m.warehouseId))) zones.set(id, await this.stores.zoneOfWarehouse(id));
-    const batch = new RollupBatch();
-    addMovements(batch, facts.movements, (id) => zones.get(id)!);
-    await this.rollups.add(batch.list());
+  stockMoved(facts: { movements: StockMovementRecord[] }): Promise<void> {
+    return this.record(movesEntry(facts.movements));
+  }
+
+  /** Kept for the transaction's end when it has one that collects (withTransactionRetry), else written now. */
+  private async record(entry: JournalEntry): Promise<void> {
+    const pending = perTransaction(
+      this,
+      (): JournalEntry[] => [],
+      (entries) => this.journal.append(entries),
+    );
+    if (pending) pending.push(entry);
+    else await this.journal.append([entry]);
   }
 }

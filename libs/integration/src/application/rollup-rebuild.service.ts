@@ -7,7 +7,7 @@ import { SaleFactsReader } from '@pos/sales';
 import { ZoneCalendar } from '../domain/calendar';
 import { RollupBatch } from '../domain/rollup-batch';
 import { addMovements, addReturn, addSaleAsItStands, CreditNoteRow, creditNoteOf } from '../domain/rollup-deltas';
-import { RollupStore } from './rollup.ports';
+import { RollupJournalStore, RollupStore } from './rollup.ports';
 import { StoreFactsCache } from './store-facts';
 
 export interface RebuildReport {
@@ -25,8 +25,11 @@ const BATCH = 2000;
  * (SaleFactsReader, in id order and batches), processed returns (the returns context's
  * ReturnFactsReader, the same facts processing published), stock movements (StockReadModel). The same pure functions as the
  * incremental subscribers compute the rows (a voided sale counts as its void only), so the result
- * equals what the subscribers kept. Sums are built in memory, then the tables are replaced in one
- * transaction. Run it while no sales are being recorded (a restore, a schema change).
+ * equals what the journal applier keeps. It runs in one transaction that first takes the
+ * appliers' lock, then reads the journal's ids and every raw record from one snapshot (REPEATABLE
+ * READ on MySQL; SQLite's transactions are serializable): the rows it writes already hold what
+ * those journal rows say, so it deletes exactly them, and rows committed after its snapshot stay
+ * for the applier. Sales may go on meanwhile. Sums are built in memory.
  */
 @Injectable()
 export class RollupRebuildService {
@@ -39,11 +42,22 @@ export class RollupRebuildService {
     private readonly sales: SaleFactsReader,
     private readonly stock: StockReadModel,
     private readonly returnFacts: ReturnFactsReader,
+    private readonly journal: RollupJournalStore,
   ) {}
 
   async rebuild(progress: (message: string) => void = (m) => this.logger.log(m)): Promise<RebuildReport> {
+    const mysql = this.txHost.tx.connection.options.type === 'mysql';
+    return mysql
+      ? this.txHost.withTransaction({ isolationLevel: 'REPEATABLE READ' }, () => this.run(progress))
+      : this.txHost.withTransaction(() => this.run(progress));
+  }
+
+  private async run(progress: (message: string) => void): Promise<RebuildReport> {
     const started = Date.now();
     this.stores.clear();
+    await this.journal.lock();
+    // the snapshot starts here (MySQL: at the transaction's first plain read)
+    const journalled = await this.journal.ids();
     const batch = new RollupBatch('daily');
     let sales = 0;
     for (let after = 0; ;) {
@@ -86,12 +100,11 @@ export class RollupRebuildService {
 
     const rows = batch.list();
     progress(`writing ${rows.length} rollup rows`);
-    await this.txHost.withTransaction(async () => {
-      await this.rollups.clear();
-      await this.rollups.insert(rows);
-      await this.rollups.addCreditNotes(notes);
-      await this.rollups.rebuildLastSale();
-    });
+    await this.rollups.clear();
+    await this.rollups.insert(rows);
+    await this.rollups.addCreditNotes(notes);
+    await this.rollups.rebuildLastSale();
+    await this.journal.remove(journalled);
     const report = { sales, returns, movements, rows: rows.length, seconds: Math.round((Date.now() - started) / 100) / 10 };
     progress(`rebuilt: ${JSON.stringify(report)}`);
     return report;

@@ -2,6 +2,7 @@ import type { EpochDay } from '../domain/calendar';
 import type { RollupRow } from '../domain/rollup-batch';
 import type { RollupTable } from '../domain/rollup-tables';
 import type { CreditNoteRow } from '../domain/rollup-deltas';
+import type { JournalEntry } from '../domain/rollup-journal';
 
 export type { CreditNoteRow };
 
@@ -28,6 +29,30 @@ export abstract class RollupStore {
   abstract insert(rows: RollupRow[]): Promise<void>;
   /** Rebuild: every last-sale day from the daily item rows. */
   abstract rebuildLastSale(): Promise<void>;
+}
+
+/** One transaction's facts waiting in the report journal. */
+export interface JournalRow {
+  id: number;
+  entries: JournalEntry[];
+}
+
+/**
+ * The report journal: facts appended in the transactions that produce them, applied to the
+ * rollups (and deleted) by the applier, one applier at a time (the lock row).
+ */
+export abstract class RollupJournalStore {
+  /** One row holding these entries, in the ambient transaction. */
+  abstract append(entries: JournalEntry[]): Promise<void>;
+  /** Takes the appliers' lock for the rest of the ambient transaction. */
+  abstract lock(): Promise<void>;
+  /** The oldest `limit` rows, in id order. */
+  abstract pending(limit: number): Promise<JournalRow[]>;
+  /** Every row's id (the rebuild: what its snapshot already holds). */
+  abstract ids(): Promise<number[]>;
+  abstract remove(ids: number[]): Promise<void>;
+  /** When the oldest pending row was written; null when none waits. */
+  abstract oldestPending(): Promise<Date | null>;
 }
 
 export type Filter = number | string | readonly (number | string)[];

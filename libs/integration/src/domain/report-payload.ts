@@ -55,7 +55,7 @@ export interface ReportMeta {
     time_zone: string;
   };
   generated_at: string;
-  /** Rollups are kept in the sales' own transactions: figures are current as of generated_at. */
+  /** Figures include every sale, void, return and stock movement committed before this moment (the report journal's oldest pending row, else generated_at). */
   as_of: string;
   /** Reports of current stock or receivables state say what moment they describe. */
   note?: string;

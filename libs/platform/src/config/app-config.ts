@@ -109,6 +109,8 @@ export interface AppConfig {
   bulkJobs: { sweepIntervalMs: number; staleMs: number };
   /** How long a process reuses its list of stores and warehouses for reports (0: read it every time). */
   reportsDirectoryTtlMs: number;
+  /** How often the rollup applier adds the report journal's pending facts to the rollups (the reports' freshness). */
+  rollupApplyIntervalMs: number;
   metrics: MetricsConfig;
   /** Browser origins allowed to call the API (CORS); empty: CORS off. */
   corsOrigins: string[];
@@ -202,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       staleMs: read.int('BULK_JOB_STALE_MS', 300000, 1000, 86_400_000),
     },
     reportsDirectoryTtlMs: read.int('REPORTS_DIRECTORY_TTL_MS', 30000, 0, 3_600_000),
+    rollupApplyIntervalMs: read.int('ROLLUP_APPLY_INTERVAL_MS', 1000, 50, 3_600_000),
     metrics: {
       enabled: read.bool('METRICS_ENABLED', true),
       token: read.string('METRICS_TOKEN'),

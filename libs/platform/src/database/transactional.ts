@@ -1,9 +1,54 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { copyMethodMetadata } from 'nestjs-cls';
 import { isRetryableTransactionError } from './db-errors';
 
 const MAX_ATTEMPTS = 6;
+
+/** What one attempt of a transaction opened by withTransactionRetry collects for its end. */
+class CommitScope {
+  readonly values = new Map<object, unknown>();
+  readonly hooks: (() => Promise<void>)[] = [];
+  readonly committed: (() => void)[] = [];
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const result = await work();
+    // Hooks may register more hooks (or values) while they run: index, not iterator.
+    for (let i = 0; i < this.hooks.length; i++) await this.hooks[i]();
+    return result;
+  }
+}
+const commitScopes = new AsyncLocalStorage<CommitScope>();
+
+/**
+ * A value kept for the rest of the ambient transaction (one per `key`), and `flush(value)` run
+ * once just before it commits, inside it: a context that writes one row per transaction however
+ * many facts it hears (the report journal) collects them here. A failure in `flush` rolls the
+ * transaction back like any statement. Outside a transaction opened by withTransactionRetry
+ * (or @Transactional) there is nowhere to keep it: undefined, and the caller writes at once.
+ */
+export function perTransaction<T>(key: object, create: () => T, flush: (value: T) => Promise<void>): T | undefined {
+  const scope = commitScopes.getStore();
+  if (!scope) return undefined;
+  if (scope.values.has(key)) return scope.values.get(key) as T;
+  const value = create();
+  scope.values.set(key, value);
+  scope.hooks.push(() => flush(value));
+  return value;
+}
+
+/**
+ * Runs `done` once the ambient transaction (opened by withTransactionRetry) has committed, or now
+ * when there is none; never when it rolls back. For what must not happen before others can see
+ * the change: forgetting a cached copy (a reader between the forgetting and the commit would cache
+ * the old row again). `done` must not throw.
+ */
+export function afterCommit(done: () => void): void {
+  const scope = commitScopes.getStore();
+  if (scope) scope.committed.push(done);
+  else done();
+}
 
 /**
  * Runs `work` in one transaction; a deadlock or lock-wait timeout (MySQL) or a busy database
@@ -14,7 +59,10 @@ export async function withTransactionRetry<T>(txHost: TransactionHost<Transactio
   if (txHost.isTransactionActive()) return work();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await txHost.withTransaction(work);
+      const scope = new CommitScope();
+      const result = await txHost.withTransaction(() => commitScopes.run(scope, () => scope.run(work)));
+      for (const done of scope.committed) done();
+      return result;
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !isRetryableTransactionError(error)) throw error;
       await new Promise((r) => setTimeout(r, 25 * 2 ** attempt + Math.floor(Math.random() * 50)));
