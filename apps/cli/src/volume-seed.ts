@@ -1,4 +1,5 @@
 import { DataSource, QueryRunner } from 'typeorm';
+import { lineRefund, LineRefund, NO_CLAIMS, refundableTenders, RefundPart, splitRefund, stockAction } from '@pos/returns';
 
 /**
  * `seed:volume`: a realistic year of trading for benchmarks, written straight into the tables
@@ -8,8 +9,11 @@ import { DataSource, QueryRunner } from 'typeorm';
  * their lines (price sources, rule / manual / cart discounts, tax per line half away from zero),
  * payments (cash with change, card, splits, on account), invoices (on-account ones paid later,
  * partly, or still open), voids, and the stock ledger (sales, voids, weekly deliveries, damage and
- * spoilage) with stock levels equal to the sum of their movements. Returns come from a
- * `VolumeReturnsPlugin` when the returns context provides one. Deterministic for a given --seed.
+ * spoilage) with stock levels equal to the sum of their movements, and returns: about 2.5% of the
+ * sales paid at the till come back 1 to 14 days later, whole or in part, with the returns
+ * context's own rules for the refund per line (lineRefund), where it goes (cash first:
+ * splitRefund) and what becomes of the goods (stockAction: restocked, or in and written off).
+ * Deterministic for a given --seed.
  */
 export interface VolumeOptions {
   sales: number;
@@ -20,11 +24,27 @@ export interface VolumeOptions {
   log: (message: string) => void;
 }
 
-/** Hook for the returns context: given the seeded sales, write returns (and credit notes) for some. */
-export interface VolumeReturnsPlugin {
-  seedReturns(qr: QueryRunner, sales: { id: number; storeId: number; createdAt: Date }[]): Promise<number>;
+/** Share of the sales paid at the till that come back (on-account sales are left alone: their invoices age). */
+const RETURN_RATE = 0.025;
+/** What returned goods come back as, with their weights: most go back on the shelf. */
+const RETURN_CONDITIONS: [condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled', weight: number][] = [
+  ['resellable', 0.8],
+  ['opened', 0.07],
+  ['damaged', 0.06],
+  ['defective', 0.04],
+  ['spoiled', 0.03],
+];
+
+/** A return decided when its sale is written, recorded on the day it is processed (in that day's session). */
+interface PlannedReturn {
+  id: number;
+  store: Store;
+  sale: { id: number; receiptNumber: string; customerId: number | null; currency: string; invoiceId: number; lines: { id: number; qty: number }[] };
+  at: Date;
+  reason: string;
+  lines: { saleItemId: number; item: Item; qty: number; wh: number; condition: string; restock: boolean; refund: LineRefund }[];
+  refunds: RefundPart[];
 }
-export const VOLUME_RETURNS_PLUGINS: VolumeReturnsPlugin[] = [];
 
 interface Store {
   id: number;
@@ -344,6 +364,12 @@ export class VolumeSeeder {
       return (o.sales / o.days) * store.share * 1.9 * 1.4 * 7 * w;
     };
     const openInvoices: { id: number; createdAt: Date; due: Date; amount: number; balance: number }[] = [];
+    let returnId = await next('sale_returns');
+    this.managerId = ref.managerId;
+    for (const r of (await this.qr.query('SELECT id, code FROM return_reasons')) as Record<string, unknown>[]) this.reasonIds.set(String(r.code), Number(r.id));
+    for (const r of (await this.qr.query('SELECT store_id, kind, last_number FROM return_counters')) as Record<string, unknown>[])
+      this.returnNumbers.set(`${r.store_id}:${r.kind}`, Number(r.last_number));
+    const returnsDue = new Map<number, PlannedReturn[]>();
 
     for (let d = 0; d < o.days; d++) {
       const dayStart = (firstDay + d) * DAY;
@@ -395,6 +421,7 @@ export class VolumeSeeder {
           cashSales: 0,
           opening: 200_00,
         }));
+        for (const r of returnsDue.get(d) ?? []) if (r.store === store) this.recordReturn(r, sessions[r.id % 3], move, counts);
         const count = storeTargets[storeIndex];
         for (let n = 0; n < count; n++) {
           let hx = this.rand() * hourSum;
@@ -414,6 +441,7 @@ export class VolumeSeeder {
           let taxTotal = 0;
           let total = 0;
           const lines: { wh: number; item: Item; qty: number }[] = [];
+          const lineRows: Record<string, unknown>[] = [];
           const centralLine = store.code !== 'BE' && this.rand() < 0.02;
           const saleWarehouses = new Set<number>();
           for (let l = 0; l < Math.min(lineCount, 8); l++) {
@@ -440,7 +468,7 @@ export class VolumeSeeder {
             discountTotal += ruleDiscount + bundleDiscount + manualDiscount + cart;
             taxTotal += tax;
             total += lineTotal;
-            this.push('sale_items', {
+            lineRows.push({
               id: lineId++,
               sale_id: id,
               line_no: lines.length,
@@ -504,6 +532,18 @@ export class VolumeSeeder {
           const voided = this.rand() < 0.005;
           const voidedAt = new Date(at.getTime() + 5 * 60_000);
           const change = tenders.reduce((a, t) => a + t.change, 0);
+          const receiptNumber = `${store.code}-${String(number).padStart(6, '0')}`;
+          const returnDay = d + 1 + Math.floor(this.rand() * 14);
+          const planned =
+            !voided && !onAccount && returnDay < o.days && this.rand() < RETURN_RATE
+              ? await this.planReturn(returnId++, store, { id, receiptNumber, customer, invoiceId, tenders, lineRows, lines }, (firstDay + returnDay) * DAY)
+              : null;
+          if (planned) {
+            const due = returnsDue.get(returnDay) ?? [];
+            due.push(planned);
+            returnsDue.set(returnDay, due);
+          }
+          for (const row of lineRows) this.push('sale_items', row);
           this.push('sales', {
             id,
             store_id: store.id,
@@ -511,8 +551,8 @@ export class VolumeSeeder {
             session_id: session.id,
             user_id: session.userId,
             customer_id: customer,
-            receipt_number: `${store.code}-${String(number).padStart(6, '0')}`,
-            status: voided ? 'voided' : 'completed',
+            receipt_number: receiptNumber,
+            status: voided ? 'voided' : planned ? (lineRows.every((l) => l.returned_quantity === l.quantity) ? 'refunded' : 'partially_refunded') : 'completed',
             subtotal,
             discount_total: discountTotal,
             tax_total: taxTotal,
@@ -530,7 +570,7 @@ export class VolumeSeeder {
             voided_by: voided ? ref.managerId : null,
             void_reason: voided ? 'customer changed their mind' : null,
             created_at: this.dt(at),
-            updated_at: this.dt(voided ? voidedAt : at),
+            updated_at: this.dt(voided ? voidedAt : planned ? planned.at : at),
           });
           if (voided) for (const t of tenders) if (t.type === 'cash') session.cashSales -= t.amount;
           const due = new Date(at.getTime() + 30 * DAY);
@@ -546,9 +586,12 @@ export class VolumeSeeder {
             amount: total,
             paid: total - onAccount,
             balance: voided ? 0 : onAccount,
+            credited: planned ? planned.lines.reduce((a, l) => a + l.refund.total, 0) : 0,
             created_at: this.dt(at),
-            updated_at: this.dt(at),
+            updated_at: this.dt(planned ? planned.at : at),
           };
+          // A credit note for all of it credits the invoice; a part leaves it paid.
+          if (planned && invoice.credited >= total) invoice.status = 'credited';
           if (onAccount && !voided) {
             // Paid later: most by the due date, some in part, the recent ones not yet.
             const p = this.rand();
@@ -624,15 +667,198 @@ export class VolumeSeeder {
       await this.qr.query('DELETE FROM receipt_counters WHERE store_id = ?', [storeId]);
       await this.qr.query('INSERT INTO receipt_counters (store_id, last_number) VALUES (?, ?)', [storeId, n]);
     }
-    for (const plugin of VOLUME_RETURNS_PLUGINS) {
-      const sales = (await this.qr.query("SELECT id, store_id, created_at FROM sales WHERE status = 'completed' ORDER BY id")) as Record<string, unknown>[];
-      counts.returns =
-        (counts.returns ?? 0) +
-        (await plugin.seedReturns(
-          this.qr,
-          sales.map((s) => ({ id: Number(s.id), storeId: Number(s.store_id), createdAt: new Date(String(s.created_at)) })),
-        ));
+    for (const [key, n] of this.returnNumbers) {
+      const [storeId, kind] = key.split(':');
+      await this.qr.query('DELETE FROM return_counters WHERE store_id = ? AND kind = ?', [Number(storeId), kind]);
+      await this.qr.query('INSERT INTO return_counters (store_id, kind, last_number) VALUES (?, ?, ?)', [Number(storeId), kind, n]);
     }
+  }
+
+  // ---- returns ------------------------------------------------------------------------------------
+
+  /**
+   * A return of a sale paid at the till, decided as the sale is written (so the sale, its lines
+   * and its invoice are written as they end up): all of it, or some units of one line, each
+   * line's refund as the returns context computes it, refunded cash first.
+   */
+  private async planReturn(
+    id: number,
+    store: Store,
+    sale: {
+      id: number;
+      receiptNumber: string;
+      customer: number | null;
+      invoiceId: number;
+      tenders: { code: string; type: string; amount: number }[];
+      lineRows: Record<string, unknown>[];
+      lines: { item: Item }[];
+    },
+    dayStart: number,
+  ): Promise<PlannedReturn> {
+    const whole = this.rand() < 0.55;
+    const picked = whole ? sale.lineRows.map((_, i) => i) : [Math.floor(this.rand() * sale.lineRows.length)];
+    const lines = picked.map((i) => {
+      const row = sale.lineRows[i];
+      const sold = Number(row.quantity);
+      const qty = whole ? sold : 1 + Math.floor(this.rand() * sold);
+      let x = this.rand();
+      const condition = RETURN_CONDITIONS.find(([, w]) => (x -= w) < 0)?.[0] ?? 'resellable';
+      const restock = condition === 'resellable' || condition === 'opened';
+      row.returned_quantity = qty;
+      const refund = lineRefund(
+        { quantity: sold, total: Number(row.total), tax: Number(row.tax), net: Number(row.net), unitCost: Number(row.unit_cost) },
+        NO_CLAIMS,
+        qty,
+      );
+      return { saleItemId: Number(row.id), item: sale.lines[i].item, qty, wh: Number(row.warehouse_id), condition, restock, refund };
+    });
+    const paid = [];
+    for (const t of sale.tenders) paid.push({ paymentMethodId: await this.methodId(t.code), methodCode: t.code, methodType: t.type, amount: t.amount });
+    const total = lines.reduce((a, l) => a + l.refund.total, 0);
+    const localMidnight = dayStart - this.offsetMs(store.tz, dayStart + 12 * 3_600_000);
+    const at = new Date(Math.min(localMidnight + (9 + this.rand() * 11) * 3_600_000, Date.now() - 60_000));
+    const broken = lines.some((l) => !l.restock);
+    return {
+      id,
+      store,
+      sale: {
+        id: sale.id,
+        receiptNumber: sale.receiptNumber,
+        customerId: sale.customer,
+        currency: store.code === 'BE' ? 'EUR' : 'USD',
+        invoiceId: sale.invoiceId,
+        lines: sale.lineRows.map((r) => ({ id: Number(r.id), qty: Number(r.quantity) })),
+      },
+      at,
+      reason: broken ? (this.rand() < 0.6 ? 'damaged' : 'defective') : this.rand() < 0.6 ? 'changed_mind' : this.rand() < 0.7 ? 'wrong_item' : 'other',
+      lines,
+      refunds: splitRefund(total, refundableTenders(paid, [], 0)),
+    };
+  }
+
+  private readonly returnNumbers = new Map<string, number>();
+  private managerId = 0;
+  private reasonIds = new Map<string, number>();
+
+  /** The next number of a store's returns or credit notes (RET-DT-000001, CN-DT-000001). */
+  private returnNumber(store: Store, kind: 'return' | 'credit_note'): string {
+    const key = `${store.id}:${kind}`;
+    const n = (this.returnNumbers.get(key) ?? 0) + 1;
+    this.returnNumbers.set(key, n);
+    return `${kind === 'return' ? 'RET' : 'CN'}-${store.code}-${String(n).padStart(6, '0')}`;
+  }
+
+  /**
+   * A planned return processed at the till on its day, in one of the store's sessions: the
+   * return (approved by the manager, processed by the session's cashier), its lines, refunds,
+   * the credit note on the sale's invoice, the sale lines' claims, the goods back (restocked, or
+   * in and written off) and the cash refunded out of the session's drawer.
+   */
+  private recordReturn(
+    r: PlannedReturn,
+    session: { id: number; userId: number; cashSales: number },
+    move: (itemId: number, warehouseId: number, type: string, qty: number, at: Date, refType: string, refId: string, cost: number | null) => void,
+    counts: Record<string, number>,
+  ): void {
+    const sum = (pick: (l: LineRefund) => number) => r.lines.reduce((a, l) => a + pick(l.refund), 0);
+    const warehouses = [...new Set(r.lines.map((l) => l.wh))];
+    const at = this.dt(r.at);
+    this.push('sale_returns', {
+      id: r.id,
+      number: this.returnNumber(r.store, 'return'),
+      store_id: r.store.id,
+      sale_id: r.sale.id,
+      receipt_number: r.sale.receiptNumber,
+      warehouse_id: warehouses.length === 1 ? warehouses[0] : null,
+      customer_id: r.sale.customerId,
+      user_id: session.userId,
+      status: 'processed',
+      reason_id: this.reasonIds.get(r.reason) ?? null,
+      reason_notes: null,
+      internal_notes: null,
+      decision_notes: null,
+      currency_code: r.sale.currency,
+      refund_net: sum((l) => l.net),
+      refund_tax: sum((l) => l.tax),
+      refund_total: sum((l) => l.total),
+      idempotency_key: `volume-return-${r.id}`,
+      session_id: session.id,
+      approved_by: this.managerId,
+      approved_at: at,
+      rejected_by: null,
+      rejected_at: null,
+      cancelled_by: null,
+      cancelled_at: null,
+      processed_by: session.userId,
+      processed_at: at,
+      created_at: at,
+      updated_at: at,
+    });
+    for (const [lineNo, l] of r.lines.entries()) {
+      this.push('sale_return_items', {
+        return_id: r.id,
+        line_no: lineNo,
+        sale_item_id: l.saleItemId,
+        item_id: l.item.id,
+        sku: l.item.sku,
+        name: l.item.name,
+        unit_name: null,
+        factor: 1,
+        quantity: l.qty,
+        base_quantity: l.qty,
+        item_condition: l.condition,
+        restock: l.restock ? 1 : 0,
+        warehouse_id: l.wh,
+        serial_number: null,
+        notes: null,
+        refund_net: l.refund.net,
+        refund_tax: l.refund.tax,
+        refund_total: l.refund.total,
+        cost: l.refund.cost,
+      });
+      const action = stockAction(l.condition as Parameters<typeof stockAction>[0], l.restock);
+      if (action !== 'none') move(l.item.id, l.wh, 'return', l.qty, r.at, 'return', String(r.id), l.item.cost);
+      if (action === 'damage' || action === 'spoilage') move(l.item.id, l.wh, action, -l.qty, r.at, 'return', String(r.id), l.item.cost);
+    }
+    for (const p of r.refunds) {
+      this.push('return_refunds', {
+        return_id: r.id,
+        payment_method_id: p.paymentMethodId,
+        method_code: p.methodCode,
+        method_type: p.methodType,
+        amount: p.amount,
+        created_at: at,
+      });
+      if (p.methodType === 'cash') session.cashSales -= p.amount;
+    }
+    this.push('credit_notes', {
+      number: this.returnNumber(r.store, 'credit_note'),
+      store_id: r.store.id,
+      sale_id: r.sale.id,
+      invoice_id: r.sale.invoiceId,
+      return_id: r.id,
+      customer_id: r.sale.customerId,
+      currency_code: r.sale.currency,
+      amount: sum((l) => l.total),
+      net: sum((l) => l.net),
+      tax: sum((l) => l.tax),
+      on_account: 0,
+      issued_at: at,
+      created_at: at,
+    });
+    const returned = new Map(r.lines.map((l) => [l.saleItemId, l]));
+    for (const line of r.sale.lines) {
+      const l = returned.get(line.id);
+      this.push('sale_item_return_claims', {
+        sale_item_id: line.id,
+        sale_id: r.sale.id,
+        sold_quantity: line.qty,
+        claimed_quantity: l?.qty ?? 0,
+        claimed_total: l?.refund.total ?? 0,
+        claimed_tax: l?.refund.tax ?? 0,
+      });
+    }
+    counts.returns = (counts.returns ?? 0) + 1;
   }
 
   // ---- plumbing -----------------------------------------------------------------------------------
@@ -696,6 +922,11 @@ export class VolumeSeeder {
       'sale_payments',
       'invoices',
       'invoice_payments',
+      'sale_returns',
+      'sale_return_items',
+      'return_refunds',
+      'credit_notes',
+      'sale_item_return_claims',
       'stock_movements',
       'stock_levels',
     ];

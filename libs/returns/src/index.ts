@@ -17,3 +17,10 @@ export { RETURN_STATUSES } from './domain/return-status';
 export type { ReturnStatus } from './domain/return-status';
 export { RETURN_CONDITIONS } from './domain/return-condition';
 export type { ReturnCondition } from './domain/return-condition';
+// The domain's pure rules (refund per line, where a refund goes, what becomes of the goods),
+// for callers that write returns without the workflow, e.g. the CLI's benchmark seeder.
+export { lineRefund, NO_CLAIMS } from './domain/refund-amounts';
+export type { LineRefund, SoldLine } from './domain/refund-amounts';
+export { refundableTenders, splitRefund } from './domain/refund-split';
+export type { RefundPart } from './domain/refund-split';
+export { canRestock, stockAction } from './domain/return-condition';
