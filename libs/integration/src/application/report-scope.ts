@@ -3,8 +3,8 @@ import { APP_CONFIG, AppConfig } from '@pos/platform';
 import { StoreContext, StoreRecord, WarehouseRecord } from '@pos/catalog';
 import { Clock, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, Principal } from '@pos/identity';
-import { EpochDay, formatDay, ZoneCalendar } from '../domain/calendar';
-import { Period, resolvePeriod } from '../domain/report-period';
+import { EpochDay, formatDay } from '../domain/calendar';
+import { Period, reportCalendar, resolvePeriod } from '../domain/report-period';
 import { ReportMeta } from '../domain/report-payload';
 import { RollupJournalStore } from './rollup.ports';
 
@@ -47,7 +47,8 @@ export interface ReportScope {
  * Resolves a report's filters against the caller: store_id must be one of theirs (403) and exist
  * (422); warehouse_id must exist (422), be theirs (403) and serve store_id when both are given
  * (422). An API application created with store_ids sees only those stores. The calendar is the
- * store's when exactly one store is in scope, else UTC; the period defaults to its last 30 days.
+ * store's when exactly one store is in scope, else UTC with the latest store day as today
+ * (reportCalendar); the period defaults to the last 30 days up to today.
  */
 @Injectable()
 export class ReportScopeResolver {
@@ -91,10 +92,12 @@ export class ReportScopeResolver {
     for (const d of inScope) for (const w of d.warehouses) warehouseNames.set(w.id, w.name);
     if (f.warehouseId !== undefined && !warehouseNames.has(f.warehouseId))
       warehouseNames.set(f.warehouseId, (await this.context.warehouse(f.warehouseId))?.name ?? '');
-    const timeZone = stores.length === 1 ? ZoneCalendar.of(stores[0].timeZone).timeZone : 'UTC';
     const [now, pendingSince] = [this.clock.now(), await this.journal.oldestPending()];
     const asOf = pendingSince && pendingSince < now ? pendingSince : now;
-    const today = ZoneCalendar.of(timeZone).dayOf(now);
+    const { timeZone, today } = reportCalendar(
+      stores.map((s) => s.timeZone),
+      now,
+    );
     const period = resolvePeriod({ dateFrom: f.dateFrom, dateTo: f.dateTo }, today);
     return {
       period,

@@ -1,5 +1,5 @@
 import { ValidationFailedError } from '@pos/kernel';
-import { EpochDay, formatDay, parseDate } from './calendar';
+import { EpochDay, formatDay, parseDate, ZoneCalendar } from './calendar';
 
 export const DEFAULT_DAYS = 30;
 export const MAX_DAYS = 366;
@@ -33,4 +33,20 @@ export function resolvePeriod(input: { dateFrom?: string; dateTo?: string }, tod
   if (days > MAX_DAYS)
     throw ValidationFailedError.field(givenTo !== undefined ? 'date_to' : 'date_from', `The date range may span at most ${MAX_DAYS} days (it spans ${days}).`);
   return { from, to, days };
+}
+
+/**
+ * A report's calendar and its "today" for the time zones of the stores in scope: the store's own
+ * when there is one (or none), else UTC with, as today, the latest of the stores' own current days.
+ * Sales are filed under their store's local day, so a store east of UTC is already on the next
+ * day late in the UTC evening: with UTC's today the default period (and "today" in aging and
+ * dead stock) would leave out what it sold since its midnight.
+ */
+export function reportCalendar(timeZones: string[], now: Date): { timeZone: string; today: EpochDay } {
+  if (timeZones.length === 1) {
+    const own = ZoneCalendar.of(timeZones[0]);
+    return { timeZone: own.timeZone, today: own.dayOf(now) };
+  }
+  const today = Math.max(ZoneCalendar.of('UTC').dayOf(now), ...timeZones.map((z) => ZoneCalendar.of(z).dayOf(now)));
+  return { timeZone: 'UTC', today };
 }
