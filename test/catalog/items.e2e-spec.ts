@@ -121,8 +121,13 @@ describe('Catalog items', () => {
       }
     });
 
-    it('searches name (contains, any case), SKU (prefix) and barcode (exact) with q', async () => {
-      expect(names(await list('?q=cola'))).toEqual(['Chocolate Bar 100g', 'Cola 330ml']); // choCOLAte contains it too
+    it('searches name (a word starting with q, any case), SKU (prefix) and barcode (exact) with q', async () => {
+      // The name index matches words and their prefixes (issue 12): choCOLAte has it inside a word, not at a word's start.
+      expect(names(await list('?q=cola'))).toEqual(['Cola 330ml']);
+      expect(names(await list('?q=choc'))).toEqual(['Chocolate Bar 100g']);
+      expect(names(await list('?q=ater'))).toEqual([]);
+      expect(names(await list(`?q=${encodeURIComponent('bar 1')}`))).toEqual(['Chocolate Bar 100g']); // across words
+      expect(names(await list('?q=330'))).toEqual(['Cola 330ml']);
       expect(names(await list('?q=WATER'))).toEqual(['Sparkling Water 500ml', 'Still Water 500ml']);
       expect(names(await list(`?q=${encodeURIComponent('  Cola 330  ')}`))).toEqual(['Cola 330ml']);
       const skuPrefix = await list('?q=BEV-00');

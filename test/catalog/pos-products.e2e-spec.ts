@@ -190,7 +190,7 @@ describe('POS products', () => {
       expect(res.body.data[0].barcodes).toEqual([demoBarcode(0)]);
     });
 
-    it('falls back to names containing q and SKUs starting with it, honouring category and limit', async () => {
+    it('falls back to names with a word starting with q and SKUs starting with it, honouring category and limit', async () => {
       const water = await search(`?q=water&store_id=${ids.store.DT}`);
       expect(water.body.data.map((r: PosRow) => r.sku).sort()).toEqual(['BEV-001', 'BEV-002']);
       const prefix = await search(`?q=Still&store_id=${ids.store.DT}`);
@@ -199,10 +199,10 @@ describe('POS products', () => {
       expect(skuPrefix.body.data.map((r: PosRow) => r.sku).sort()).toEqual(['BEV-001', 'BEV-002', 'BEV-003', 'BEV-004', 'BEV-005']);
       const limited = await search(`?q=BEV-00&store_id=${ids.store.DT}&limit=2`);
       expect(limited.body.data).toHaveLength(2);
-      const inCategory = await search(`?q=e&store_id=${ids.store.DT}&category_id=${ids.category.coffee}&limit=100`);
-      expect(inCategory.body.data.map((r: PosRow) => r.sku).sort()).toEqual(['COF-001', 'COF-002', 'COF-003']);
-      const defaultLimit = await search(`?q=e&store_id=${ids.store.DT}`);
-      expect(defaultLimit.body.data).toHaveLength(20);
+      const inCategory = await search(`?q=tea&store_id=${ids.store.DT}&category_id=${ids.category.coffee}&limit=100`);
+      expect(inCategory.body.data.map((r: PosRow) => r.sku)).toEqual(['COF-003']); // Green Tea; Iced Tea is a beverage
+      const inside = await search(`?q=ater&store_id=${ids.store.DT}`);
+      expect(inside.body.data).toEqual([]); // inside a word (wATER) is not a word's start
       const none = await search(`?q=zzzz-nothing&store_id=${ids.store.DT}`);
       expect(none.status).toBe(200);
       expect(none.body.data).toEqual([]);
@@ -292,6 +292,23 @@ describe('POS products', () => {
             .set(bearer(cashier)),
           404,
         );
+    });
+  });
+
+  describe('limit', () => {
+    // Last: the items it adds would change the counts above.
+    it('answers 20 matches when no limit is given', async () => {
+      const made = await Promise.all(
+        Array.from({ length: 22 }, (_, k) =>
+          api()
+            .post('/api/v1/items')
+            .set(bearer(manager))
+            .send({ sku: `LIM-${k}`, name: `Sample Limit ${k}`, base_price: 1 }),
+        ),
+      );
+      expect(made.map((r) => r.status)).toEqual(made.map(() => 201));
+      const defaultLimit = await search(`?q=limit&store_id=${ids.store.DT}`);
+      expect(defaultLimit.body.data).toHaveLength(20);
     });
   });
 

@@ -2,11 +2,12 @@ import { INestApplicationContext } from '@nestjs/common';
 import { DemoDataService } from '@pos/demo';
 import { ApiApplicationService, OPERATOR, UserAdminService } from '@pos/identity';
 import { RollupRebuildService } from '@pos/integration';
+import { ItemService } from '@pos/catalog';
 import { SaleFactsReader } from '@pos/sales';
 import { DataSource } from 'typeorm';
 import { VolumeSeeder } from './volume-seed';
 
-export const USAGE = `usage: npm run cli -- <migrate|seed:demo|seed:volume|reports:rebuild|user:create|user:reset-password|user:discount-limits|app:create|token:issue|token:revoke> [--flags]`;
+export const USAGE = `usage: npm run cli -- <migrate|seed:demo|seed:volume|reports:rebuild|catalog:reindex-names|user:create|user:reset-password|user:discount-limits|app:create|token:issue|token:revoke> [--flags]`;
 
 /** Runs one operator command in a Nest application context; returns what to print. */
 export async function runCommand(app: INestApplicationContext, command: string | undefined, f: Record<string, string | undefined>): Promise<unknown> {
@@ -21,6 +22,8 @@ export async function runCommand(app: INestApplicationContext, command: string |
       return app.get(DemoDataService).seed();
     case 'reports:rebuild':
       return app.get(RollupRebuildService).rebuild((m) => process.stderr.write(`${m}\n`));
+    case 'catalog:reindex-names':
+      return { item_name_words: await app.get(ItemService).rebuildNameIndex() };
     case 'seed:volume': {
       // --sales 1000000 [--items 500] [--customers 2000] [--days 365] [--seed 1]
       const log = (m: string) => process.stderr.write(`${new Date().toISOString()} ${m}\n`);
@@ -39,6 +42,7 @@ export async function runCommand(app: INestApplicationContext, command: string |
         `seeded in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(counts)}; recounting the feeds' day counts, rebuilding the report rollups`,
       );
       await app.get(SaleFactsReader).rebuildFeedCounts();
+      await app.get(ItemService).rebuildNameIndex();
       const rollups = await app.get(RollupRebuildService).rebuild(log);
       return { seeded: counts, rollups };
     }

@@ -18,6 +18,7 @@ import { runCommand, UsageError } from './commands';
  *   user:discount-limits --email --max-percent 15|role --max-amount 50.00|role [--pin 4321]
  *   seed:volume --sales 1000000 [--items 500 --customers 2000 --days 365 --seed 1]   benchmark data (then reports:rebuild)
  *   reports:rebuild                            rebuild the report rollups from the raw sales, returns and stock ledger
+ *   catalog:reindex-names                      rebuild the item name search index (after items were imported around the API)
  * Prints JSON on stdout; exits non-zero with a message on failure.
  */
 async function main(argv: string[]): Promise<void> {

@@ -2,3 +2,4 @@ export * from './errors';
 export * from './money';
 export * from './pagination';
 export * from './clock';
+export * from './word-starts';

@@ -38,7 +38,8 @@ export class UpdateCategoryDto {
 }
 
 export class ItemListQuery extends PageQueryDto {
-  @OptionalString({ max: 255, description: 'Name contains, SKU starts with, or exact barcode' }) q?: string;
+  @OptionalString({ max: 255, description: 'A word of the name starts with it (any case, across words), the SKU starts with it, or the exact barcode' })
+  q?: string;
   @OptionalString({ max: 255, description: 'Legacy alias of q' }) search?: string;
   @OptionalInt() category_id?: number;
   @OptionalBoolean() is_active?: boolean;

@@ -47,7 +47,7 @@ export class ItemsController {
 
   @Get()
   @RequirePermission('items.view')
-  @ApiOperation({ summary: 'Items: q (or legacy search) matches name, SKU prefix or exact barcode; per_page default 50, max 100' })
+  @ApiOperation({ summary: 'Items: q (or legacy search) matches a word start of the name, the SKU prefix or the exact barcode; per_page default 50, max 100' })
   @ApiEnvelope(Item, { paginated: true })
   list(@Query() q: ItemListQuery) {
     return this.items.list(

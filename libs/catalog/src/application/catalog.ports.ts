@@ -54,7 +54,8 @@ export abstract class ItemRepository {
   abstract list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>>;
   /**
    * POS search over active items: exact barcode or SKU matches first, then names starting with
-   * q, then (only when nothing matched exactly) names containing q or SKUs starting with it.
+   * q, then (only when nothing matched exactly) names with a word starting with q or SKUs
+   * starting with it.
    */
   abstract search(q: string, options: { categoryId?: number; limit: number }): Promise<ItemRecord[]>;
   abstract find(id: number, withDeleted?: boolean): Promise<ItemRecord | null>;
@@ -75,6 +76,8 @@ export abstract class ItemRepository {
   /** Live, active items after an id, in id order. */
   abstract activePage(afterId: number, limit: number): Promise<ItemRecord[]>;
   abstract changedIds(query: ItemChangeQuery): Promise<number[]>;
+  /** Rewrites the name search index of every item (after items were written around the repository, e.g. a raw import); the rows written. */
+  abstract rebuildNameIndex(): Promise<number>;
 }
 
 export interface InventoryFilter {

@@ -110,6 +110,11 @@ export class ItemService {
     private readonly reference: ItemReferenceCache,
   ) {}
 
+  /** Rewrites the name search index from the items (after a raw import, e.g. the benchmark seeders); the rows written. */
+  rebuildNameIndex(): Promise<number> {
+    return this.items.rebuildNameIndex();
+  }
+
   async list(filter: { q?: string; categoryId?: number; isActive?: boolean }, page: PageRequest): Promise<Page<ItemView>> {
     return this.withDetails(await this.items.list(filter, page));
   }

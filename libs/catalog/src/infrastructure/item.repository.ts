@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
-import { Page, pageOffset, PageRequest } from '@pos/kernel';
+import { Page, pageOffset, PageRequest, WORD_TAIL_LENGTH, wordSearchTerm, wordTails } from '@pos/kernel';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
 import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, UnitWrite } from '../application/catalog.ports';
-import { TxRepository, utcDate } from '@pos/platform';
+import { fillItemNameWords, TxRepository, utcDate } from '@pos/platform';
 import { ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 
 @Injectable()
@@ -12,26 +12,90 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     return this.em.getRepository(ItemEntity);
   }
 
+  /**
+   * Items by filter, by name. q finds names with a word starting with q (the word index:
+   * item_name_words, one range read), SKUs starting with q and the exact barcode: one derived
+   * table of the three id sources joined to items, rows read raw, then the page and its count.
+   */
   async list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
-    const qb = this.repo.createQueryBuilder('i').where('i.deleted_at IS NULL');
-    if (filter.isActive !== undefined) qb.andWhere('i.is_active = :active', { active: filter.isActive });
-    if (filter.categoryId !== undefined) qb.andWhere('i.category_id = :categoryId', { categoryId: filter.categoryId });
-    if (filter.q) {
-      qb.andWhere(
-        // The barcode match is a constant subquery (one index lookup), not correlated per row.
-        `(i.name LIKE :contains${this.esc} OR i.sku LIKE :prefix${this.esc} OR i.id IN (SELECT b.item_id FROM item_barcodes b WHERE b.barcode = :exact))`,
-        { contains: this.like(filter.q, 'contains'), prefix: this.like(filter.q, 'prefix'), exact: filter.q },
-      );
+    const where = ['i.deleted_at IS NULL'];
+    const params: unknown[] = [];
+    if (filter.isActive !== undefined) {
+      where.push('i.is_active = ?');
+      params.push(filter.isActive ? 1 : 0);
     }
-    const [rows, total] = await qb.orderBy('i.name', 'ASC').addOrderBy('i.id', 'ASC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
-    return new Page(rows, total, page.page, page.perPage);
+    if (filter.categoryId !== undefined) {
+      where.push('i.category_id = ?');
+      params.push(filter.categoryId);
+    }
+    let from = 'items i';
+    const matchParams: unknown[] = [];
+    if (filter.q) {
+      const m = this.matching(filter.q, true);
+      from = `(${m.sql}) m ${this.matchFirst} items i ON i.id = m.item_id`;
+      matchParams.push(...m.params);
+      if (m.nameCheck) {
+        where.push(`(i.name LIKE ?${this.esc} OR i.sku LIKE ?${this.esc} OR i.id IN (SELECT b.item_id FROM item_barcodes b WHERE b.barcode = ?))`);
+        params.push(this.like(filter.q, 'contains'), this.like(filter.q, 'prefix'), filter.q);
+      }
+    }
+    const base = `FROM ${from} WHERE ${where.join(' AND ')}`;
+    const all = [...matchParams, ...params];
+    const [rows, counted] = await Promise.all([
+      this.em.query(`SELECT i.* ${base} ORDER BY i.name, i.id LIMIT ? OFFSET ?`, [...all, page.perPage, pageOffset(page)]) as Promise<
+        Record<string, unknown>[]
+      >,
+      this.em.query(`SELECT COUNT(*) AS n ${base}`, all) as Promise<{ n: number | string }[]>,
+    ]);
+    return new Page(rows.map(itemFromRow), Number(counted[0].n), page.page, page.perPage);
+  }
+
+  /** The matches first, then items by key (never items scanned and the matches probed): SQLite's CROSS JOIN and MySQL's STRAIGHT_JOIN keep that order. */
+  private get matchFirst(): string {
+    return this.isSqlite ? 'CROSS JOIN' : 'STRAIGHT_JOIN';
+  }
+
+  /**
+   * The ids matching a search term as one UNION: names with a word starting with it (a range of
+   * the word index), SKUs starting with it (the SKU's index: MySQL's case-insensitive unique
+   * index, SQLite's index on lower(sku)) and, when asked, the exact barcode. Terms longer than an
+   * indexed tail also need the name itself checked (nameCheck).
+   */
+  private matching(q: string, withBarcode: boolean): { sql: string; params: unknown[]; nameCheck: boolean } {
+    const term = wordSearchTerm(q);
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    if (term) {
+      const head = Array.from(term).slice(0, WORD_TAIL_LENGTH).join('');
+      if (this.isSqlite) {
+        parts.push('SELECT w.item_id FROM item_name_words w WHERE w.tail >= ? AND w.tail < ?');
+        params.push(head, head + '\u{10FFFF}');
+      } else {
+        parts.push(`SELECT w.item_id FROM item_name_words w WHERE w.tail LIKE ?${this.esc}`);
+        params.push(this.like(head, 'prefix'));
+      }
+    }
+    if (this.isSqlite) {
+      const sku = q.toLowerCase();
+      parts.push('SELECT s.id AS item_id FROM items s WHERE lower(s.sku) >= ? AND lower(s.sku) < ?');
+      params.push(sku, sku + '\u{10FFFF}');
+    } else {
+      parts.push(`SELECT s.id AS item_id FROM items s WHERE s.sku LIKE ?${this.esc}`);
+      params.push(this.like(q, 'prefix'));
+    }
+    if (withBarcode) {
+      parts.push('SELECT b.item_id FROM item_barcodes b WHERE b.barcode = ?');
+      params.push(q);
+    }
+    return { sql: parts.join(' UNION '), params, nameCheck: Array.from(term).length > WORD_TAIL_LENGTH };
   }
 
   /**
    * Exact SKU and barcode matches (by id), then names by prefix (by name), in ONE statement of
    * three indexed branches (unique SKU index, unique barcode index, name index; an OR of the
    * first two makes MySQL scan the table), rows read raw. Only when nothing matched exactly, a
-   * second statement looks for names containing q or SKUs starting with it.
+   * second statement looks for names with a word starting with q or SKUs starting with it (the
+   * word index, as in list).
    */
   async search(q: string, options: { categoryId?: number; limit: number }): Promise<ItemRecord[]> {
     const live = `i.deleted_at IS NULL AND i.is_active = ?${options.categoryId !== undefined ? ' AND i.category_id = ?' : ''}`;
@@ -49,17 +113,16 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     for (const item of exact) if (found.size < n) found.set(item.id, item);
     for (const item of rows.filter((r) => Number(r.rnk) === 1).map(itemFromRow)) if (found.size < n && !found.has(item.id)) found.set(item.id, item);
     if (exact.length === 0 && found.size < n) {
-      const qb = this.repo
-        .createQueryBuilder('i')
-        .where('i.deleted_at IS NULL')
-        .andWhere('i.is_active = :active', { active: true })
-        .andWhere(`(i.name LIKE :contains${this.esc} OR i.sku LIKE :skuPrefix${this.esc})`, {
-          contains: this.like(q, 'contains'),
-          skuPrefix: this.like(q, 'prefix'),
-        });
-      if (options.categoryId !== undefined) qb.andWhere('i.category_id = :categoryId', { categoryId: options.categoryId });
-      if (found.size) qb.andWhere('i.id NOT IN (:...seen)', { seen: [...found.keys()] });
-      for (const row of await qb.orderBy('i.name', 'ASC').addOrderBy('i.id', 'ASC').take(n).getMany()) if (found.size < n) found.set(row.id, row);
+      const m = this.matching(q, false);
+      const seen = [...found.keys()];
+      const more = (await this.em.query(
+        `SELECT i.* FROM (${m.sql}) m ${this.matchFirst} items i ON i.id = m.item_id WHERE ${live}` +
+          (m.nameCheck ? ` AND (i.name LIKE ?${this.esc} OR i.sku LIKE ?${this.esc})` : '') +
+          (seen.length ? ` AND i.id NOT IN (${seen.map(() => '?').join(', ')})` : '') +
+          ` ORDER BY i.name, i.id LIMIT ${n}`,
+        [...m.params, ...liveParams, ...(m.nameCheck ? [this.like(q, 'contains'), this.like(q, 'prefix')] : []), ...seen],
+      )) as Record<string, unknown>[];
+      for (const row of more.map(itemFromRow)) if (found.size < n) found.set(row.id, row);
     }
     return [...found.values()];
   }
@@ -110,12 +173,30 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     return rows.filter((r) => r.itemId !== excludeItemId).map((r) => r.barcode);
   }
 
-  create(item: ItemWrite, now: Date): Promise<ItemRecord> {
-    return this.repo.save(this.repo.create({ ...item, createdAt: now, updatedAt: now, deletedAt: null }));
+  async create(item: ItemWrite, now: Date): Promise<ItemRecord> {
+    const saved = await this.repo.save(this.repo.create({ ...item, createdAt: now, updatedAt: now, deletedAt: null }));
+    await this.indexName(saved.id, saved.name);
+    return saved;
   }
 
   async update(id: number, item: Partial<ItemWrite>, now: Date): Promise<void> {
     await this.repo.update({ id }, { ...item, updatedAt: now });
+    if (item.name !== undefined) await this.indexName(id, item.name);
+  }
+
+  /** The item's rows of the name search index, written again from its name (in the caller's transaction). */
+  private async indexName(id: number, name: string): Promise<void> {
+    await this.em.query('DELETE FROM item_name_words WHERE item_id = ?', [id]);
+    const tails = wordTails(name);
+    if (tails.length)
+      await this.em.query(
+        `INSERT INTO item_name_words (item_id, position, tail) VALUES ${tails.map(() => '(?, ?, ?)').join(', ')}`,
+        tails.flatMap((tail, position) => [id, position, tail]),
+      );
+  }
+
+  rebuildNameIndex(): Promise<number> {
+    return fillItemNameWords(this.em);
   }
 
   async replaceBarcodesAndUnits(itemId: number, barcodes: string[] | undefined, units: UnitWrite[] | undefined, now: Date): Promise<void> {

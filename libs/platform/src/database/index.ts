@@ -2,6 +2,7 @@ export * from './columns';
 export * from './data-source';
 export * from './database.module';
 export { MIGRATIONS } from './migrations';
+export { fillItemNameWords } from './migrations/1764000000000-item-name-words';
 export * from './seeds/demo.seed';
 export * from './changes/change-log';
 export * from './changes/change.entities';

@@ -15,6 +15,7 @@ import { ReportRollups1763820000000 } from './1763820000000-report-rollups';
 import { SaleDayCounts1763820100000 } from './1763820100000-sale-day-counts';
 import { RollupJournal1763920000000 } from './1763920000000-rollup-journal';
 import { BulkJobSweepIndex1763880000000 } from './1763880000000-bulk-job-sweep-index';
+import { ItemNameWords1764000000000 } from './1764000000000-item-name-words';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   SaleDayCounts1763820100000,
   BulkJobSweepIndex1763880000000,
   RollupJournal1763920000000,
+  ItemNameWords1764000000000,
 ];

@@ -1,3 +1,4 @@
+import { fillItemNameWords } from '../migrations/1764000000000-item-name-words';
 import { EntityManager } from 'typeorm';
 import { DEFAULT_RETURN_REASONS } from '../migrations/1763810000000-returns-and-credit-notes';
 
@@ -334,5 +335,7 @@ export async function seedDemoData(
     );
     for (const s of u.stores) await ensure('user_stores', { user_id: userId, store_id: storeIds[s] }, {});
   }
+  // The items above were written around the catalog's repository: their name search rows too.
+  await fillItemNameWords(em);
   return { created };
 }
