@@ -52,14 +52,14 @@ describe('seed:volume', () => {
     const mismatches = await q(`
       SELECT r.id,
         r.refund_total AS total,
-        (SELECT SUM(i.refund_total) FROM sale_return_items i WHERE i.return_id = r.id) AS lines,
+        (SELECT SUM(i.refund_total) FROM sale_return_items i WHERE i.return_id = r.id) AS line_total,
         (SELECT SUM(i.refund_net) FROM sale_return_items i WHERE i.return_id = r.id) AS lines_net,
         r.refund_net AS net,
         (SELECT SUM(f.amount) FROM return_refunds f WHERE f.return_id = r.id) AS refunds,
         (SELECT SUM(c.amount) FROM credit_notes c WHERE c.return_id = r.id) AS credit
       FROM sale_returns r`);
     for (const m of mismatches)
-      expect([num(m.lines), num(m.refunds), num(m.credit), num(m.lines_net)]).toEqual([num(m.total), num(m.total), num(m.total), num(m.net)]);
+      expect([num(m.line_total), num(m.refunds), num(m.credit), num(m.lines_net)]).toEqual([num(m.total), num(m.total), num(m.total), num(m.net)]);
 
     // Each claimed line: claimed = returned on the sale line, refund within what the line cost.
     const lines = await q(`
