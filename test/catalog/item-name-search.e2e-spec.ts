@@ -36,6 +36,21 @@ describe('Item name search index', () => {
     expect(rows.map((r: { tail: string }) => r.tail)).toEqual(['vanilla pudding cup', 'pudding cup', 'cup']);
   });
 
+  it('takes LIKE wildcards literally and answers odd or oversized terms without a 5xx', async () => {
+    for (const q of ['%', '_', '\\', 'a%b', '%water']) expect([q, await names(q)]).toEqual([q, []]);
+    for (const q of ['\u{10FFFF}', '😀 cola', "'; DROP TABLE items; --", 'x'.repeat(255), ' '.repeat(50)]) {
+      const res = await api().get('/api/v1/items').query({ q }).set(bearer(manager));
+      expect([q.slice(0, 20), res.status]).toEqual([q.slice(0, 20), 200]);
+    }
+    const huge = await api()
+      .get('/api/v1/items')
+      .query({ q: 'x'.repeat(256) })
+      .set(bearer(manager));
+    expect(huge.status).toBe(422);
+    expect(huge.body.errors.q).toBeDefined();
+    expect(await names('Still Water 500ml')).toEqual(['Still Water 500ml']);
+  });
+
   it('is rebuilt from the items by catalog:reindex-names (after a raw import)', async () => {
     await t.db.query('DELETE FROM item_name_words');
     expect(await names('water')).toEqual([]);

@@ -1,5 +1,5 @@
 import { DataSource, QueryRunner } from 'typeorm';
-import { lineRefund, LineRefund, NO_CLAIMS, refundableTenders, RefundPart, splitRefund, stockAction } from '@pos/returns';
+import { canRestock, lineRefund, LineRefund, NO_CLAIMS, refundableTenders, RefundPart, ReturnCondition, splitRefund, stockAction } from '@pos/returns';
 
 /**
  * `seed:volume`: a realistic year of trading for benchmarks, written straight into the tables
@@ -27,7 +27,7 @@ export interface VolumeOptions {
 /** Share of the sales paid at the till that come back (on-account sales are left alone: their invoices age). */
 const RETURN_RATE = 0.025;
 /** What returned goods come back as, with their weights: most go back on the shelf. */
-const RETURN_CONDITIONS: [condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled', weight: number][] = [
+const RETURN_CONDITION_WEIGHTS: [condition: ReturnCondition, weight: number][] = [
   ['resellable', 0.8],
   ['opened', 0.07],
   ['damaged', 0.06],
@@ -42,7 +42,7 @@ interface PlannedReturn {
   sale: { id: number; receiptNumber: string; customerId: number | null; currency: string; invoiceId: number; lines: { id: number; qty: number }[] };
   at: Date;
   reason: string;
-  lines: { saleItemId: number; item: Item; qty: number; wh: number; condition: string; restock: boolean; refund: LineRefund }[];
+  lines: { saleItemId: number; item: Item; qty: number; wh: number; condition: ReturnCondition; restock: boolean; refund: LineRefund }[];
   refunds: RefundPart[];
 }
 
@@ -702,8 +702,8 @@ export class VolumeSeeder {
       const sold = Number(row.quantity);
       const qty = whole ? sold : 1 + Math.floor(this.rand() * sold);
       let x = this.rand();
-      const condition = RETURN_CONDITIONS.find(([, w]) => (x -= w) < 0)?.[0] ?? 'resellable';
-      const restock = condition === 'resellable' || condition === 'opened';
+      const condition = RETURN_CONDITION_WEIGHTS.find(([, w]) => (x -= w) < 0)?.[0] ?? 'resellable';
+      const restock = canRestock(condition); // the workflow's default: sellable goods go back on the shelf
       row.returned_quantity = qty;
       const refund = lineRefund(
         { quantity: sold, total: Number(row.total), tax: Number(row.tax), net: Number(row.net), unitCost: Number(row.unit_cost) },
@@ -816,7 +816,7 @@ export class VolumeSeeder {
         refund_total: l.refund.total,
         cost: l.refund.cost,
       });
-      const action = stockAction(l.condition as Parameters<typeof stockAction>[0], l.restock);
+      const action = stockAction(l.condition, l.restock);
       if (action !== 'none') move(l.item.id, l.wh, 'return', l.qty, r.at, 'return', String(r.id), l.item.cost);
       if (action === 'damage' || action === 'spoilage') move(l.item.id, l.wh, action, -l.qty, r.at, 'return', String(r.id), l.item.cost);
     }
