@@ -10,6 +10,7 @@
  * `/integration/sales` and `/integration/data/sales` are loaded at page 1 and page 1,000 (50 per page),
  * and their meta.total is checked against COUNT(*). Ends with one line:
  *   reports worst p95: 30d N ms, 1y M ms; feed p99: first A ms, deep B ms
+ * BENCH_ONLY=feeds (or a comma list of report names) measures only those.
  */
 const { execFileSync, fork } = require('node:child_process');
 const http = require('node:http');
@@ -19,6 +20,8 @@ const SALES = Number(process.env.BENCH_SALES ?? 1_000_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION = Number(process.env.BENCH_DURATION ?? 4);
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
+// BENCH_ONLY=feeds, or a comma list of reports (e.g. invoices/credit-notes,closeout): measure only those.
+const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null;
 const server = {
   host: process.env.DB_HOST ?? '127.0.0.1',
   port: Number(process.env.DB_PORT ?? 3306),
@@ -218,7 +221,7 @@ async function main() {
       `\n${CONNECTIONS} connections (identical requests in flight share one computation); then 1 connection (every request computes alone)\n` +
         `${'report'.padEnd(28)} ${'range'.padEnd(5)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(6)} errors | ${'alone p50'.padStart(9)} ${'p95'.padStart(7)} ${'bytes'.padStart(8)}`,
     );
-    for (const report of REPORTS) {
+    for (const report of REPORTS.filter((r) => !ONLY || ONLY.includes(r))) {
       for (const [range, query] of Object.entries(ranges)) {
         const path = `/api/v1/integration/reports/${report.replace('{cashier}', String(cashierId))}${query}`;
         const r = await load(path, token);
@@ -236,7 +239,7 @@ async function main() {
       `\n${'feed'.padEnd(28)} ${'page'.padEnd(5)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(6)} meta.total`,
     );
     const feed = { first: 0, deep: 0 };
-    for (const base of ['/api/v1/integration/sales', '/api/v1/integration/data/sales']) {
+    for (const base of !ONLY || ONLY.includes('feeds') ? ['/api/v1/integration/sales', '/api/v1/integration/data/sales'] : []) {
       for (const [label, page] of [
         ['first', 1],
         ['deep', 1000],

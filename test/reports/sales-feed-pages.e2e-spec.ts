@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { utcDayOf, utcMonthOf } from '@pos/kernel';
+import { utcDate } from '@pos/platform';
 import { SaleFactsReader } from '@pos/sales';
 import { bearer, DEMO, integrationToken, login, startTestApp, TestApp } from '../support/test-app';
 
@@ -56,27 +58,50 @@ describe('Sales feed pages and totals', () => {
   });
   afterAll(() => t.close());
 
-  it('keeps the day counts equal to the sales through checkouts and voids', async () => {
-    const day = t.isMysql ? "DATEDIFF(created_at, '1970-01-01')" : 'CAST(julianday(created_at) - 2440587.5 AS INTEGER)';
-    const counted = await t.db.query(
-      `SELECT ${day} AS day, store_id, COALESCE(warehouse_id, 0) AS wh, status, COUNT(*) AS n FROM sales GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
-    );
-    const kept = await t.db.query('SELECT day, store_id, warehouse_id AS wh, status, n FROM sale_day_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4');
-    const norm = (rows: Record<string, unknown>[]) => rows.map((r) => [Number(r.day), Number(r.store_id), Number(r.wh), r.status, Number(r.n)]);
-    expect(norm(kept)).toEqual(norm(counted));
-    expect(norm(kept).find((r) => r[3] === 'voided')).toBeDefined();
+  /** sale_counts as counting the sales by UTC day and by UTC month gives them. */
+  const counted = async () => {
+    const sales = (await t.db.query('SELECT created_at, store_id, warehouse_id, status FROM sales')) as Record<string, unknown>[];
+    const want = new Map<string, number>();
+    for (const s of sales) {
+      const day = utcDayOf(utcDate.from(s.created_at as Date | string) as Date);
+      for (const [grain, d] of [
+        ['d', day],
+        ['m', utcMonthOf(day)],
+      ])
+        want.set(
+          [grain, d, Number(s.store_id), Number(s.warehouse_id ?? 0), s.status].join('|'),
+          (want.get([grain, d, Number(s.store_id), Number(s.warehouse_id ?? 0), s.status].join('|')) ?? 0) + 1,
+        );
+    }
+    return [...want].map(([k, n]) => `${k}|${n}`).sort();
+  };
+  const kept = async () =>
+    ((await t.db.query('SELECT grain, day, store_id, warehouse_id, status, n FROM sale_counts WHERE n <> 0')) as Record<string, unknown>[])
+      .map((r) => [r.grain, Number(r.day), Number(r.store_id), Number(r.warehouse_id), r.status, Number(r.n)].join('|'))
+      .sort();
+
+  it('keeps the day and month counts equal to the sales through checkouts and voids', async () => {
+    expect(await kept()).toEqual(await counted());
+    expect((await kept()).find((r) => r.startsWith('m|') && r.includes('|voided|'))).toBeDefined();
   });
 
-  it('pages over several days put together are the whole feed, newest first, with exact totals', async () => {
-    // Spread the sales over three days (straight in the table), then recount as a bulk loader would.
+  it('pages over several days and months put together are the whole feed, newest first, with exact totals', async () => {
+    // Spread the sales over five days in up to four UTC months (straight in the table), then recount as a bulk loader would.
     const day = 86_400_000;
     const at = (ms: number) => (t.isMysql ? new Date(ms) : new Date(ms).toISOString().replace('T', ' ').replace('Z', ''));
     const all = await expected();
-    for (const [i, id] of all.entries()) {
-      if (i % 3 === 1) await t.db.query('UPDATE sales SET created_at = ? WHERE id = ?', [at(Date.now() - day - i * 1000), id]);
-      if (i % 3 === 2) await t.db.query('UPDATE sales SET created_at = ? WHERE id = ?', [at(Date.now() - 3 * day - i * 1000), id]);
-    }
+    const back = [0, 1, 3, 40, 75];
+    for (const [i, id] of all.entries())
+      if (i % 5) await t.db.query('UPDATE sales SET created_at = ? WHERE id = ?', [at(Date.now() - back[i % 5] * day - i * 1000), id]);
     await t.app.get(SaleFactsReader).rebuildFeedCounts();
+    expect(await kept()).toEqual(await counted());
+    expect(new Set((await kept()).filter((r) => r.startsWith('m|')).map((r) => r.split('|')[1])).size).toBeGreaterThanOrEqual(3);
+    const today = utcDayOf(new Date());
+    const iso = (k: number) => new Date((today + k) * day).toISOString().slice(0, 10);
+    const dayAt = (k: number) => at((today + k) * day);
+    const monthMs = (k: number) => Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + k, 1);
+    const monthIso = (k: number) => new Date(monthMs(k)).toISOString().slice(0, 10);
+    const lastOfMonthIso = (k: number) => new Date(monthMs(k + 1) - day).toISOString().slice(0, 10);
     const everything = await expected();
     for (const path of ['integration/sales', 'integrations/data/sales']) {
       for (const perPage of [1, 4, 5, 13, 200]) {
@@ -94,8 +119,19 @@ describe('Sales feed pages and totals', () => {
       [{ store_id: 2 }, 'store_id = 2', []],
       [{ warehouse_id: 1 }, 'warehouse_id = 1', []],
       [{ store_id: 1, status: 'completed' }, "store_id = 1 AND status = 'completed'", []],
-      [{ date_from: new Date(Date.now() - day).toISOString().slice(0, 10) }, 'created_at >= ?', [at(Math.floor(Date.now() / day - 1) * day)]],
-      [{ to: new Date(Date.now() - 2 * day).toISOString().slice(0, 10) }, 'created_at < ?', [at(Math.floor(Date.now() / day - 1) * day)]],
+      [{ date_from: iso(-1) }, 'created_at >= ?', [dayAt(-1)]],
+      [{ to: iso(-2) }, 'created_at < ?', [dayAt(-1)]],
+      // Date ranges cutting months, holding whole months, inside one month, and empty.
+      [{ date_from: iso(-60), date_to: iso(-2) }, 'created_at >= ? AND created_at < ?', [dayAt(-60), dayAt(-1)]],
+      [{ date_from: iso(-100) }, 'created_at >= ?', [dayAt(-100)]],
+      [{ date_from: monthIso(-2), date_to: iso(0) }, 'created_at >= ?', [at(monthMs(-2))]],
+      [{ date_from: monthIso(-3), to: lastOfMonthIso(-1) }, 'created_at >= ? AND created_at < ?', [at(monthMs(-3)), at(monthMs(0))]],
+      [
+        { date_from: iso(-41), date_to: iso(-39), status: 'completed' },
+        "created_at >= ? AND created_at < ? AND status = 'completed'",
+        [dayAt(-41), dayAt(-38)],
+      ],
+      [{ date_from: iso(-30), date_to: iso(-20) }, 'created_at >= ? AND created_at < ?', [dayAt(-30), dayAt(-19)]],
     ];
     for (const [query, where, params] of filters) {
       const want = await expected(where, params);

@@ -3,3 +3,4 @@ export * from './money';
 export * from './pagination';
 export * from './clock';
 export * from './word-starts';
+export * from './utc-days';

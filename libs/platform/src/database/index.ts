@@ -3,6 +3,7 @@ export * from './data-source';
 export * from './database.module';
 export { MIGRATIONS } from './migrations';
 export { fillItemNameWords } from './migrations/1764000000000-item-name-words';
+export { fillSaleCounts } from './migrations/1764100000000-sale-counts';
 export * from './seeds/demo.seed';
 export * from './changes/change-log';
 export * from './changes/change.entities';

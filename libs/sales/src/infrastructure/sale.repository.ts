@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In } from 'typeorm';
-import { Page, pageOffset, PageRequest } from '@pos/kernel';
-import { TxRepository, utcDate } from '@pos/platform';
+import { DAY_MS, nextUtcMonth, Page, pageOffset, PageRequest, utcDayOf, utcMonthOf } from '@pos/kernel';
+import { fillSaleCounts, TxRepository, utcDate } from '@pos/platform';
 import {
   InvoicePaymentRecord,
   InvoiceRecord,
@@ -15,8 +15,6 @@ import {
   SaleSummaryRecord,
 } from '../application/sale.ports';
 import { InvoiceEntity, InvoicePaymentEntity, ReceiptCounterEntity, SaleEntity, SaleItemEntity, SalePaymentEntity } from './sale.entities';
-
-const DAY_MS = 86_400_000;
 
 type Kind = 'int' | 'money' | 'text' | 'bool' | 'date';
 type Columns = Record<string, [string, Kind]>;
@@ -213,30 +211,36 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
   async insertSale(sale: Omit<SaleRecord, 'id'>): Promise<SaleRecord> {
     const repo = this.em.getRepository(SaleEntity);
     const saved = await repo.save(repo.create(sale));
-    await this.count(saved, saved.status, 1);
+    await this.count(saved, [[saved.status, 1]]);
     return saved;
   }
 
   /**
-   * sale_day_counts: sales per UTC day, store, warehouse and status, changed in the transaction
-   * that inserts a sale or changes its status. The feeds read meta.total from it (exact, without
-   * counting a million rows) and find the day a deep page starts on.
+   * sale_counts: sales per UTC day and per UTC month (grains 'd' and 'm'), store, warehouse and
+   * status, changed in the transaction that inserts a sale or changes its status, by one upsert of
+   * every row concerned (in key order, so concurrent writers take their row locks in one order).
+   * The feeds read meta.total from it (exact, without counting a million rows: whole months from
+   * the month rows) and find the day a deep page starts on.
    */
-  private async count(sale: Pick<SaleRecord, 'createdAt' | 'storeId' | 'warehouseId'>, status: string, delta: 1 | -1): Promise<void> {
-    const key = [Math.floor(sale.createdAt.getTime() / DAY_MS), sale.storeId, sale.warehouseId ?? 0, status];
+  private async count(sale: Pick<SaleRecord, 'createdAt' | 'storeId' | 'warehouseId'>, changes: [status: string, delta: 1 | -1][]): Promise<void> {
+    const day = utcDayOf(sale.createdAt);
+    const sorted = [...changes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const rows = [
+      ...sorted.map(([status, delta]) => ['d', day, sale.storeId, sale.warehouseId ?? 0, status, delta]),
+      ...sorted.map(([status, delta]) => ['m', utcMonthOf(day), sale.storeId, sale.warehouseId ?? 0, status, delta]),
+    ];
     const upsert = this.isSqlite
-      ? 'ON CONFLICT (day, store_id, warehouse_id, status) DO UPDATE SET n = n + excluded.n'
+      ? 'ON CONFLICT (grain, day, store_id, warehouse_id, status) DO UPDATE SET n = n + excluded.n'
       : 'ON DUPLICATE KEY UPDATE n = n + VALUES(n)';
-    await this.em.query(`INSERT INTO sale_day_counts (day, store_id, warehouse_id, status, n) VALUES (?, ?, ?, ?, ?) ${upsert}`, [...key, delta]);
+    await this.em.query(
+      `INSERT INTO sale_counts (grain, day, store_id, warehouse_id, status, n) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')} ${upsert}`,
+      rows.flat(),
+    );
   }
 
-  /** Recounts sale_day_counts from the sales (after a bulk load that wrote the sales table directly). */
-  async rebuildDayCounts(): Promise<void> {
-    const day = this.isSqlite ? 'CAST(julianday(created_at) - 2440587.5 AS INTEGER)' : "DATEDIFF(created_at, '1970-01-01')";
-    await this.em.query('DELETE FROM sale_day_counts');
-    await this.em.query(
-      `INSERT INTO sale_day_counts (day, store_id, warehouse_id, status, n) SELECT ${day}, store_id, COALESCE(warehouse_id, 0), status, COUNT(*) FROM sales GROUP BY ${day}, store_id, COALESCE(warehouse_id, 0), status`,
-    );
+  /** Recounts sale_counts from the sales (after a bulk load that wrote the sales table directly). */
+  rebuildDayCounts(): Promise<void> {
+    return fillSaleCounts(this.em, !this.isSqlite);
   }
 
   async insertItems(items: Omit<SaleItemRecord, 'id'>[]): Promise<SaleItemRecord[]> {
@@ -270,10 +274,10 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
   }
 
   /**
-   * Newest first (created_at, then id). Filters the day counts can answer (store, warehouse,
-   * status, whole UTC days) take the counted path: meta.total from sale_day_counts, and the page
-   * read from the day it starts on, so page 1,000 costs about what page 1 does; other filters
-   * (q, cashier, customer, session, times within a day) count the matching rows.
+   * Newest first (created_at, then id). Filters the counts can answer (store, warehouse, status,
+   * whole UTC days) take the counted path: meta.total from sale_counts, and the page read from the
+   * day it starts on, so page 1,000 costs about what page 1 does; other filters (q, cashier,
+   * customer, session, times within a day) count the matching rows.
    */
   async list(f: SaleFilter, page: PageRequest): Promise<Page<SaleSummaryRecord>> {
     const wholeDay = (d?: Date) => d === undefined || d.getTime() % DAY_MS === 0;
@@ -283,33 +287,83 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     return new Page(rows, total, page.page, page.perPage);
   }
 
+  /**
+   * The counted path in one or two small reads and the page: the counts of the range by period
+   * (the whole UTC months inside it from the month rows, but for the newest, and the days outside
+   * those from the day rows), then, when the page starts in an older month, that month's days; the
+   * page is then read from the day it starts on, skipping only the sales of that day before it.
+   */
   private async countedList(f: SaleFilter, page: PageRequest): Promise<Page<SaleSummaryRecord>> {
-    const where: string[] = [];
+    const dims: string[] = [];
     const params: unknown[] = [];
-    const add = (sql: string, ...values: unknown[]) => (where.push(sql), params.push(...values));
+    const add = (sql: string, ...values: unknown[]) => (dims.push(sql), params.push(...values));
     if (f.storeIds !== 'all')
       add(`store_id IN (${(f.storeIds.length ? f.storeIds : [0]).map(() => '?').join(', ')})`, ...(f.storeIds.length ? f.storeIds : [0]));
     if (f.storeId !== undefined) add('store_id = ?', f.storeId);
     if (f.warehouseId !== undefined) add('warehouse_id = ?', f.warehouseId);
     if (f.status) add('status = ?', f.status);
-    if (f.from) add('day >= ?', f.from.getTime() / DAY_MS);
-    if (f.to) add('day < ?', f.to.getTime() / DAY_MS);
-    const days = (await this.em.query(
-      `SELECT day, SUM(n) AS n FROM sale_day_counts${where.length ? ` WHERE ${where.join(' AND ')}` : ''} GROUP BY day ORDER BY day DESC`,
-      params,
-    )) as { day: number | string; n: number | string }[];
-    const total = days.reduce((a, d) => a + Number(d.n), 0);
+    const from = f.from ? utcDayOf(f.from) : undefined;
+    const to = f.to ? utcDayOf(f.to) : undefined;
+    // Whole months: those starting at or after `first` and ending at or before `end`.
+    const first = from === undefined ? undefined : utcMonthOf(from) === from ? from : nextUtcMonth(from);
+    const end = to === undefined ? undefined : utcMonthOf(to);
+    const spans: string[] = [];
+    const spanParams: unknown[] = [];
+    const span = (grain: 'd' | 'm', lo?: number, hi?: number) => {
+      const where = ['grain = ?'];
+      spanParams.push(grain);
+      if (lo !== undefined) {
+        where.push('day >= ?');
+        spanParams.push(lo);
+      }
+      if (hi !== undefined) {
+        where.push('day < ?');
+        spanParams.push(hi);
+      }
+      spans.push(`(${where.join(' AND ')})`);
+    };
+    if (first === undefined || end === undefined || first < end) {
+      // The newest whole month is read by its days, with the partial days after it: a page among
+      // the latest month's sales (page 1 and the next thousand or so) then needs no second read.
+      const split = Math.max(end === undefined ? utcMonthOf(utcDayOf(new Date())) : utcMonthOf(end - 1), first ?? -Infinity);
+      if (first === undefined || first < split) span('m', first, split);
+      span('d', split, to);
+      if (from !== undefined && first !== undefined && from < first) span('d', from, first);
+    } else span('d', from, to);
+    const read = async (where: string, whereParams: unknown[], groupBy: string) =>
+      (
+        (await this.em.query(`SELECT ${groupBy}, SUM(n) AS n FROM sale_counts WHERE ${[where, ...dims].join(' AND ')} GROUP BY ${groupBy}`, [
+          ...whereParams,
+          ...params,
+        ])) as { grain?: string; day: number | string; n: number | string }[]
+      ).map((r) => ({ month: r.grain === 'm', day: Number(r.day), n: Number(r.n) }));
+    const periods = (await read(`(${spans.join(' OR ')})`, spanParams, 'grain, day')).sort((a, b) => b.day - a.day);
+    const total = periods.reduce((a, p) => a + p.n, 0);
     const offset = pageOffset(page);
     if (offset >= total) return new Page([], total, page.page, page.perPage);
-    // The page starts on the newest day whose sales, with those of the newer days, reach past the offset.
-    let before = 0;
-    let start = days[0];
-    for (const d of days) {
-      start = d;
-      if (before + Number(d.n) > offset) break;
-      before += Number(d.n);
+    // The page starts in the newest period whose sales, with those of the newer periods, reach past the offset.
+    const reach = (list: typeof periods, before: number) => {
+      for (const p of list) {
+        if (before + p.n > offset) return { start: p, before };
+        before += p.n;
+      }
+      return null;
+    };
+    let { start, before } = reach(periods, 0) ?? { start: periods[periods.length - 1], before: 0 };
+    let until = start.month ? nextUtcMonth(start.day) : start.day + 1;
+    if (start.month) {
+      const days = await read("grain = 'd' AND day >= ? AND day < ?", [start.day, until], 'day');
+      // (Were a month's days ever to disagree with its month row, the page is read from the month's end: slower, still right.)
+      const inMonth = reach(
+        days.sort((a, b) => b.day - a.day),
+        before,
+      );
+      if (inMonth) {
+        ({ start, before } = inMonth);
+        until = start.day + 1;
+      }
     }
-    const rows = await this.summaryPage(this.filtered({ ...f, to: new Date((Number(start.day) + 1) * DAY_MS) }), offset - before, page.perPage);
+    const rows = await this.summaryPage(this.filtered({ ...f, to: new Date(until * DAY_MS) }), offset - before, page.perPage);
     return new Page(rows, total, page.page, page.perPage);
   }
 
@@ -378,8 +432,10 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     const before = changes.status !== undefined ? await this.find(id) : null;
     await this.em.getRepository(SaleEntity).update({ id }, changes);
     if (before && changes.status !== undefined && changes.status !== before.status) {
-      await this.count(before, before.status, -1);
-      await this.count(before, changes.status, 1);
+      await this.count(before, [
+        [before.status, -1],
+        [changes.status, 1],
+      ]);
     }
   }
 

@@ -13,6 +13,7 @@ import { WebhookEndpointsAndDeliveries1763800150000 } from './1763800150000-webh
 import { AuditLog1763860000000 } from './1763860000000-audit-log';
 import { ReportRollups1763820000000 } from './1763820000000-report-rollups';
 import { SaleDayCounts1763820100000 } from './1763820100000-sale-day-counts';
+import { SaleCounts1764100000000 } from './1764100000000-sale-counts';
 import { RollupJournal1763920000000 } from './1763920000000-rollup-journal';
 import { BulkJobSweepIndex1763880000000 } from './1763880000000-bulk-job-sweep-index';
 import { ItemNameWords1764000000000 } from './1764000000000-item-name-words';
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   BulkJobSweepIndex1763880000000,
   RollupJournal1763920000000,
   ItemNameWords1764000000000,
+  SaleCounts1764100000000,
 ];
