@@ -1,11 +1,12 @@
 /**
  * The 32 integration reports and the sales feeds on MySQL/MariaDB at a million sales.
- *   npm run bench:reports   (BENCH_SALES=1000000 BENCH_DB=pos_bench_reports BENCH_CONNECTIONS=10 BENCH_DURATION=4;
+ *   npm run bench:reports   (BENCH_SALES=1000000 BENCH_DB=pos_bench_reports BENCH_CONNECTIONS=10 BENCH_DURATION=4 BENCH_WARMUP=1;
  *                            DB_HOST, DB_PORT, DB_USERNAME, DB_PASSWORD as for the service)
  * Seeds once: when the database is missing or holds fewer sales it is created, migrated and filled
  * with `seed:volume` (a year of trading, then the rollups rebuilt); otherwise it is reused (pending
  * migrations are applied). Then the API runs in a child process and each report is loaded with 10
- * keep-alive connections for BENCH_DURATION seconds, over the default 30 days and over a full year
+ * keep-alive connections for BENCH_DURATION seconds (after BENCH_WARMUP seconds of the same load, not
+ * counted: JIT and caches), over the default 30 days and over a full year
  * (the 366 days up to today); each latency is measured here, so p50 / p95 / p99 are exact. The feeds
  * `/integration/sales` and `/integration/data/sales` are loaded at page 1 and page 1,000 (50 per page),
  * and their meta.total is checked against COUNT(*). Ends with one line:
@@ -19,6 +20,7 @@ const DB = process.env.BENCH_DB ?? 'pos_bench_reports';
 const SALES = Number(process.env.BENCH_SALES ?? 1_000_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION = Number(process.env.BENCH_DURATION ?? 4);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
 // BENCH_ONLY=feeds, or a comma list of reports (e.g. invoices/credit-notes,closeout): measure only those.
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null;
@@ -168,24 +170,29 @@ function get(path, token) {
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-/** `connections` loops for `seconds`, every latency kept. */
+/** `connections` loops for `seconds`, every latency kept, after WARMUP seconds of the same load (not kept: JIT, caches). */
 async function load(path, token, connections = CONNECTIONS, seconds = DURATION) {
   for (let i = 0; i < 3; i++) {
     const warm = await get(path, token);
     if (warm.status !== 200) throw new Error(`${path}: ${warm.status} ${warm.body.toString().slice(0, 300)}`);
   }
-  const latencies = [];
-  let errors = 0;
-  const until = Date.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (Date.now() < until) {
-        const r = await get(path, token);
-        if (r.status !== 200) errors++;
-        latencies.push(r.ms);
-      }
-    }),
-  );
+  const run = async (secs) => {
+    const latencies = [];
+    let errors = 0;
+    const until = Date.now() + secs * 1000;
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (Date.now() < until) {
+          const r = await get(path, token);
+          if (r.status !== 200) errors++;
+          latencies.push(r.ms);
+        }
+      }),
+    );
+    return { latencies, errors };
+  };
+  await run(WARMUP);
+  const { latencies, errors } = await run(seconds);
   latencies.sort((a, b) => a - b);
   return {
     n: latencies.length,

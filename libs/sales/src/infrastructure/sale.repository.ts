@@ -283,7 +283,14 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     const wholeDay = (d?: Date) => d === undefined || d.getTime() % DAY_MS === 0;
     if (!f.q && f.userId === undefined && f.customerId === undefined && f.sessionId === undefined && wholeDay(f.from) && wholeDay(f.to))
       return this.countedList(f, page);
-    const [rows, total] = await Promise.all([this.summaryPage(this.filtered(f), pageOffset(page), page.perPage), this.filtered(f).getCount()]);
+    const ids = this.filtered(f)
+      .select('s.id', 'id')
+      .orderBy('s.created_at', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .offset(pageOffset(page))
+      .limit(page.perPage)
+      .getQueryAndParameters();
+    const [rows, total] = await Promise.all([this.summaryPage(ids), this.filtered(f).getCount()]);
     return new Page(rows, total, page.page, page.perPage);
   }
 
@@ -363,7 +370,13 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
         until = start.day + 1;
       }
     }
-    const rows = await this.summaryPage(this.filtered({ ...f, to: new Date(until * DAY_MS) }), offset - before, page.perPage);
+    // The page's ids, on the same filters (written here: a query builder costs more than this read).
+    const at = (day: number) => (this.isSqlite ? new Date(day * DAY_MS).toISOString().replace('T', ' ').replace('Z', '') : new Date(day * DAY_MS));
+    const bounds = [...(from === undefined ? [] : [['created_at >= ?', at(from)]]), ['created_at < ?', at(until)]] as [string, unknown][];
+    const rows = await this.summaryPage([
+      `SELECT id FROM sales WHERE ${[...dims, ...bounds.map(([sql]) => sql)].join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${Number(page.perPage)} OFFSET ${offset - before}`,
+      [...params, ...bounds.map(([, v]) => v)],
+    ]);
     return new Page(rows, total, page.page, page.perPage);
   }
 
@@ -371,15 +384,9 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
    * One page of summary rows, newest first, in one statement read raw (no entity hydration): the
    * page's ids are found on the (filter, created_at) index alone, skipping `offset` entries there,
    * and only those rows are then read (a deferred join: a deep page reads 50 rows, not offset + 50).
+   * `page` is the statement selecting the page's ids (newest first, offset and limit applied).
    */
-  private async summaryPage(qb: ReturnType<TypeOrmSaleRepository['filtered']>, offset: number, limit: number): Promise<SaleSummaryRecord[]> {
-    const [pageSql, params] = qb
-      .select('s.id', 'id')
-      .orderBy('s.created_at', 'DESC')
-      .addOrderBy('s.id', 'DESC')
-      .offset(offset)
-      .limit(limit)
-      .getQueryAndParameters();
+  private async summaryPage([pageSql, params]: [sql: string, params: unknown[]]): Promise<SaleSummaryRecord[]> {
     const raw = (await this.em.query(
       'SELECT s.id AS id, s.receipt_number AS receipt_number, s.status AS status, s.store_id AS store_id, s.warehouse_id AS warehouse_id, ' +
         's.currency_code AS currency_code, s.total_amount AS total_amount, s.created_at AS created_at, s.customer_id AS customer_id, ' +
