@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { utcDate } from '@pos/platform';
 import { runCommand } from '../../apps/cli/src/commands';
 import { bearer, DEMO, integrationToken, login, startTestApp, TestApp } from '../support/test-app';
 import { ALL_REPORT_PERMISSIONS, fig, report } from './report-helpers';
@@ -158,7 +159,21 @@ describe('seed:volume', () => {
       expect(Math.round(Number(fig(res.body, 'refund_total', currency)) * 100)).toBe(num(want.total));
       const notes = await report(t, token, 'invoices/credit-notes', { ...period, store_id: num(s.id) });
       expect(notes.status).toBe(200);
-      expect(JSON.stringify(notes.body.data)).toContain(`CN-`);
+      // One row per credit note of the store's returns, by date then id, created_at the return's processing time in ISO 8601 UTC.
+      const rows = notes.body.data.rows as { id: number; date: string; return_id: number; number: string; created_at: string }[];
+      const processed = new Map(
+        (await q('SELECT r.id, r.processed_at FROM sale_returns r WHERE r.store_id = ?', [s.id])).map((r) => [
+          num(r.id),
+          utcDate.from(r.processed_at as Date | string) as Date,
+        ]),
+      );
+      expect(rows.length).toBe(num(want.n));
+      expect(rows.map((r) => `${r.date}|${String(r.id).padStart(9, '0')}`)).toEqual(rows.map((r) => `${r.date}|${String(r.id).padStart(9, '0')}`).sort());
+      for (const r of rows) {
+        expect(r.number).toMatch(/^CN-/);
+        expect(r.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+        expect(Math.abs(Date.parse(r.created_at) - processed.get(r.return_id)!.getTime())).toBeLessThan(1000);
+      }
     }
   });
 

@@ -245,42 +245,33 @@ export class InvoiceReportsService {
       warehouseId: scope.warehouseId ?? undefined,
     });
     const names = await this.kit.customers(notes.map((c) => c.customerId).filter((id): id is number => id !== null));
-    const rows = notes.map((c) => ({
-      id: c.id,
-      number: c.number,
-      date: formatDay(c.day),
-      store_id: c.storeId,
-      sale_id: c.saleId,
-      return_id: c.returnId,
-      customer_id: c.customerId,
-      customer_name: c.customerId === null ? null : (names.get(c.customerId) ?? null),
-      currency: c.currencyCode,
-      amount: money.v(c.amount, c.currencyCode),
-      created_at: c.createdAt.toISOString(),
-    }));
-    const summary = scope.currencies.flatMap((c) => {
-      const mine = notes.filter((x) => x.currencyCode === c);
-      return [
-        figure('credit_notes', 'Credit notes', mine.length, 'count', c),
-        figure(
-          'credit_note_total',
-          'Credit notes total',
-          money.v(
-            mine.reduce((a, x) => a + x.amount, 0),
-            c,
-          ),
-          'money',
-          c,
-        ),
-      ];
+    // One pass over the notes (a year can hold tens of thousands): the rows, and per currency the count, the total and the total per day.
+    const perCurrency = new Map<string, { count: number; amount: number; days: Map<number, number> }>();
+    const rows = notes.map((c) => {
+      let mine = perCurrency.get(c.currencyCode);
+      if (!mine) perCurrency.set(c.currencyCode, (mine = { count: 0, amount: 0, days: new Map() }));
+      mine.count++;
+      mine.amount += c.amount;
+      mine.days.set(c.day, (mine.days.get(c.day) ?? 0) + c.amount);
+      return {
+        id: c.id,
+        number: c.number,
+        date: formatDay(c.day),
+        store_id: c.storeId,
+        sale_id: c.saleId,
+        return_id: c.returnId,
+        customer_id: c.customerId,
+        customer_name: c.customerId === null ? null : (names.get(c.customerId) ?? null),
+        currency: c.currencyCode,
+        amount: money.v(c.amount, c.currencyCode),
+        created_at: c.createdAt,
+      };
     });
-    const perDay = (c: string): Row[] =>
-      [
-        ...groupRows(
-          notes.filter((x) => x.currencyCode === c).map((x) => ({ day: x.day, amount: x.amount })),
-          'day',
-        ),
-      ].map(([day, list]) => ({ day: Number(day), amount: n(total(list, ['amount']), 'amount') }));
+    const summary = scope.currencies.flatMap((c) => [
+      figure('credit_notes', 'Credit notes', perCurrency.get(c)?.count ?? 0, 'count', c),
+      figure('credit_note_total', 'Credit notes total', money.v(perCurrency.get(c)?.amount ?? 0, c), 'money', c),
+    ]);
+    const perDay = (c: string): Row[] => [...(perCurrency.get(c)?.days ?? [])].map(([day, amount]) => ({ day, amount }));
     return this.result(scope, summary, rows, [
       chart(
         'line',

@@ -6,6 +6,9 @@ import type { JournalEntry } from '../domain/rollup-journal';
 
 export type { CreditNoteRow };
 
+/** A credit note as the report lists it. */
+export type CreditNoteListing = Omit<CreditNoteRow, 'createdAt'> & { createdAt: string };
+
 export interface LastSale {
   warehouseId: number;
   itemId: number;
@@ -78,5 +81,6 @@ export abstract class RollupReader {
   abstract lastSales(warehouseIds: number[]): Promise<LastSale[]>;
   /** Money taken and refunded per session and payment method type, over every day of the sessions. */
   abstract sessionTenders(sessionIds: number[]): Promise<{ sessionId: number; methodType: string; amount: number; refunded: number }[]>;
-  abstract creditNotes(filter: { from: EpochDay; to: EpochDay; storeIds: number[]; warehouseId?: number }): Promise<CreditNoteRow[]>;
+  /** The credit notes of a period, by day then id, `created_at` as ISO 8601 UTC text (formatted by the database: a year holds tens of thousands). */
+  abstract creditNotes(filter: { from: EpochDay; to: EpochDay; storeIds: number[]; warehouseId?: number }): Promise<CreditNoteListing[]>;
 }
