@@ -5,7 +5,7 @@ import { MAX_STOCK_LEVEL } from '../domain/stock-status';
 import { SerialNumberRecord, StockLevelRecord, StockMovementRecord } from '../application/catalog.records';
 import { InventoryFilter, InventoryRow, MovementFilter, NewMovement, StockRepository, StockSnapshotRow } from '../application/catalog.ports';
 import { StoreScope } from '../application/store.ports';
-import { TxRepository } from '@pos/platform';
+import { TxRepository, utcDate } from '@pos/platform';
 import { SerialNumberEntity, StockLevelEntity, StockMovementEntity } from './catalog.entities';
 
 @Injectable()
@@ -62,9 +62,22 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
       .getMany();
   }
 
-  levels(itemIds: number[], warehouseIds: number[]): Promise<StockLevelRecord[]> {
-    if (!itemIds.length || !warehouseIds.length) return Promise.resolve([]);
-    return this.levelsRepo.findBy({ itemId: In(itemIds), warehouseId: In(warehouseIds) });
+  /** Read raw (every POS lookup and price check reads levels: no query builder, no entity hydration). */
+  async levels(itemIds: number[], warehouseIds: number[]): Promise<StockLevelRecord[]> {
+    if (!itemIds.length || !warehouseIds.length) return [];
+    const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+    const rows = (await this.em.query(
+      `SELECT id, item_id, warehouse_id, quantity, reorder_level, updated_at FROM stock_levels WHERE item_id IN (${marks(itemIds.length)}) AND warehouse_id IN (${marks(warehouseIds.length)})`,
+      [...itemIds, ...warehouseIds],
+    )) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      id: Number(r.id),
+      itemId: Number(r.item_id),
+      warehouseId: Number(r.warehouse_id),
+      quantity: Number(r.quantity),
+      reorderLevel: r.reorder_level === null ? null : Number(r.reorder_level),
+      updatedAt: utcDate.from(r.updated_at as Date | string) as Date,
+    }));
   }
 
   levelsForItem(itemId: number): Promise<StockLevelRecord[]> {

@@ -173,13 +173,23 @@ export function taxRateFor(taxClassId: number | null, rates: TaxRateRecord[], st
   return chosen.reduce((a, r) => a + r.rateBp, 0);
 }
 
+/** Zones already checked (a store's zone is checked on every price: building a formatter to check it costs more than the pricing). */
+const checkedZones = new Map<string, string>();
+
+/** The zone when the runtime knows it, UTC otherwise. */
 export function safeTimeZone(tz: string): string {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return tz;
-  } catch {
-    return 'UTC';
+  let zone = checkedZones.get(tz);
+  if (zone === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      zone = tz;
+    } catch {
+      zone = 'UTC';
+    }
+    if (checkedZones.size >= 1_000) checkedZones.clear();
+    checkedZones.set(tz, zone);
   }
+  return zone;
 }
 
 /** A line's discounts by where they came from, and their total (a priced line or a sale line). */
