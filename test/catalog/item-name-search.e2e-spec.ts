@@ -36,6 +36,29 @@ describe('Item name search index', () => {
     expect(rows.map((r: { tail: string }) => r.tail)).toEqual(['vanilla pudding cup', 'pudding cup', 'cup']);
   });
 
+  it('pages the matches with their exact total, past the last page too', async () => {
+    for (let k = 0; k < 5; k++)
+      expect(
+        (
+          await api()
+            .post('/api/v1/items')
+            .set(bearer(manager))
+            .send({ sku: `PG-${k}`, name: `Pagination Probe ${5 - k}`, base_price: 1 })
+        ).status,
+      ).toBe(201);
+    const seen: string[] = [];
+    for (let p = 1; p <= 4; p++) {
+      const res = await api().get('/api/v1/items').query({ q: 'pagination pro', per_page: 2, page: p }).set(bearer(manager));
+      expect(res.status).toBe(200);
+      expect([p, res.body.meta.total, res.body.meta.last_page]).toEqual([p, 5, 3]);
+      seen.push(...(res.body.data as { name: string }[]).map((i) => i.name));
+    }
+    expect(seen).toEqual([1, 2, 3, 4, 5].map((k) => `Pagination Probe ${k}`));
+    // The SKU prefix and the word start of the same item count it once.
+    const both = await api().get('/api/v1/items').query({ q: 'pg-1' }).set(bearer(manager));
+    expect([both.body.meta.total, both.body.data.map((i: { sku: string }) => i.sku)]).toEqual([1, ['PG-1']]);
+  });
+
   it('takes LIKE wildcards literally and answers odd or oversized terms without a 5xx', async () => {
     for (const q of ['%', '_', '\\', 'a%b', '%water']) expect([q, await names(q)]).toEqual([q, []]);
     for (const q of ['\u{10FFFF}', '😀 cola', "'; DROP TABLE items; --", 'x'.repeat(255), ' '.repeat(50)]) {

@@ -15,7 +15,8 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
   /**
    * Items by filter, by name. q finds names with a word starting with q (the word index:
    * item_name_words, one range read), SKUs starting with q and the exact barcode: one derived
-   * table of the three id sources joined to items, rows read raw, then the page and its count.
+   * table of the three id sources joined to items, rows read raw: the page and its count in one
+   * statement when q is given (a window count), the page and a count otherwise.
    */
   async list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
     const where = ['i.deleted_at IS NULL'];
@@ -41,6 +42,21 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     }
     const base = `FROM ${from} WHERE ${where.join(' AND ')}`;
     const all = [...matchParams, ...params];
+    if (filter.q) {
+      // The matches are counted by the statement that pages them (a window count over the joined
+      // matches, before the page is cut): one union of the matches, not one for the page and one
+      // for the count; the page's ids first, then their rows by key.
+      const rows = (await this.em.query(
+        `SELECT p.total_count, it.* FROM (SELECT i.id, COUNT(*) OVER () AS total_count ${base} ORDER BY i.name, i.id LIMIT ? OFFSET ?) p ` +
+          `${this.matchFirst} items it ON it.id = p.id ORDER BY it.name, it.id`,
+        [...all, page.perPage, pageOffset(page)],
+      )) as Record<string, unknown>[];
+      // A page past the end has no row to carry the count.
+      const total = rows.length
+        ? Number(rows[0].total_count)
+        : Number(((await this.em.query(`SELECT COUNT(*) AS n ${base}`, all)) as { n: number | string }[])[0].n);
+      return new Page(rows.map(itemFromRow), total, page.page, page.perPage);
+    }
     const [rows, counted] = await Promise.all([
       this.em.query(`SELECT i.* ${base} ORDER BY i.name, i.id LIMIT ? OFFSET ?`, [...all, page.perPage, pageOffset(page)]) as Promise<
         Record<string, unknown>[]
