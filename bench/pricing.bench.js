@@ -161,7 +161,10 @@ async function main() {
     `in process: 50-line cart, 200 rules, 20 bundles: ${inproc.full.toFixed(0)} carts/s | no rules/bundles (bare): ${inproc.bare.toFixed(0)} carts/s | ratio ${((inproc.full / inproc.bare) * 100).toFixed(1)}%`,
   );
   const autocannon = require('autocannon');
-  const child = fork(__filename, ['serve'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(__filename, ['serve'], {
+    execArgv: process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : process.execArgv,
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const { base, token } = await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (c) => reject(new Error(`server exited ${c}`)));

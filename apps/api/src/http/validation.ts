@@ -2,6 +2,7 @@ import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, Val
 import { getMetadataStorage } from 'class-validator';
 import { FieldErrors, ValidationFailedError } from '@pos/kernel';
 import { arrayShapeOf } from './validators';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 const REQUIRED_CONSTRAINTS = new Set(['isDefined', 'isNotEmpty', 'arrayNotEmpty']);
 /** When the type is wrong, range/length messages about the same value are noise. */
@@ -23,6 +24,7 @@ type Dto = new () => object;
 @Injectable()
 export class AppValidationPipe extends ValidationPipe {
   constructor() {
+    cacheValidationMetadata();
     super({
       whitelist: true,
       transform: true,
