@@ -140,6 +140,34 @@ describe('Sales feed pages and totals', () => {
       for (let p = 1; p <= first.meta.last_page; p++) got.push(...(await get('integration/sales', { ...query, per_page: 2, page: p })).data.map((s) => s.id));
       expect([query, first.meta.total, got]).toEqual([query, want.length, want]);
     }
+    // Ranges at the edges of the calendar, reversed, or in the future; a page far past the end; times within a day (the row-counting path).
+    const edges: [Record<string, string | number>, string, unknown[]][] = [
+      [{ date_from: '1000-01-01', date_to: '9999-12-31' }, '1 = 1', []],
+      [{ date_from: iso(0), date_to: iso(-5) }, '1 = 0', []],
+      [{ date_from: iso(400), date_to: iso(500) }, '1 = 0', []],
+      [{ to: '1969-12-31' }, '1 = 0', []],
+      [
+        { date_from: `${iso(-41)}T12:00:00Z`, date_to: `${iso(-1)}T06:00:00Z` },
+        'created_at >= ? AND created_at < ?',
+        [at((today - 41) * day + day / 2), at((today - 1) * day + day / 4)],
+      ],
+    ];
+    for (const [query, where, params] of edges) {
+      const res = await api()
+        .get('/api/v1/integration/sales')
+        .set(bearer(feed))
+        .query({ ...query, per_page: 200 });
+      expect([query, res.status]).toEqual([query, 200]);
+      expect([query, res.body.meta.total, res.body.data.map((r: { id: number }) => r.id)]).toEqual([
+        query,
+        (await expected(where, params)).length,
+        await expected(where, params),
+      ]);
+    }
+    const early = await api().get('/api/v1/integration/sales').set(bearer(feed)).query({ date_from: '0001-01-01' });
+    expect([early.status, Object.keys(early.body.errors ?? {})]).toEqual([422, ['date_from']]);
+    const far = await api().get('/api/v1/integration/sales').set(bearer(feed)).query({ page: 1_000_000, per_page: 200 });
+    expect([far.status, far.body.data, far.body.meta.total]).toEqual([200, [], 13]);
     // A filter the counts cannot answer (a cashier) counts the rows: the same order.
     const cashierId = Number((await t.db.query("SELECT id FROM users WHERE email = 'cashier@example.com'"))[0].id);
     const mine = await api().get('/api/v1/sales').set(bearer(staff)).query({ user_id: cashierId, per_page: 100 });

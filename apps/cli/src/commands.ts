@@ -39,7 +39,7 @@ export async function runCommand(app: INestApplicationContext, command: string |
         log,
       });
       log(
-        `seeded in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(counts)}; recounting the feeds' day counts, rebuilding the report rollups`,
+        `seeded in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(counts)}; recounting the feeds' sale counts, rebuilding the report rollups`,
       );
       await app.get(SaleFactsReader).rebuildFeedCounts();
       await app.get(ItemService).rebuildNameIndex();

@@ -286,13 +286,13 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
   }
 }
 
-/** An items row read raw (either driver) as a record: numbers from bigint strings, booleans from 0/1, UTC dates. */
 /** The order of `ORDER BY rnk, name, id` from a rank, the name's collation weight (bytes, or null) and the id. */
 function byRankNameAndId(a: Record<string, unknown>, b: Record<string, unknown>): number {
   const weight = (v: unknown) => (v === null || v === undefined ? Buffer.alloc(0) : Buffer.isBuffer(v) ? v : Buffer.from(String(v), 'binary'));
   return Number(a.rnk) - Number(b.rnk) || Buffer.compare(weight(a.sort_key), weight(b.sort_key)) || Number(a.id) - Number(b.id);
 }
 
+/** An items row read raw (either driver) as a record: numbers from bigint strings, booleans from 0/1, UTC dates. */
 function itemFromRow(r: Record<string, unknown>): ItemRecord {
   const int = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   const date = (v: unknown) => (v === null || v === undefined ? null : (utcDate.from(v as string | Date) as Date));

@@ -21,9 +21,9 @@ export class SaleFactsReader {
     return [...byId.values()];
   }
 
-  /** Maintenance, for a bulk loader that wrote the sales table directly: recounts the feeds' per-day sale counts. */
+  /** Maintenance, for a bulk loader that wrote the sales table directly: recounts the feeds' per-day and per-month sale counts. */
   rebuildFeedCounts(): Promise<void> {
-    return this.sales.rebuildDayCounts();
+    return this.sales.rebuildSaleCounts();
   }
 
   async sale(id: number): Promise<SaleFacts | null> {

@@ -168,8 +168,8 @@ export abstract class SaleRepository {
   /** Sales with id > afterId in id order, at most `limit`, with their lines and payments (rebuilding read models). */
   abstract factsAfter(afterId: number, limit: number): Promise<{ sales: SaleRecord[]; items: SaleItemRecord[]; payments: SalePaymentRecord[] }>;
   abstract receivables(filter: ReceivableFilter): Promise<ReceivableGroup[]>;
-  /** Recounts the per-day sale counts the feeds read (after a bulk load). */
-  abstract rebuildDayCounts(): Promise<void>;
+  /** Recounts the per-day and per-month sale counts the feeds read (after a bulk load). */
+  abstract rebuildSaleCounts(): Promise<void>;
   abstract nextReceiptNumber(storeId: number): Promise<number>;
   abstract insertSale(sale: Omit<SaleRecord, 'id'>): Promise<SaleRecord>;
   /** One multi-row INSERT; the rows as written, with their ids. */

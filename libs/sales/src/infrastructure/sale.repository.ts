@@ -239,7 +239,7 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
   }
 
   /** Recounts sale_counts from the sales (after a bulk load that wrote the sales table directly). */
-  rebuildDayCounts(): Promise<void> {
+  rebuildSaleCounts(): Promise<void> {
     return fillSaleCounts(this.em, !this.isSqlite);
   }
 
