@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { IdempotentRequests } from '@pos/platform';
+import { AuditLog, IdempotentRequests } from '@pos/platform';
 import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
 
 /** Never oversell, never double-sell: run on SQLite (serialized) and on MariaDB (row locks). */
@@ -138,5 +138,63 @@ describe('Checkout under concurrency', () => {
     const [{ n }] = await t.db.query("SELECT COUNT(*) AS n FROM idempotency_keys WHERE idem_key = 'dies-mid-sale'");
     expect(Number(n)).toBe(0);
     await expect(idempotency.run(request, 201, () => Promise.resolve({ ok: true }))).resolves.toEqual({ replayed: false, status: 201, body: { ok: true } });
+  });
+
+  it('replays a completed sale even when the sale would now be refused (till closed, stock sold out)', async () => {
+    const first = await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body('closed-later'));
+    expect(first.status).toBe(201);
+    const admin = await login(t, DEMO.admin);
+    await api()
+      .post('/api/v1/inventory/adjustments')
+      .set(bearer(admin))
+      .send({ type: 'count', warehouse_id: 1, items: [{ item_id: itemId, quantity: 0 }] })
+      .expect(201);
+    const sessionId = first.body.data.session_id as number;
+    expect(sessionId).toEqual(expect.any(Number));
+    await api().post(`/api/v1/sessions/${sessionId}/close`).set(bearer(cashier)).send({ closing_balance: 0 }).expect(200);
+    // a new sale is refused now
+    expect((await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body('after-close'))).status).toBe(409);
+    // the retry of the one that succeeded is still its replay, and writes nothing
+    const [{ n: before }] = await t.db.query('SELECT COUNT(*) AS n FROM stock_movements');
+    const retry = await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body('closed-later'));
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    const [{ n: after }] = await t.db.query('SELECT COUNT(*) AS n FROM stock_movements');
+    expect(Number(after)).toBe(Number(before));
+    // and the same key with another body is still 422, not the refusal
+    const other = await api()
+      .post('/api/v1/pos/checkout')
+      .set(bearer(cashier))
+      .send({ ...body('closed-later'), reference: 'changed' });
+    expectErrorEnvelope(other, 422);
+    expect(other.body.errors.idempotency_key).toHaveLength(1);
+  });
+
+  it('keeps a work without a unique index of its own exactly once: the duplicate that finishes second is rolled back and replays', async () => {
+    const idempotency = t.app.get(IdempotentRequests);
+    const audit = t.app.get(AuditLog);
+    const request = { scope: 'probe', key: 'two-at-once', fingerprint: 'p', userId: 3 };
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let runs = 0;
+    const work = (wait: boolean) => async () => {
+      runs += 1;
+      await audit.record({ action: 'test.idempotency_probe', target: { type: 'test', id: runs } });
+      if (wait) await gate;
+      return { run: runs };
+    };
+    const slow = idempotency.run(request, 201, work(true));
+    await new Promise((r) => setTimeout(r, 50));
+    const fast = idempotency.run(request, 201, work(false));
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    const outcomes = await Promise.all([slow, fast]);
+    expect(outcomes.filter((o) => o.replayed)).toHaveLength(1);
+    expect(outcomes[0].body).toEqual(outcomes[1].body);
+    const [{ n }] = await t.db.query("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'test.idempotency_probe'");
+    expect(Number(n)).toBe(1);
+    const [{ k }] = await t.db.query("SELECT COUNT(*) AS k FROM idempotency_keys WHERE idem_key = 'two-at-once'");
+    expect(Number(k)).toBe(1);
   });
 });

@@ -4,7 +4,6 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { LessThan } from 'typeorm';
 import { Clock, ConflictError, ValidationFailedError } from '@pos/kernel';
-import { isUniqueViolation } from '../database/db-errors';
 import { withTransactionRetry } from '../database/transactional';
 import { IdempotencyKeyEntity, IdempotencyRecord } from './idempotency-key.entity';
 
@@ -46,11 +45,18 @@ export function requestFingerprint(body: unknown): string {
 /**
  * Exactly-once requests by idempotency key (decisions.md), shared by every operation that takes
  * one (checkout, returns, offline upload), so the rules live once:
- *  - the key is claimed inside the work's own transaction (one commit per request): a row under
- *    a unique index, inserted first, completed with the response last. A concurrent duplicate's
- *    INSERT waits on that index entry (MySQL) or its transaction waits its turn (SQLite), then
- *    finds the committed row and replays it; if the first rolled back, the duplicate runs;
- *  - so a claim never outlives its work: a request that fails, or a process that dies mid-sale,
+ *  - the key is recorded inside the work's own transaction (one commit per request), as its last
+ *    write: one INSERT of the row with the response, under a unique index. The work's writes and
+ *    the key commit together or not at all;
+ *  - a concurrent duplicate runs until it meets the first's uncommitted writes (the sale's own
+ *    unique index on the key, the store's receipt counter, a sale line's return claim, or at the
+ *    latest this key's index entry), waits there for the first to commit, then fails, rolls back
+ *    everything it did, and finds the committed key: it replays it. If the first rolled back,
+ *    the duplicate simply runs;
+ *  - any failure of the work is first checked against a committed key: a retry of a request that
+ *    succeeded replays it even when the work would now refuse (a closed session, a changed price,
+ *    stock sold since), so the answer never depends on what happened in between;
+ *  - so a key never outlives its work: a request that fails, or a process that dies mid-sale,
  *    leaves nothing behind and the retry with the same key runs at once;
  *  - the same key, body and user again: the stored response (same status and body), `replayed`;
  *    another body, another operation or another user: 422 on idempotency_key; 409 with
@@ -58,6 +64,8 @@ export function requestFingerprint(body: unknown): string {
  *    claim still marked in flight (rows left by earlier versions, which committed the claim on
  *    its own; taken over after a minute);
  *  - the work is retried as a whole on deadlocks.
+ * A replay is dearer than before (the work runs until it fails, then the key is read), a fresh
+ * request cheaper by one statement (one INSERT, not an INSERT then an UPDATE of its response).
  * Completed keys and their responses are kept (never purged here: at least the 30 days asked).
  */
 @Injectable()
@@ -75,49 +83,35 @@ export class IdempotentRequests {
     for (let attempt = 1; ; attempt++) {
       try {
         const body = await withTransactionRetry(this.txHost, async () => {
-          await this.claim({
+          const result = await work();
+          const now = this.clock.now();
+          // The key with its response, the work's last write. On MySQL a concurrent duplicate that
+          // got this far waits on this index entry for the first request to commit or roll back.
+          await this.repo.insert({
             key: request.key,
             scope: request.scope,
             fingerprint: request.fingerprint,
-            status: 'in_flight',
-            responseStatus: null,
-            responseBody: null,
+            status: 'completed',
+            responseStatus: successStatus,
+            responseBody: JSON.stringify(result),
             userId: request.userId,
-            createdAt: this.clock.now(),
-            completedAt: null,
+            createdAt: now,
+            completedAt: now,
           });
-          const result = await work();
-          await this.repo.update(
-            { key: request.key },
-            { status: 'completed', responseStatus: successStatus, responseBody: JSON.stringify(result), completedAt: this.clock.now() },
-          );
           return result;
         });
         return { replayed: false, status: successStatus, body };
       } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        const existing = await this.repo.findOneBy({ key: request.key });
-        // A unique index of the work's own (not this key) refused the write: not ours to answer.
-        if (!existing) throw error;
+        // Whatever refused the work, a key someone committed answers first (a replay or a 422).
+        const existing = await this.repo.findOneBy({ key: request.key }).catch(() => null);
+        if (!existing) {
+          if (lockWaitTimedOut(error)) throw inFlight();
+          throw error;
+        }
         const outcome = await this.answer(existing, request, successStatus);
         if (outcome) return outcome;
         if (attempt >= 3) throw inFlight();
       }
-    }
-  }
-
-  /**
-   * Inserts the claim. On MySQL a concurrent duplicate's INSERT waits here for the first request
-   * to commit or roll back; a wait that outlasts the lock timeout means the first is still
-   * running: 409 (not retried as a deadlock would be).
-   */
-  private async claim(record: Omit<IdempotencyRecord, 'id'>): Promise<void> {
-    try {
-      await this.repo.insert(record);
-    } catch (error) {
-      const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code;
-      if (code === 'ER_LOCK_WAIT_TIMEOUT') throw inFlight();
-      throw error;
     }
   }
 
@@ -134,5 +128,9 @@ export class IdempotentRequests {
     return null;
   }
 }
+
+/** A lock wait that outlasted the timeout: the first request holding what this one needs is still running. */
+const lockWaitTimedOut = (error: unknown) =>
+  ((error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code) === 'ER_LOCK_WAIT_TIMEOUT';
 
 const inFlight = () => new ConflictError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly.', 1);

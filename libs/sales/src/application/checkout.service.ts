@@ -93,7 +93,7 @@ interface PreparedSale {
  * POST /pos/checkout: validate, price through the engine, check discount limits (or a manager's
  * approval token), settle the payments, take the stock, number the receipt, write the sale, its
  * invoice and its events, all in one transaction. Exactly once per idempotency key (platform's
- * IdempotentRequests: the key is claimed inside the sale transaction, the stored response is replayed
+ * IdempotentRequests: the key is recorded last in the sale transaction, the stored response is replayed
  * for the same body, 422 for another body, 409 while the first is still running); the sale carries
  * the key under a unique index too. Deadlocks are retried, the whole transaction at once.
  */

@@ -44,7 +44,7 @@ interface UploadRun {
  * transaction, and answered on its own; one bad transaction never drops the others.
  *  - sale: the sales context's checkout with the offline rules (CheckoutService.recordOffline);
  *  - customer: CustomerService.create; cash_movement: SessionService.recordOfflineCashMovement.
- * Exactly once per idempotency key: a sale by checkout's own idempotency (a claimed key and a
+ * Exactly once per idempotency key: a sale by checkout's own idempotency (the key recorded with the sale and a
  * unique index on the sale); a customer or cash movement by its outcome row, written in the
  * same transaction as the record. Every settled outcome is kept by key: the same transaction
  * sent again answers `duplicate` with the original outcome (accepted or rejected); a corrected
