@@ -149,6 +149,8 @@ async function serve() {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'cashier@example.com', password: 'password' }),
   });
+  // An orderly exit on SIGTERM, so a --cpu-prof profile is written.
+  process.on('SIGTERM', () => process.exit(0));
   process.send({ api: app.getHttpServer().address().port, bare: await bareServer(), token: (await res.json()).data.token });
 }
 
@@ -164,7 +166,11 @@ async function measure(autocannon, base, paths, headers) {
 async function main() {
   await prepare();
   const autocannon = require('autocannon');
-  const child = fork(__filename, ['serve'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server side.
+  const child = fork(__filename, ['serve'], {
+    execArgv: process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : process.execArgv,
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const ports = await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (c) => reject(new Error(`server exited ${c}`)));
@@ -184,7 +190,10 @@ async function main() {
     ['GET /items?q= (later word)', later.map((p) => `/api/v1/items?q=${enc(p)}&per_page=20`), prefixes.map((p) => `/prefix?q=${enc(p)}`)],
   ];
   console.log(`MySQL/MariaDB, ${ITEMS} items x 3 warehouses, ${CONNECTIONS} connections, ${DURATION} s each`);
-  for (const [name, apiPaths, barePaths] of cases) {
+  // BENCH_ONLY=barcode,prefix,items,later measures a subset.
+  const only = process.env.BENCH_ONLY?.split(',');
+  const keys = ['barcode', 'prefix', 'items', 'later'];
+  for (const [name, apiPaths, barePaths] of cases.filter((_, k) => !only || only.includes(keys[k]))) {
     const b = await measure(autocannon, bare, barePaths, {});
     const a = await measure(autocannon, api, apiPaths, auth);
     console.log(
@@ -192,6 +201,7 @@ async function main() {
     );
   }
   child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
 }
 
 runAs(serve, main);

@@ -12,7 +12,7 @@ export { StoreContext } from './application/store-context';
 export { StockLedger } from './application/stock-ledger';
 export type { StockLine, StockReference, AdjustmentInput, AdjustmentLineInput } from './application/stock-ledger';
 export { ItemCatalog } from './application/item-catalog';
-export type { ItemChangeQuery } from './application/catalog.ports';
+export type { ItemChangeQuery, SearchHit, SearchOptions } from './application/catalog.ports';
 export { StockReadModel } from './application/stock-read-model';
 export type { StockSnapshotRow } from './application/catalog.ports';
 export * from './application/catalog.events';

@@ -50,6 +50,19 @@ export interface UnitWrite {
   barcode: string | null;
 }
 
+export interface SearchOptions {
+  categoryId?: number;
+  limit: number;
+  /** Read each match's stock level in this warehouse in the same statement (a till's lookup). */
+  stockIn?: number;
+}
+
+/** A search match; `level` only when `stockIn` was asked (null: no level row in that warehouse). */
+export interface SearchHit {
+  item: ItemRecord;
+  level?: Pick<StockLevelRecord, 'quantity' | 'reorderLevel'> | null;
+}
+
 export abstract class ItemRepository {
   abstract list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>>;
   /**
@@ -57,7 +70,7 @@ export abstract class ItemRepository {
    * q, then (only when nothing matched exactly) names with a word starting with q or SKUs
    * starting with it.
    */
-  abstract search(q: string, options: { categoryId?: number; limit: number }): Promise<ItemRecord[]>;
+  abstract search(q: string, options: SearchOptions): Promise<SearchHit[]>;
   abstract find(id: number, withDeleted?: boolean): Promise<ItemRecord | null>;
   abstract findByIds(ids: number[], withDeleted?: boolean): Promise<ItemRecord[]>;
   abstract itemIdsByBarcode(barcode: string): Promise<number[]>;

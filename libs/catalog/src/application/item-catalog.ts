@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Page, PageRequest } from '@pos/kernel';
 import { CategoryRecord, ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from './catalog.records';
-import { CategoryRepository, ItemChangeQuery, ItemFilter, ItemRepository } from './catalog.ports';
+import { CategoryRepository, ItemChangeQuery, ItemFilter, ItemRepository, SearchHit, SearchOptions } from './catalog.ports';
 import { ItemReferenceCache } from './item-reference.cache';
 
 /**
@@ -22,8 +22,12 @@ export class ItemCatalog {
     return this.items.list(filter, page);
   }
 
-  /** POS search over active items: exact barcode or SKU first, then name prefixes, then name contains. */
-  search(q: string, options: { categoryId?: number; limit: number }): Promise<ItemRecord[]> {
+  /**
+   * POS search over active items: exact barcode or SKU first, then name prefixes, then names with
+   * a word starting with q. With `stockIn`, each match's stock level in that warehouse is read in
+   * the same statement (items and levels are both the catalog's: a scan costs one round trip).
+   */
+  search(q: string, options: SearchOptions): Promise<SearchHit[]> {
     return this.items.search(q, options);
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
 import { Page, pageOffset, PageRequest, WORD_TAIL_LENGTH, wordSearchTerm, wordTails } from '@pos/kernel';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
-import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, UnitWrite } from '../application/catalog.ports';
+import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, SearchHit, SearchOptions, UnitWrite } from '../application/catalog.ports';
 import { fillItemNameWords, TxRepository, utcDate } from '@pos/platform';
 import { ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 
@@ -111,48 +111,60 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
    * three indexed branches (unique SKU index, unique barcode index, name index; an OR of the
    * first two makes MySQL scan the table), rows read raw. Only when nothing matched exactly, a
    * second statement looks for names with a word starting with q or SKUs starting with it (the
-   * word index, as in list).
+   * word index, as in list). With `stockIn`, each branch also reads the match's stock level in
+   * that warehouse by its unique key (item, warehouse): a till's scan is one statement.
    */
-  async search(q: string, options: { categoryId?: number; limit: number }): Promise<ItemRecord[]> {
+  async search(q: string, options: SearchOptions): Promise<SearchHit[]> {
     const live = `i.deleted_at IS NULL AND i.is_active = ?${options.categoryId !== undefined ? ' AND i.category_id = ?' : ''}`;
     const liveParams = options.categoryId !== undefined ? [1, options.categoryId] : [1];
     const n = Math.max(1, Math.trunc(options.limit));
-    const params = [q, ...liveParams, q, ...liveParams, this.like(q, 'prefix'), ...liveParams];
+    const withStock = options.stockIn !== undefined;
+    const stockCols = withStock ? ', sl.quantity AS sl_quantity, sl.reorder_level AS sl_reorder_level' : '';
+    const stockJoin = withStock ? ' LEFT JOIN stock_levels sl ON sl.item_id = i.id AND sl.warehouse_id = ?' : '';
+    const branch = (params: unknown[]) => (withStock ? [options.stockIn, ...params] : params);
+    const params = [...branch([q, ...liveParams]), ...branch([q, ...liveParams]), ...branch([this.like(q, 'prefix'), ...liveParams])];
     // MySQL: each branch a parenthesised member and no ORDER BY over the union (sorting the union
     // put it in a temporary table first: 2.5x the statement's cost), ordered here instead by
     // (rank, the name's collation weight, id): WEIGHT_STRING compares bytewise as the collation
     // compares names. SQLite (in process, no such cost) sorts the union itself.
     const rows = this.isSqlite
       ? ((await this.em.query(
-          `SELECT * FROM (SELECT 0 AS rnk, NULL AS sort_name, i.* FROM items i WHERE i.sku = ? AND ${live} LIMIT ${n}) s
-       UNION ALL SELECT * FROM (SELECT 0 AS rnk, NULL AS sort_name, i.* FROM items i WHERE i.id IN (SELECT b.item_id FROM item_barcodes b WHERE b.barcode = ?) AND ${live} ORDER BY i.id LIMIT ${n}) b
-       UNION ALL SELECT * FROM (SELECT 1 AS rnk, i.name AS sort_name, i.* FROM items i WHERE i.name LIKE ?${this.esc} AND ${live} ORDER BY i.name, i.id LIMIT ${2 * n}) p
+          `SELECT * FROM (SELECT 0 AS rnk, NULL AS sort_name, i.*${stockCols} FROM items i${stockJoin} WHERE i.sku = ? AND ${live} LIMIT ${n}) s
+       UNION ALL SELECT * FROM (SELECT 0 AS rnk, NULL AS sort_name, i.*${stockCols} FROM items i${stockJoin} WHERE i.id IN (SELECT b.item_id FROM item_barcodes b WHERE b.barcode = ?) AND ${live} ORDER BY i.id LIMIT ${n}) b
+       UNION ALL SELECT * FROM (SELECT 1 AS rnk, i.name AS sort_name, i.*${stockCols} FROM items i${stockJoin} WHERE i.name LIKE ?${this.esc} AND ${live} ORDER BY i.name, i.id LIMIT ${2 * n}) p
        ORDER BY rnk, sort_name, id`,
           params,
         )) as Record<string, unknown>[])
       : (
           (await this.em.query(
-            `(SELECT 0 AS rnk, NULL AS sort_key, i.* FROM items i WHERE i.sku = ? AND ${live} LIMIT ${n})
-       UNION ALL (SELECT 0 AS rnk, NULL AS sort_key, i.* FROM items i WHERE i.id IN (SELECT b.item_id FROM item_barcodes b WHERE b.barcode = ?) AND ${live} ORDER BY i.id LIMIT ${n})
-       UNION ALL (SELECT 1 AS rnk, WEIGHT_STRING(i.name) AS sort_key, i.* FROM items i WHERE i.name LIKE ?${this.esc} AND ${live} ORDER BY i.name, i.id LIMIT ${2 * n})`,
+            `(SELECT 0 AS rnk, NULL AS sort_key, i.*${stockCols} FROM items i${stockJoin} WHERE i.sku = ? AND ${live} LIMIT ${n})
+       UNION ALL (SELECT 0 AS rnk, NULL AS sort_key, i.*${stockCols} FROM items i${stockJoin} WHERE i.id IN (SELECT b.item_id FROM item_barcodes b WHERE b.barcode = ?) AND ${live} ORDER BY i.id LIMIT ${n})
+       UNION ALL (SELECT 1 AS rnk, WEIGHT_STRING(i.name) AS sort_key, i.*${stockCols} FROM items i${stockJoin} WHERE i.name LIKE ?${this.esc} AND ${live} ORDER BY i.name, i.id LIMIT ${2 * n})`,
             params,
           )) as Record<string, unknown>[]
         ).sort(byRankNameAndId);
-    const exact = rows.filter((r) => Number(r.rnk) === 0).map(itemFromRow);
-    const found = new Map<number, ItemRecord>();
-    for (const item of exact) if (found.size < n) found.set(item.id, item);
-    for (const item of rows.filter((r) => Number(r.rnk) === 1).map(itemFromRow)) if (found.size < n && !found.has(item.id)) found.set(item.id, item);
+    const hit = (r: Record<string, unknown>): SearchHit => (withStock ? { item: itemFromRow(r), level: levelFromRow(r) } : { item: itemFromRow(r) });
+    const exact = rows.filter((r) => Number(r.rnk) === 0).map(hit);
+    const found = new Map<number, SearchHit>();
+    for (const h of exact) if (found.size < n) found.set(h.item.id, h);
+    for (const h of rows.filter((r) => Number(r.rnk) === 1).map(hit)) if (found.size < n && !found.has(h.item.id)) found.set(h.item.id, h);
     if (exact.length === 0 && found.size < n) {
       const m = this.matching(q, false);
       const seen = [...found.keys()];
       const more = (await this.em.query(
-        `SELECT i.* FROM (${m.sql}) m ${this.matchFirst} items i ON i.id = m.item_id WHERE ${live}` +
+        `SELECT i.*${stockCols} FROM (${m.sql}) m ${this.matchFirst} items i ON i.id = m.item_id${stockJoin} WHERE ${live}` +
           (m.nameCheck ? ` AND (i.name LIKE ?${this.esc} OR i.sku LIKE ?${this.esc})` : '') +
           (seen.length ? ` AND i.id NOT IN (${seen.map(() => '?').join(', ')})` : '') +
           ` ORDER BY i.name, i.id LIMIT ${n}`,
-        [...m.params, ...liveParams, ...(m.nameCheck ? [this.like(q, 'contains'), this.like(q, 'prefix')] : []), ...seen],
+        [
+          ...m.params,
+          ...(withStock ? [options.stockIn] : []),
+          ...liveParams,
+          ...(m.nameCheck ? [this.like(q, 'contains'), this.like(q, 'prefix')] : []),
+          ...seen,
+        ],
       )) as Record<string, unknown>[];
-      for (const row of more.map(itemFromRow)) if (found.size < n) found.set(row.id, row);
+      for (const h of more.map(hit)) if (found.size < n) found.set(h.item.id, h);
     }
     return [...found.values()];
   }
@@ -290,6 +302,12 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
 function byRankNameAndId(a: Record<string, unknown>, b: Record<string, unknown>): number {
   const weight = (v: unknown) => (v === null || v === undefined ? Buffer.alloc(0) : Buffer.isBuffer(v) ? v : Buffer.from(String(v), 'binary'));
   return Number(a.rnk) - Number(b.rnk) || Buffer.compare(weight(a.sort_key), weight(b.sort_key)) || Number(a.id) - Number(b.id);
+}
+
+/** The stock level columns a search with `stockIn` adds (null: the item has no level row in that warehouse). */
+function levelFromRow(r: Record<string, unknown>): SearchHit['level'] {
+  if (r.sl_quantity === null || r.sl_quantity === undefined) return null;
+  return { quantity: Number(r.sl_quantity), reorderLevel: r.sl_reorder_level === null || r.sl_reorder_level === undefined ? null : Number(r.sl_reorder_level) };
 }
 
 /** An items row read raw (either driver) as a record: numbers from bigint strings, booleans from 0/1, UTC dates. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { fromMinor, NotFoundError, Page, PageRequest } from '@pos/kernel';
 import { Principal } from '@pos/identity';
-import { ItemCatalog, ItemRecord, StockLedger, stockStatus, StoreContext, StoreRecord, unitViews } from '@pos/catalog';
+import { ItemCatalog, ItemRecord, StockLedger, StockLevelRecord, stockStatus, StoreContext, StoreRecord, unitViews } from '@pos/catalog';
 import { LivePriceService } from './live-price.service';
 
 export interface PosContext {
@@ -31,27 +31,35 @@ export class PosProductService {
 
   async search(principal: Principal, ctx: PosContext & { q: string; categoryId?: number; limit: number }) {
     const { store, warehouseId } = await this.stores.selling(principal, ctx);
-    const found = await this.items.search(ctx.q.trim(), { categoryId: ctx.categoryId, limit: ctx.limit });
-    return this.rows(found, store, warehouseId);
+    const hits = await this.items.search(ctx.q.trim(), { categoryId: ctx.categoryId, limit: ctx.limit, stockIn: warehouseId ?? undefined });
+    const levels = new Map(hits.map((h) => [h.item.id, h.level ?? null]));
+    return this.rows(
+      hits.map((h) => h.item),
+      store,
+      warehouseId,
+      levels,
+    );
   }
 
   async show(principal: Principal, itemId: number, ctx: PosContext) {
     const { store, warehouseId } = await this.stores.selling(principal, ctx);
-    const item = await this.items.find(itemId);
+    // From the per-process item cache (live items, active or not), like the rest of the row.
+    const [item] = await this.items.findByIds([itemId]);
     if (!item) throw new NotFoundError('Item');
     return (await this.rows([item], store, warehouseId))[0];
   }
 
-  private async rows(items: ItemRecord[], store: StoreRecord, warehouseId: number | null) {
+  /** The till's view of each item; `known` holds levels already read with the items (a search), else they are read here. */
+  private async rows(items: ItemRecord[], store: StoreRecord, warehouseId: number | null, known?: Map<number, KnownLevel | null>) {
     const ids = items.map((i) => i.id);
     const [barcodes, units, levels, prices] = await Promise.all([
       this.items.barcodes(ids),
       this.items.units(ids),
-      warehouseId ? this.stock.levels(ids, [warehouseId]) : Promise.resolve([]),
+      known || !warehouseId ? Promise.resolve(known ?? new Map<number, KnownLevel | null>()) : this.levelsIn(ids, warehouseId),
       this.prices.unitPrices(items, store),
     ]);
     return items.map((i) => {
-      const level = levels.find((l) => l.itemId === i.id);
+      const level = levels.get(i.id);
       const quantity = level?.quantity ?? 0;
       const reorder = level?.reorderLevel ?? i.reorderLevel;
       const price = prices.get(i.id)!;
@@ -72,4 +80,10 @@ export class PosProductService {
       };
     });
   }
+
+  private async levelsIn(ids: number[], warehouseId: number): Promise<Map<number, KnownLevel | null>> {
+    return new Map((await this.stock.levels(ids, [warehouseId])).map((l) => [l.itemId, l]));
+  }
 }
+
+type KnownLevel = Pick<StockLevelRecord, 'quantity' | 'reorderLevel'>;
