@@ -13,6 +13,7 @@
 const { fork } = require('node:child_process');
 const http = require('node:http');
 const { runAs } = require('./run-as');
+const { answerCpu, cpuOf, cpuPerRequest } = require('./server-cpu');
 
 const DB = process.env.BENCH_DB ?? 'pos_bench_catalog';
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
@@ -151,16 +152,19 @@ async function serve() {
   });
   // An orderly exit on SIGTERM, so a --cpu-prof profile is written.
   process.on('SIGTERM', () => process.exit(0));
+  answerCpu();
   process.send({ api: app.getHttpServer().address().port, bare: await bareServer(), token: (await res.json()).data.token });
 }
 
-async function measure(autocannon, base, paths, headers) {
+async function measure(autocannon, child, base, paths, headers) {
   let i = 0;
   const opts = { url: base, connections: CONNECTIONS, headers, requests: [{ setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length] }) }] };
   await autocannon({ ...opts, duration: 2 });
+  const before = await cpuOf(child);
   const r = await autocannon({ ...opts, duration: DURATION });
+  const cpu = cpuPerRequest(before, await cpuOf(child), r.requests.total);
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${base}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu };
 }
 
 async function main() {
@@ -194,10 +198,10 @@ async function main() {
   const only = process.env.BENCH_ONLY?.split(',');
   const keys = ['barcode', 'prefix', 'items', 'later'];
   for (const [name, apiPaths, barePaths] of cases.filter((_, k) => !only || only.includes(keys[k]))) {
-    const b = await measure(autocannon, bare, barePaths, {});
-    const a = await measure(autocannon, api, apiPaths, auth);
+    const b = await measure(autocannon, child, bare, barePaths, {});
+    const a = await measure(autocannon, child, api, apiPaths, auth);
     console.log(
-      `${name.padEnd(30)} API ${a.rps.toFixed(0).padStart(6)} req/s p50 ${a.p50} ms p99 ${a.p99} ms | bare mysql2 ${b.rps.toFixed(0).padStart(6)} req/s p50 ${b.p50} ms p99 ${b.p99} ms | ratio ${((a.rps / b.rps) * 100).toFixed(1)}%`,
+      `${name.padEnd(30)} API ${a.rps.toFixed(0).padStart(6)} req/s p50 ${a.p50} ms p99 ${a.p99} ms CPU ${a.cpu.toFixed(0)} us | bare mysql2 ${b.rps.toFixed(0).padStart(6)} req/s p50 ${b.p50} ms p99 ${b.p99} ms CPU ${b.cpu.toFixed(0)} us | ratio ${((a.rps / b.rps) * 100).toFixed(1)}% (CPU a request: bare / API ${((b.cpu / a.cpu) * 100).toFixed(1)}%)`,
     );
   }
   child.kill('SIGTERM');

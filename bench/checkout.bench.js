@@ -9,6 +9,7 @@ const { fork } = require('node:child_process');
 const http = require('node:http');
 const { randomUUID } = require('node:crypto');
 const { runAs } = require('./run-as');
+const { answerCpu, cpuOf, cpuPerRequest } = require('./server-cpu');
 
 const DB = process.env.BENCH_DB ?? 'pos_bench_checkout';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -173,27 +174,36 @@ async function serve() {
   const items = rows.map((r) => ({ id: r.id, qty: 1 }));
   const priced = await (await fetch(`${base}/pricing/cart`, { method: 'POST', headers: auth, body: JSON.stringify({ store_id: 1, items }) })).json();
   const total = priced.data.total;
+  // An orderly exit on SIGTERM, so a --cpu-prof profile is written.
+  process.on('SIGTERM', () => process.exit(0));
+  answerCpu();
   process.send({ base, token, items, total, bare: await bareServer() });
 }
 
-async function measure(autocannon, url, headers, makeBody) {
+async function measure(autocannon, child, url, headers, makeBody) {
   const opts = { url, method: 'POST', connections: CONNECTIONS, headers, requests: [{ setupRequest: (r) => ({ ...r, body: makeBody() }) }] };
   await autocannon({ ...opts, duration: 2 });
+  const before = await cpuOf(child);
   const r = await autocannon({ ...opts, duration: DURATION });
+  const cpu = cpuPerRequest(before, await cpuOf(child), r.requests.total);
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu };
 }
 
 async function main() {
   await prepare();
   const autocannon = require('autocannon');
-  const child = fork(__filename, ['serve'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server side.
+  const child = fork(__filename, ['serve'], {
+    execArgv: process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : process.execArgv,
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const s = await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (c) => reject(new Error(`server exited ${c}`)));
   });
-  const bare = await measure(autocannon, `http://127.0.0.1:${s.bare}/`, {}, () => '{}');
-  const api = await measure(autocannon, `${s.base}/pos/checkout`, { 'content-type': 'application/json', authorization: `Bearer ${s.token}` }, () =>
+  const bare = await measure(autocannon, child, `http://127.0.0.1:${s.bare}/`, {}, () => '{}');
+  const api = await measure(autocannon, child, `${s.base}/pos/checkout`, { 'content-type': 'application/json', authorization: `Bearer ${s.token}` }, () =>
     JSON.stringify({
       store_id: 1,
       idempotency_key: randomUUID(),
@@ -203,10 +213,12 @@ async function main() {
     }),
   );
   console.log(`MySQL/MariaDB, 5-line cart, ${CONNECTIONS} connections, ${DURATION} s each`);
-  console.log(`POST /pos/checkout     ${api.rps.toFixed(0).padStart(6)} req/s  p50 ${api.p50} ms  p99 ${api.p99} ms`);
-  console.log(`bare mysql2 transaction ${bare.rps.toFixed(0).padStart(5)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms`);
-  console.log(`ratio API / bare: ${((api.rps / bare.rps) * 100).toFixed(1)}%`);
+  const cpu = (m) => `server CPU ${(m.cpu / 1000).toFixed(2)} ms/request`;
+  console.log(`POST /pos/checkout     ${api.rps.toFixed(0).padStart(6)} req/s  p50 ${api.p50} ms  p99 ${api.p99} ms  ${cpu(api)}`);
+  console.log(`bare mysql2 transaction ${bare.rps.toFixed(0).padStart(5)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms  ${cpu(bare)}`);
+  console.log(`ratio API / bare: ${((api.rps / bare.rps) * 100).toFixed(1)}% (server CPU a request, bare / API: ${((bare.cpu / api.cpu) * 100).toFixed(1)}%)`);
   child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
 }
 
 runAs(serve, main);

@@ -154,12 +154,15 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
         [...changed.flatMap(([k, l]) => [l.id, quantity.get(k)]), this.isSqlite ? sqliteTime(now) : now, ...changed.map(([, l]) => l.id)],
       );
     const after = movements.map((m, i) => before[i] + Math.trunc(m.delta));
-    const inserted = await this.em.getRepository(StockMovementEntity).insert(movements.map((m, i) => movementRow(m, after[i], now)));
+    const movementIds = await this.insertRows(
+      StockMovementEntity,
+      movements.map((m, i) => movementRow(m, after[i], now)),
+    );
     return {
       moved: movements.map((m, i) => ({
         before: before[i],
         after: after[i],
-        movementId: Number(inserted.identifiers[i]?.id),
+        movementId: movementIds[i],
         reorderLevel: levels.get(key(m.itemId, m.warehouseId))!.reorderLevel,
       })),
     };

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { insertRows } from './insert-rows';
 
 /**
  * Base of every TypeORM repository: reads and writes go through the ambient transaction of the
@@ -17,29 +18,39 @@ export abstract class TxRepository {
 
   /**
    * Entities by id, for long id lists (a report's thousands of sessions): plain `?` placeholders
-   * in chunks of 1,000 and the driver's own value conversion per column (types, transformers),
-   * without the query builder's parameter expansion and alias mapping, whose cost grows with the
-   * list. Rows come back in id order.
+   * in chunks of 1,000, without the query builder's parameter expansion and alias mapping, whose
+   * cost grows with the list. Rows come back in id order.
    */
   protected async findByIdsRaw<E extends ObjectLiteral>(entity: EntityTarget<E>, ids: readonly number[]): Promise<E[]> {
     const unique = [...new Set(ids)].sort((a, b) => a - b);
-    if (!unique.length) return [];
-    const meta = this.em.connection.getMetadata(entity);
-    const driver = this.em.connection.driver;
     const out: E[] = [];
     for (let i = 0; i < unique.length; i += 1000) {
       const part = unique.slice(i, i + 1000);
-      const rows = (await this.em.query(`SELECT * FROM ${meta.tableName} WHERE id IN (${part.map(() => '?').join(', ')}) ORDER BY id`, part)) as Record<
-        string,
-        unknown
-      >[];
-      for (const row of rows) {
-        const e: Record<string, unknown> = {};
-        for (const c of meta.columns) e[c.propertyName] = row[c.databaseName] === null ? null : driver.prepareHydratedValue(row[c.databaseName], c);
-        out.push(e as E);
-      }
+      out.push(...(await this.selectRaw(entity, `id IN (${part.map(() => '?').join(', ')}) ORDER BY id`, part)));
     }
     return out;
+  }
+
+  /**
+   * Entities matching a plain SQL condition (`where`, with `?` placeholders; it may end with an
+   * ORDER BY or LIMIT), each column through the driver's own conversion (types, transformers):
+   * what a `findBy` returns, without building a select query builder on every call (a hot path's
+   * one-row reads: the checkout's session).
+   */
+  protected async selectRaw<E extends ObjectLiteral>(entity: EntityTarget<E>, where: string, params: unknown[]): Promise<E[]> {
+    const meta = this.em.connection.getMetadata(entity);
+    const driver = this.em.connection.driver;
+    const rows = (await this.em.query(`SELECT * FROM ${driver.escape(meta.tableName)} WHERE ${where}`, params)) as Record<string, unknown>[];
+    return rows.map((row) => {
+      const e: Record<string, unknown> = {};
+      for (const c of meta.columns) e[c.propertyName] = row[c.databaseName] === null ? null : driver.prepareHydratedValue(row[c.databaseName], c);
+      return e as E;
+    });
+  }
+
+  /** Rows written as plain multi-row INSERTs (see insertRows); their generated ids in row order. */
+  protected insertRows<E extends ObjectLiteral>(entity: EntityTarget<E>, rows: readonly Partial<E>[]): Promise<number[]> {
+    return insertRows(this.em, entity, rows);
   }
 
   /** LIKE pattern with the user's %, _ and \ taken literally. */

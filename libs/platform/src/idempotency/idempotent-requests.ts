@@ -4,6 +4,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { LessThan } from 'typeorm';
 import { Clock, ConflictError, ValidationFailedError } from '@pos/kernel';
+import { insertRows } from '../database/insert-rows';
 import { withTransactionRetry } from '../database/transactional';
 import { IdempotencyKeyEntity, IdempotencyRecord } from './idempotency-key.entity';
 
@@ -87,17 +88,19 @@ export class IdempotentRequests {
           const now = this.clock.now();
           // The key with its response, the work's last write. On MySQL a concurrent duplicate that
           // got this far waits on this index entry for the first request to commit or roll back.
-          await this.repo.insert({
-            key: request.key,
-            scope: request.scope,
-            fingerprint: request.fingerprint,
-            status: 'completed',
-            responseStatus: successStatus,
-            responseBody: JSON.stringify(result),
-            userId: request.userId,
-            createdAt: now,
-            completedAt: now,
-          });
+          await insertRows(this.txHost.tx, IdempotencyKeyEntity, [
+            {
+              key: request.key,
+              scope: request.scope,
+              fingerprint: request.fingerprint,
+              status: 'completed',
+              responseStatus: successStatus,
+              responseBody: JSON.stringify(result),
+              userId: request.userId,
+              createdAt: now,
+              completedAt: now,
+            },
+          ]);
           return result;
         });
         return { replayed: false, status: successStatus, body };

@@ -209,8 +209,8 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
   }
 
   async insertSale(sale: Omit<SaleRecord, 'id'>): Promise<SaleRecord> {
-    const repo = this.em.getRepository(SaleEntity);
-    const saved = await repo.save(repo.create(sale));
+    const [id] = await this.insertRows(SaleEntity, [sale]);
+    const saved: SaleRecord = { ...sale, id };
     await this.count(saved, [[saved.status, 1]]);
     return saved;
   }
@@ -245,14 +245,14 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
 
   async insertItems(items: Omit<SaleItemRecord, 'id'>[]): Promise<SaleItemRecord[]> {
     if (!items.length) return [];
-    const { identifiers } = await this.em.getRepository(SaleItemEntity).insert(items);
-    return items.map((item, i) => ({ ...item, id: Number(identifiers[i].id) }));
+    const ids = await this.insertRows(SaleItemEntity, items);
+    return items.map((item, i) => ({ ...item, id: ids[i] }));
   }
 
   async insertPayments(payments: Omit<SalePaymentRecord, 'id'>[]): Promise<SalePaymentRecord[]> {
     if (!payments.length) return [];
-    const { identifiers } = await this.em.getRepository(SalePaymentEntity).insert(payments);
-    return payments.map((payment, i) => ({ ...payment, id: Number(identifiers[i].id) }));
+    const ids = await this.insertRows(SalePaymentEntity, payments);
+    return payments.map((payment, i) => ({ ...payment, id: ids[i] }));
   }
 
   find(id: number): Promise<SaleRecord | null> {
@@ -446,9 +446,9 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     }
   }
 
-  insertInvoice(invoice: Omit<InvoiceRecord, 'id'>): Promise<InvoiceRecord> {
-    const repo = this.em.getRepository(InvoiceEntity);
-    return repo.save(repo.create(invoice));
+  async insertInvoice(invoice: Omit<InvoiceRecord, 'id'>): Promise<InvoiceRecord> {
+    const [id] = await this.insertRows(InvoiceEntity, [invoice]);
+    return { ...invoice, id };
   }
 
   invoiceOfSale(saleId: number): Promise<InvoiceRecord | null> {

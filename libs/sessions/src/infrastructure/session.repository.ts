@@ -12,8 +12,9 @@ export class TypeOrmSessionRepository extends TxRepository implements SessionRep
     return this.em.getRepository(SessionEntity);
   }
 
-  live(userId: number, storeId: number): Promise<SessionRecord | null> {
-    return this.repo.findOneBy({ liveKey: `${userId}:${storeId}` });
+  /** The checkout's read: raw, by the unique live key. */
+  async live(userId: number, storeId: number): Promise<SessionRecord | null> {
+    return (await this.selectRaw(SessionEntity, 'live_key = ? LIMIT 1', [`${userId}:${storeId}`]))[0] ?? null;
   }
 
   find(id: number): Promise<SessionRecord | null> {

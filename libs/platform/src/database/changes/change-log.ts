@@ -3,6 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { LessThan } from 'typeorm';
 import { EventDefinition } from '../../events/event-definition';
+import { insertRows } from '../insert-rows';
 import { OutboxEventEntity, TombstoneEntity } from './change.entities';
 
 /** A deleted record as offline devices learn of it. */
@@ -25,9 +26,7 @@ export class ChangeLog {
   constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async event<P extends object>(def: EventDefinition<P>, payload: P, storeId: number | null = null): Promise<void> {
-    await this.tx.tx
-      .getRepository(OutboxEventEntity)
-      .insert({ type: def.type, storeId, payload: JSON.stringify(payload), createdAt: new Date(), publishedAt: null });
+    await insertRows(this.tx.tx, OutboxEventEntity, [{ type: def.type, storeId, payload: JSON.stringify(payload), createdAt: new Date(), publishedAt: null }]);
   }
 
   async tombstone(entity: string, entityId: number, storeId: number | null = null): Promise<void> {
