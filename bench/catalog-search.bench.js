@@ -3,6 +3,7 @@
  *   GET /api/v1/pos/products/search?q=<barcode>   (exact barcode, the scanner path)
  *   GET /api/v1/pos/products/search?q=<name prefix>
  *   GET /api/v1/items?q=<name prefix>, and ?q=<words further into the name> (the word index)
+ *   GET /api/v1/auth/me (no database: the ceiling any lookup through the stack can reach)
  * each next to a bare node:http + mysql2 server doing the same lookup (same rows and stock),
  * served from one child process; autocannon runs here. Prints req/s, p50, p99 and ratios.
  *
@@ -192,11 +193,15 @@ async function main() {
     ['GET /items?q= (name prefix)', prefixes.map((p) => `/api/v1/items?q=${enc(p)}&per_page=20`), prefixes.map((p) => `/prefix?q=${enc(p)}`)],
     // Words further into the name ("... item 4242"): what a name-contains search is for; the bare side is still the prefix lookup.
     ['GET /items?q= (later word)', later.map((p) => `/api/v1/items?q=${enc(p)}&per_page=20`), prefixes.map((p) => `/prefix?q=${enc(p)}`)],
+    // The ceiling: an authenticated route that reads no database at all (the request pipeline
+    // alone: rate limit, token, policy, envelope, log line) next to the bare barcode lookup. No
+    // lookup through the stack can reach a higher ratio than this one.
+    ['ceiling: GET /auth/me (no DB)', ['/api/v1/auth/me'], codes.map((c) => `/barcode?q=${c}`)],
   ];
   console.log(`MySQL/MariaDB, ${ITEMS} items x 3 warehouses, ${CONNECTIONS} connections, ${DURATION} s each`);
-  // BENCH_ONLY=barcode,prefix,items,later measures a subset.
+  // BENCH_ONLY=barcode,prefix,items,later,ceiling measures a subset.
   const only = process.env.BENCH_ONLY?.split(',');
-  const keys = ['barcode', 'prefix', 'items', 'later'];
+  const keys = ['barcode', 'prefix', 'items', 'later', 'ceiling'];
   for (const [name, apiPaths, barePaths] of cases.filter((_, k) => !only || only.includes(keys[k]))) {
     const b = await measure(autocannon, child, bare, barePaths, {});
     const a = await measure(autocannon, child, api, apiPaths, auth);
