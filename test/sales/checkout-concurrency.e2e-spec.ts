@@ -140,6 +140,31 @@ describe('Checkout under concurrency', () => {
     await expect(idempotency.run(request, 201, () => Promise.resolve({ ok: true }))).resolves.toEqual({ replayed: false, status: 201, body: { ok: true } });
   });
 
+  it('replays a completed sale after its price changed (the retry would now be a total mismatch)', async () => {
+    const admin = await login(t, DEMO.admin);
+    await api()
+      .post('/api/v1/inventory/adjustments')
+      .set(bearer(admin))
+      .send({ type: 'count', warehouse_id: 1, items: [{ item_id: itemId, quantity: 5 }] })
+      .expect(201);
+    const first = await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body('price-later'));
+    expect(first.status).toBe(201);
+    await api().put(`/api/v1/items/${itemId}`).set(bearer(admin)).send({ base_price: 9.99 }).expect(200);
+    try {
+      // a new sale at the old total is refused now
+      expect((await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body('price-later-new'))).status).toBe(400);
+      const [{ n: before }] = await t.db.query('SELECT COUNT(*) AS n FROM sales');
+      const retry = await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body('price-later'));
+      expect(retry.status).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toEqual(first.body);
+      const [{ n: after }] = await t.db.query('SELECT COUNT(*) AS n FROM sales');
+      expect(Number(after)).toBe(Number(before));
+    } finally {
+      await api().put(`/api/v1/items/${itemId}`).set(bearer(admin)).send({ base_price: 4.29 }).expect(200);
+    }
+  });
+
   it('replays a completed sale even when the sale would now be refused (till closed, stock sold out)', async () => {
     const first = await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body('closed-later'));
     expect(first.status).toBe(201);
