@@ -6,6 +6,12 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === 'ER_DUP_ENTRY' || errno === 1062 || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** MySQL gave up waiting for a row lock another transaction holds (innodb_lock_wait_timeout). */
+export function isLockWaitTimeout(error: unknown): boolean {
+  const e = error as { code?: string; driverError?: { code?: string } } | null;
+  return (e?.driverError?.code ?? e?.code) === 'ER_LOCK_WAIT_TIMEOUT';
+}
+
 /** A deadlock or lock wait timeout: the transaction can be retried as a whole. */
 export function isRetryableTransactionError(error: unknown): boolean {
   const e = error as { code?: string; errno?: number; driverError?: { code?: string; errno?: number } } | null;

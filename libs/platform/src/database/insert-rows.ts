@@ -24,10 +24,11 @@ export async function insertRows<E extends ObjectLiteral>(em: EntityManager, ent
   const driver = em.connection.driver;
   const generated = meta.primaryColumns.find((c) => c.isGenerated);
   const columns = meta.columns.filter((c) => !c.isGenerated && c.getEntityValue(rows[0]) !== undefined);
-  const same = rows.every((row) => meta.columns.every((c) => c.isGenerated || (c.getEntityValue(row) !== undefined) === columns.includes(c)));
+  const written = new Set(columns);
+  const same = rows.every((row) => meta.columns.every((c) => c.isGenerated || (c.getEntityValue(row) !== undefined) === written.has(c)));
   if (!same || !columns.length) {
     const result = await em.getRepository(entity).insert(rows as never);
-    return result.identifiers.map((id) => Number(id?.[generated?.propertyName ?? 'id']));
+    return generated ? result.identifiers.map((id) => Number(id?.[generated.propertyName])) : [];
   }
   const sqlite = em.connection.options.type === 'better-sqlite3';
   const head = `INSERT INTO ${driver.escape(meta.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES `;

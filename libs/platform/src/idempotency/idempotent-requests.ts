@@ -4,6 +4,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { LessThan } from 'typeorm';
 import { Clock, ConflictError, ValidationFailedError } from '@pos/kernel';
+import { isLockWaitTimeout } from '../database/db-errors';
 import { insertRows } from '../database/insert-rows';
 import { withTransactionRetry } from '../database/transactional';
 import { IdempotencyKeyEntity, IdempotencyRecord } from './idempotency-key.entity';
@@ -65,8 +66,8 @@ export function requestFingerprint(body: unknown): string {
  *    claim still marked in flight (rows left by earlier versions, which committed the claim on
  *    its own; taken over after a minute);
  *  - the work is retried as a whole on deadlocks.
- * A replay is dearer than before (the work runs until it fails, then the key is read), a fresh
- * request cheaper by one statement (one INSERT, not an INSERT then an UPDATE of its response).
+ * The trade-off: a fresh request costs one INSERT for its key; a replay runs the work until it
+ * is refused, then reads the key (retries are rare, fresh requests are not).
  * Completed keys and their responses are kept (never purged here: at least the 30 days asked).
  */
 @Injectable()
@@ -108,7 +109,8 @@ export class IdempotentRequests {
         // Whatever refused the work, a key someone committed answers first (a replay or a 422).
         const existing = await this.repo.findOneBy({ key: request.key }).catch(() => null);
         if (!existing) {
-          if (lockWaitTimedOut(error)) throw inFlight();
+          // A wait that outlasted the lock timeout (and its retries): the first is still running.
+          if (isLockWaitTimeout(error)) throw inFlight();
           throw error;
         }
         const outcome = await this.answer(existing, request, successStatus);
@@ -131,9 +133,5 @@ export class IdempotentRequests {
     return null;
   }
 }
-
-/** A lock wait that outlasted the timeout: the first request holding what this one needs is still running. */
-const lockWaitTimedOut = (error: unknown) =>
-  ((error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code) === 'ER_LOCK_WAIT_TIMEOUT';
 
 const inFlight = () => new ConflictError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly.', 1);
