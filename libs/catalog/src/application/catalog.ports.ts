@@ -82,7 +82,8 @@ export abstract class ItemRepository {
   abstract units(itemIds: number[]): Promise<ItemUnitRecord[]>;
   /** Barcodes already used by other items (or other units), of those given. */
   abstract barcodesTaken(barcodes: string[], excludeItemId?: number): Promise<string[]>;
-  abstract create(item: ItemWrite, now: Date): Promise<ItemRecord>;
+  /** A new item with its barcodes and units (inserts only: see the adapter on why). */
+  abstract create(item: ItemWrite, barcodes: string[], units: UnitWrite[], now: Date): Promise<ItemRecord>;
   abstract update(id: number, item: Partial<ItemWrite>, now: Date): Promise<void>;
   abstract replaceBarcodesAndUnits(itemId: number, barcodes: string[] | undefined, units: UnitWrite[] | undefined, now: Date): Promise<void>;
   abstract softDelete(id: number, at: Date): Promise<void>;

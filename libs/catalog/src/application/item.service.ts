@@ -182,10 +182,11 @@ export class ItemService {
           reorderLevel: input.reorderLevel ?? 0,
           reorderQuantity: input.reorderQuantity ?? 0,
         },
+        input.barcodes ?? [],
+        input.units ?? [],
         now,
       ),
     );
-    await this.onDuplicate(input, () => this.items.replaceBarcodesAndUnits(item.id, input.barcodes ?? [], input.units ?? [], now));
     this.reference.changed([item.id]);
     await this.applyWarehouseLevels(item.id, input, now);
     await this.audit.record({ action: 'item.created', target: { type: 'item', id: item.id }, after: priceFacts(item) });

@@ -215,9 +215,16 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     return rows.filter((r) => r.itemId !== excludeItemId).map((r) => r.barcode);
   }
 
-  async create(item: ItemWrite, now: Date): Promise<ItemRecord> {
+  /**
+   * A new item with its name's search rows, barcodes and units: inserts only. Deleting the rows
+   * a new item cannot have yet is not harmless on MySQL: a DELETE that finds nothing locks the
+   * gap at the end of the index, every concurrent create holds that same gap, and their inserts
+   * into it deadlock each other.
+   */
+  async create(item: ItemWrite, barcodes: string[], units: UnitWrite[], now: Date): Promise<ItemRecord> {
     const saved = await this.repo.save(this.repo.create({ ...item, createdAt: now, updatedAt: now, deletedAt: null }));
-    await this.indexName(saved.id, saved.name);
+    await this.insertNameWords(saved.id, saved.name);
+    await this.insertBarcodesAndUnits(saved.id, barcodes, units, now);
     return saved;
   }
 
@@ -229,6 +236,10 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
   /** The item's rows of the name search index, written again from its name (in the caller's transaction). */
   private async indexName(id: number, name: string): Promise<void> {
     await this.em.query('DELETE FROM item_name_words WHERE item_id = ?', [id]);
+    await this.insertNameWords(id, name);
+  }
+
+  private async insertNameWords(id: number, name: string): Promise<void> {
     const tails = wordTails(name);
     if (tails.length)
       await this.em.query(
@@ -246,17 +257,20 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     if (units !== undefined) {
       await codes.delete({ itemId, itemUnitId: In((await this.units([itemId])).map((u) => u.id).concat([-1])) });
       await this.em.getRepository(ItemUnitEntity).delete({ itemId });
-      for (const u of units) {
-        const saved = await this.em
-          .getRepository(ItemUnitEntity)
-          .save({ itemId, name: u.name, factor: u.factor, price: u.price, createdAt: now, updatedAt: now });
-        if (u.barcode) await codes.insert({ itemId, barcode: u.barcode, itemUnitId: saved.id });
-      }
     }
-    if (barcodes !== undefined) {
-      await codes.delete({ itemId, itemUnitId: IsNull() });
-      if (barcodes.length) await codes.insert(barcodes.map((barcode) => ({ itemId, barcode, itemUnitId: null })));
+    if (barcodes !== undefined) await codes.delete({ itemId, itemUnitId: IsNull() });
+    await this.insertBarcodesAndUnits(itemId, barcodes ?? [], units ?? [], now);
+  }
+
+  private async insertBarcodesAndUnits(itemId: number, barcodes: string[], units: UnitWrite[], now: Date): Promise<void> {
+    const codes = this.em.getRepository(ItemBarcodeEntity);
+    for (const u of units) {
+      const saved = await this.em
+        .getRepository(ItemUnitEntity)
+        .save({ itemId, name: u.name, factor: u.factor, price: u.price, createdAt: now, updatedAt: now });
+      if (u.barcode) await codes.insert({ itemId, barcode: u.barcode, itemUnitId: saved.id });
     }
+    if (barcodes.length) await codes.insert(barcodes.map((barcode) => ({ itemId, barcode, itemUnitId: null })));
   }
 
   async softDelete(id: number, at: Date): Promise<void> {

@@ -65,7 +65,9 @@ export class TypeOrmUserRepository extends TxRepository implements UserRepositor
     if (permissions.length) {
       await this.em.getRepository(UserPermissionEntity).insert(permissions.map((permission) => ({ userId: user.id, permission })));
     }
-    await this.setStores(user.id, storeIds);
+    // Inserts only: a DELETE of the new user's (absent) rows would lock the index's end on MySQL,
+    // and concurrent creates deadlock on that gap (see ItemRepository.create).
+    await this.insertStores(user.id, storeIds);
     return user;
   }
 
@@ -75,6 +77,10 @@ export class TypeOrmUserRepository extends TxRepository implements UserRepositor
 
   async setStores(userId: number, storeIds: number[]): Promise<void> {
     await this.em.getRepository(UserStoreEntity).delete({ userId });
+    await this.insertStores(userId, storeIds);
+  }
+
+  private async insertStores(userId: number, storeIds: number[]): Promise<void> {
     if (storeIds.length) await this.em.getRepository(UserStoreEntity).insert(storeIds.map((storeId) => ({ userId, storeId })));
   }
 

@@ -84,10 +84,14 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
     };
     const repo = this.em.getRepository(PricingRuleEntity);
     let ruleId = id;
-    if (ruleId === null) ruleId = (await repo.save(repo.create({ ...values, createdAt: now, deletedAt: null }))).id;
-    else await repo.save({ ...values, id: ruleId });
     const targets = this.em.getRepository(PricingRuleTargetEntity);
-    await targets.delete({ pricingRuleId: ruleId });
+    // A new rule has no targets to delete, and on MySQL a DELETE that finds nothing locks the
+    // index's end, where concurrent creates then deadlock (see ItemRepository.create).
+    if (ruleId === null) ruleId = (await repo.save(repo.create({ ...values, createdAt: now, deletedAt: null }))).id;
+    else {
+      await repo.save({ ...values, id: ruleId });
+      await targets.delete({ pricingRuleId: ruleId });
+    }
     const rows = [
       ...itemIds.map((t) => ({ pricingRuleId: ruleId!, targetType: 'item', targetId: t })),
       ...categoryIds.map((t) => ({ pricingRuleId: ruleId!, targetType: 'category', targetId: t })),
