@@ -11,6 +11,7 @@ const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { runAs } = require('./run-as');
+const { answerCpu, cpuOf, cpuPerRequest } = require('./server-cpu');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -148,7 +149,9 @@ async function serve() {
       ],
     });
   process.send({ base, token: await login('cashier@example.com') });
-  process.on('message', async () => {
+  answerCpu();
+  process.on('message', async (m) => {
+    if (m !== 'stop') return;
     await app.close();
     rmSync(dir, { recursive: true, force: true });
     process.exit(0);
@@ -182,10 +185,16 @@ async function main() {
     connections: CONNECTIONS,
   };
   await autocannon({ ...opts, duration: 2 });
+  const before = await cpuOf(child);
   const r = await autocannon({ ...opts, duration: DURATION });
+  const cpu = cpuPerRequest(before, await cpuOf(child), r.requests.total);
   if (r.non2xx || r.errors) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`);
   console.log(
-    `POST /pricing/cart (50 lines, 200 rules, 20 bundles, ${CONNECTIONS} connections, ${DURATION} s): ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`,
+    `POST /pricing/cart (50 lines, 200 rules, 20 bundles, ${CONNECTIONS} connections, ${DURATION} s): ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, server CPU ${(cpu / 1000).toFixed(2)} ms/request`,
+  );
+  const engineMs = 1000 / inproc.full;
+  console.log(
+    `ratio HTTP / engine in process: ${((r.requests.average / inproc.full) * 100).toFixed(1)}% (CPU a cart, engine / server: ${engineMs.toFixed(2)} / ${(cpu / 1000).toFixed(2)} ms = ${((engineMs * 1000 * 100) / cpu).toFixed(1)}%)`,
   );
   child.send('stop');
 }
