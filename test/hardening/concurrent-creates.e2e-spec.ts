@@ -2,6 +2,7 @@ import request from 'supertest';
 import { countQueries } from '../support/query-count';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
 import { DemoIds, demoIds } from '../catalog/catalog-helpers';
+import { TypeOrmItemRepository } from '../../libs/catalog/src/infrastructure/item.repository';
 
 /**
  * Creates that also write child rows (an item's name index, barcodes and units; a rule's
@@ -66,6 +67,34 @@ describe('Concurrent creates', () => {
           const hit = await api().get(`/api/v1/items?q=${code}`).set(bearer(manager));
           expect(hit.body.data.map((i: { name: string }) => i.name)).toEqual([`Concurrent Gizmo ${k}`]);
         }
+    });
+  });
+
+  describe('a transaction that keeps losing to others', () => {
+    it('answers 503 contention with Retry-After: 1 after its six attempts, with nothing written (was a 500)', async () => {
+      const deadlock = Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), {
+        driverError: { code: 'ER_LOCK_DEADLOCK', errno: 1213 },
+      });
+      const real = TypeOrmItemRepository.prototype.create;
+      const spy = jest.spyOn(TypeOrmItemRepository.prototype, 'create').mockImplementation(async function (this: TypeOrmItemRepository, ...args) {
+        await real.apply(this, args); // the item's rows are written, then the "deadlock" rolls them back
+        throw deadlock;
+      });
+      try {
+        const res = await api().post('/api/v1/items').set(bearer(manager)).send({ sku: 'CC-LOSER', name: 'Concurrent Loser', base_price: 1 });
+        expect(res.status).toBe(503);
+        expect(res.headers['retry-after']).toBe('1');
+        expect(res.body).toEqual({
+          success: false,
+          message: 'The records this request writes are busy; nothing was changed. Try again shortly.',
+          code: 'contention',
+        });
+        expect(spy).toHaveBeenCalledTimes(6);
+      } finally {
+        spy.mockRestore();
+      }
+      const left = await t.db.query("SELECT COUNT(*) AS n FROM items WHERE sku = 'CC-LOSER'");
+      expect(Number(left[0].n)).toBe(0);
     });
   });
 

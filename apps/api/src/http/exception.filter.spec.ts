@@ -41,4 +41,23 @@ describe('toErrorResponse', () => {
     }
     expect(toErrorResponse(Object.assign(new Error('syntax'), { code: 'ER_PARSE_ERROR', errno: 1064 })).status).toBe(500);
   });
+
+  it('answers a deadlock or lock wait that outlived its retries with 503 contention and Retry-After: 1, not 500', () => {
+    const deadlock = Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), {
+      driverError: { code: 'ER_LOCK_DEADLOCK', errno: 1213 },
+      query: 'INSERT INTO item_name_words (item_id, position, tail) VALUES (?, ?, ?)',
+    });
+    const lockWait = Object.assign(new Error('Lock wait timeout exceeded'), { code: 'ER_LOCK_WAIT_TIMEOUT', errno: 1205 });
+    const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    for (const e of [deadlock, lockWait, busy]) {
+      const r = toErrorResponse(e);
+      expect(r.status).toBe(503);
+      expect(r.headers['Retry-After']).toBe('1');
+      expect(r.body).toEqual({
+        success: false,
+        message: 'The records this request writes are busy; nothing was changed. Try again shortly.',
+        code: 'contention',
+      });
+    }
+  });
 });

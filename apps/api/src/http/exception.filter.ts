@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { ConflictError, DomainError, FieldErrors, ValidationFailedError } from '@pos/kernel';
-import { isDatabaseUnavailable, isForeignKeyViolation, isOutOfRange, isUniqueViolation, stripQuerySecrets } from '@pos/platform';
+import { isDatabaseUnavailable, isForeignKeyViolation, isOutOfRange, isRetryableTransactionError, isUniqueViolation, stripQuerySecrets } from '@pos/platform';
 import { RouteTable } from './method-not-allowed';
 import { capErrors } from './validation';
 
@@ -57,7 +57,12 @@ export class AppExceptionFilter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest<Request & { id?: string }>();
     if (isRouteNotFound(exception, req) && this.answerUnsupportedMethod(req, res)) return;
     const { status, body, headers } = toErrorResponse(exception);
-    if (status === 503) {
+    if (status === 503 && body.code === 'contention') {
+      // Not an outage, and maybe a defect (two writes taking the same locks in opposite orders):
+      // the statement that lost, without its values, so the pattern can be found.
+      const err = loggableError(exception);
+      this.logger.warn({ err: { type: err.type, code: err.code, query: err.query }, request_id: req.id }, 'Transaction contention after retries (503)');
+    } else if (status === 503) {
       // An outage, not a defect: one short line per request, no stack.
       this.logger.warn({ err: { type: (exception as Error)?.name, code: loggableError(exception).code }, request_id: req.id }, 'Dependency unavailable (503)');
     } else if (status >= 500 || isForeignKeyViolation(exception) || isOutOfRange(exception)) {
@@ -137,6 +142,15 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
   // The database is down, unreachable or past its configured time bounds (the transaction was
   // rolled back): try again later. Never 401 (a valid token) nor 500 (nothing is broken here).
   if (isDatabaseUnavailable(exception)) return serviceUnavailable();
+  // A deadlock or lock wait that outlived the transaction's retries (withTransactionRetry): the
+  // rows it writes are busy, everything was rolled back, and the same request can simply be sent
+  // again (an idempotency key makes that safe for sales). Not a server defect to the client.
+  if (isRetryableTransactionError(exception))
+    return {
+      status: 503,
+      body: { success: false, message: 'The records this request writes are busy; nothing was changed. Try again shortly.', code: 'contention' },
+      headers: { 'Retry-After': '1' },
+    };
   // Safety net: a write that lost a race to a unique index is a conflict, not a server error.
   if (isUniqueViolation(exception))
     return { status: 409, body: { success: false, message: 'The request conflicts with an existing record.', code: 'duplicate' }, headers };

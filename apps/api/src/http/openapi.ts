@@ -139,7 +139,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'A body that is not application/json',
   422: 'Validation failed: `errors` maps each field (dotted for nested ones) to messages; at most 100 fields are reported',
   429: 'Rate limit exceeded; see Retry-After',
-  503: 'The database is unavailable or did not answer within its configured bounds (code `service_unavailable`, nothing was changed); retry after Retry-After seconds',
+  503: 'The database is unavailable or did not answer within its configured bounds (code `service_unavailable`), or the rows the request writes stayed locked by others through its retries (code `contention`); nothing was changed: retry after Retry-After seconds',
 };
 
 /** Error statuses specific to an operation (the common ones are added to the document for it). */
