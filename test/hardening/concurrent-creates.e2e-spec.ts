@@ -6,7 +6,7 @@ import { TypeOrmItemRepository } from '../../libs/catalog/src/infrastructure/ite
 
 /**
  * Creates that also write child rows (an item's name index, barcodes and units; a rule's
- * targets; an application's stores) write them with inserts only. They used to "replace" them:
+ * targets; a bundle's components; an application's stores) write them with inserts only. They used to "replace" them:
  * DELETE the new row's children, then INSERT. On MySQL a DELETE that finds nothing locks the gap
  * at the end of the index; every concurrent create holds that same gap, each one's INSERT waits
  * for the others' gap lock, and InnoDB kills all but one as deadlocks. Retried six times, some
@@ -117,6 +117,29 @@ describe('Concurrent creates', () => {
       const rows = await t.db.query(
         "SELECT COUNT(*) AS n FROM pricing_rule_targets t JOIN pricing_rules r ON r.id = t.pricing_rule_id WHERE r.name LIKE 'Concurrent rule %'",
       );
+      expect(Number(rows[0].n)).toBe(2 * (BURST + 1));
+    });
+  });
+
+  describe('bundles', () => {
+    const bundle = (k: number | string) => ({
+      name: `Concurrent bundle ${k}`,
+      code: `CCB-${k}`,
+      price: 5,
+      items: [
+        { item_id: ids.item['COF-001'], quantity: 1 },
+        { item_id: ids.item['BEV-003'], quantity: 2 },
+      ],
+    });
+    const create = (body: Record<string, unknown>) => api().post('/api/v1/bundles').set(bearer(manager)).send(body);
+
+    it('writes a new bundle and its components without a DELETE', async () => {
+      expect(await deletesDuring(() => create(bundle('one')), 201)).toEqual([]);
+    });
+
+    it(`creates ${BURST} at once: all 201, each with its components`, async () => {
+      expect(await burst((k) => create(bundle(k)))).toEqual(Array(BURST).fill(201));
+      const rows = await t.db.query("SELECT COUNT(*) AS n FROM bundle_items t JOIN bundles b ON b.id = t.bundle_id WHERE b.code LIKE 'CCB-%'");
       expect(Number(rows[0].n)).toBe(2 * (BURST + 1));
     });
   });

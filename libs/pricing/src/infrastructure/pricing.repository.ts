@@ -155,10 +155,13 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
       updatedAt: now,
     };
     let bundleId = id;
-    if (bundleId === null) bundleId = (await repo.save(repo.create({ ...values, createdAt: now, deletedAt: null }))).id;
-    else await repo.update({ id: bundleId }, values);
     const items = this.em.getRepository(BundleItemEntity);
-    await items.delete({ bundleId });
+    // Inserts only for a new bundle (see saveRule).
+    if (bundleId === null) bundleId = (await repo.save(repo.create({ ...values, createdAt: now, deletedAt: null }))).id;
+    else {
+      await repo.update({ id: bundleId }, values);
+      await items.delete({ bundleId });
+    }
     await items.insert(b.components.map((c) => ({ bundleId: bundleId!, itemId: c.itemId, quantity: c.quantity })));
     return bundleId;
   }
