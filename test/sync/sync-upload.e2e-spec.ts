@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { countQueries } from '../support/query-count';
 import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -225,5 +226,26 @@ describe('Offline sync: upload', () => {
         .send({ store_id: 1, transactions: [{}] }),
       401,
     );
+  });
+
+  it('keeps a new rejection with one INSERT (no UPDATE of a key not there yet: a gap lock on MySQL), and a changed one under its key', async () => {
+    const counter = countQueries(t.db);
+    let writes: string[];
+    try {
+      const res = await upload([cola('rej-new-1', iso(1000), { items: [{ id: 999_998, qty: 1 }] })]);
+      expect(res.body.data.results[0]).toMatchObject({ status: 'rejected', errors: { 'data.items.0.id': expect.any(Array) } });
+      writes = counter.statements
+        .filter((s) => /sync_transactions/.test(s) && /^\s*(INSERT|UPDATE|DELETE)\b/i.test(s))
+        .map((s) => s.trim().split(/\s+/)[0].toUpperCase());
+    } finally {
+      counter.stop();
+    }
+    expect(writes).toEqual(['INSERT']);
+    const changed = await upload([{ ...cola('rej-new-1', iso(1000)), offline_created_at: undefined }]);
+    expect(changed.body.data.results[0]).toMatchObject({ status: 'rejected', errors: { offline_created_at: expect.any(Array) } });
+    const kept = await q("SELECT status, errors FROM sync_transactions WHERE idempotency_key = 'rej-new-1'");
+    expect(kept).toHaveLength(1);
+    expect(kept[0].status).toBe('rejected');
+    expect(String(kept[0].errors)).toContain('offline_created_at');
   });
 });

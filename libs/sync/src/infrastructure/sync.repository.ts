@@ -83,9 +83,14 @@ export class TypeOrmSyncTransactionRepository extends TxRepository implements Sy
     await this.repo.update({ idempotencyKey: record.idempotencyKey }, { ...record, updatedAt: now });
   }
 
+  /**
+   * Insert first, and update only a row that is there: an UPDATE of a key that does not exist yet
+   * locks the gap of the unique index on MySQL, and two uploads rejecting new keys that fall in the
+   * same gap then deadlock on their inserts (as creates did: see ItemRepository.create).
+   */
   async saveRejected(record: SyncTransactionWrite, now: Date): Promise<void> {
-    const { affected } = await this.repo.update({ idempotencyKey: record.idempotencyKey, status: 'rejected' }, { ...record, updatedAt: now });
-    if (!affected) await this.insert(record, now);
+    if (await this.insert(record, now)) return;
+    await this.repo.update({ idempotencyKey: record.idempotencyKey, status: 'rejected' }, { ...record, updatedAt: now });
   }
 
   async dropRejected(idempotencyKey: string, fingerprint: string): Promise<void> {
