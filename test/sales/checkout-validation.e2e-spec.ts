@@ -54,16 +54,18 @@ describe('Checkout input (contract 4.3.1): every field validated, never a 5xx', 
     ['items.0.discount_approval_token', (b) => ({ ...b, items: [{ id: 1, qty: 1, discount_approval_token: 7 }] })],
     ['payments', (b) => ({ ...b, payments: 'cash' })],
     ['payments.0.payment_method_code', (b) => ({ ...b, payments: [{ payment_method_code: 12, amount: 2 }] })],
-    ['payments.0.payment_method_id', (b) => ({ ...b, payments: [{ payment_method_code: 'cash', payment_method_id: 3, amount: 2 }] })],
+    ['payments.0.payment_method_id', (b) => ({ ...b, payments: [{ payment_method_code: 'cash', payment_method_id: 'card', amount: 2 }] })],
+    ['payments.0.payment_method_id', (b) => ({ ...b, payments: [{ payment_method_code: 'cash', payment_method_id: 0, amount: 2 }] })],
     ['payments.0.amount', (b) => ({ ...b, payments: [{ payment_method_code: 'cash', amount: 0 }] })],
     ['payments.0.tendered', (b) => ({ ...b, payments: [{ payment_method_code: 'cash', amount: 2, tendered: 'lots' }] })],
     ['payments.0.change', (b) => ({ ...b, payments: [{ payment_method_code: 'cash', amount: 2, change: -1 }] })],
     ['payments.0.reference', (b) => ({ ...b, payments: [{ payment_method_code: 'cash', amount: 2, reference: 'r'.repeat(500) }] })],
     ['payment_method', (b) => ({ ...b, payment_method: 1 })],
-    ['payment_method_id', (b) => ({ ...b, payment_method_id: 1 })],
+    ['payment_method_id', (b) => ({ ...b, payment_method_id: 1.5 })],
     ['total_amount', (b) => ({ ...b, total_amount: 'free' })],
     ['subtotal', (b) => ({ ...b, subtotal: -1 })],
-    ['customer_id', (b) => ({ ...b, customer_id: 5 })],
+    ['customer_id', (b) => ({ ...b, customer_id: 'walk-in' })],
+    ['customer_id', (b) => ({ ...b, customer_id: -5 })],
     ['reference', (b) => ({ ...b, reference: { a: 1 } })],
     ['cart_discount_type', (b) => ({ ...b, cart_discount_type: 'half' })],
     ['cart_discount_value', (b) => ({ ...b, cart_discount_value: '5%' })],
@@ -92,15 +94,21 @@ describe('Checkout input (contract 4.3.1): every field validated, never a 5xx', 
     expect(r1.body.errors['items.0.id']).toBeDefined();
     const r2 = await post({ ...valid(), items: [{ id: 1, qty: 1, unit_id: 999 }] });
     expect(r2.body.errors['items.0.unit_id']).toBeDefined();
+    // a cart that cannot be sold as it stands: the contract's 400 "checkout validation error", errors by field
     const r3 = await post({ ...valid(), items: [{ id: 1, qty: 1, warehouse_id: 2 }] });
+    expect(r3.status).toBe(400);
+    expect(r3.body).toMatchObject({ success: false, code: 'checkout_invalid' });
     expect(r3.body.errors['items.0.warehouse_id']).toBeDefined();
     const [elc] = await t.db.query("SELECT id FROM items WHERE sku = 'ELC-002'");
     const r4 = await post({ ...valid(), items: [{ id: elc.id, qty: 1 }], payments: [{ payment_method_code: 'card', amount: 54.11 }], total_amount: 54.11 });
+    expect(r4.status).toBe(400);
     expect(r4.body.errors['items.0.serial_number']).toBeDefined();
     const r5 = await post({ ...valid(), items: [{ id: 1, qty: 2, base_quantity: 3 }] });
+    expect(r5.status).toBe(400);
     expect(r5.body.errors['items.0.base_quantity']).toBeDefined();
     // unknown payment method; another store 403; total off by a cent 400 with both figures
     const r6 = await post({ ...valid(), payments: [{ payment_method_code: 'bitcoin', amount: 2 }] });
+    expect(r6.status).toBe(400);
     expect(r6.body.errors['payments.0.payment_method_code']).toBeDefined();
     expectErrorEnvelope(await post({ ...valid(), store_id: 2 }), 403);
     const off = await post({ ...valid(), total_amount: 1.31 });

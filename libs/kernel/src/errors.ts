@@ -53,6 +53,21 @@ export class ConflictError extends DomainError {
   }
 }
 
+/**
+ * 400: a well-formed request that breaks a business rule, with the fields that break it (the
+ * contract's "checkout validation error"): the body is valid, the cart cannot be sold as it stands.
+ */
+export class RuleViolationError extends DomainError {
+  readonly kind = 'bad_request' as const;
+  constructor(
+    readonly fields: FieldErrors,
+    code: string,
+    message: string,
+  ) {
+    super(code, message);
+  }
+}
+
 /** 422: field-level problems found by business rules (not only by DTO validation). */
 export class ValidationFailedError extends DomainError {
   readonly kind = 'validation' as const;

@@ -5,6 +5,9 @@ import { CustomersModule } from '@pos/customers';
 import { PricingModule } from '@pos/pricing';
 import { SessionSalesTotals, SessionsModule } from '@pos/sessions';
 import { CheckoutService } from './application/checkout.service';
+import { CheckoutDiscounts } from './application/checkout-discounts';
+import { CheckoutPayments } from './application/checkout-payments';
+import { CheckoutRecords } from './application/checkout-records';
 import { SaleRepository } from './application/sale.ports';
 import { InvoiceService, SaleService } from './application/sale.service';
 import { SaleReturns } from './application/sale-returns';
@@ -19,6 +22,9 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
   imports: [TypeOrmModule.forFeature(SALE_ENTITIES), CatalogModule, CustomersModule, PricingModule, SessionsModule],
   providers: [
     CheckoutService,
+    CheckoutRecords,
+    CheckoutDiscounts,
+    CheckoutPayments,
     SaleService,
     InvoiceService,
     SaleViews,

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { HttpAdapterHost } from '@nestjs/core';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { ConflictError, DomainError, FieldErrors, ValidationFailedError } from '@pos/kernel';
+import { ConflictError, DomainError, FieldErrors, RuleViolationError, ValidationFailedError } from '@pos/kernel';
 import { isDatabaseUnavailable, isForeignKeyViolation, isOutOfRange, isRetryableTransactionError, isUniqueViolation, stripQuerySecrets } from '@pos/platform';
 import { RouteTable } from './method-not-allowed';
 import { capErrors } from './validation';
@@ -126,6 +126,9 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
   const headers: Record<string, string> = {};
   if (exception instanceof ValidationFailedError) {
     return { status: 422, body: { success: false, message: exception.message, errors: capErrors(exception.fields) }, headers };
+  }
+  if (exception instanceof RuleViolationError) {
+    return { status: 400, body: { success: false, message: exception.message, code: exception.code, errors: capErrors(exception.fields) }, headers };
   }
   if (exception instanceof DomainError) {
     const status = KIND_STATUS[exception.kind];

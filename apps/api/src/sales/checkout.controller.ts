@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Principal } from '@pos/identity';
-import { amountToMinor, ValidationFailedError } from '@pos/kernel';
+import { amountToMinor } from '@pos/kernel';
 import { requestFingerprint } from '@pos/platform';
 import { CurrencyDecimals } from '@pos/pricing';
 import { CheckoutInput, CheckoutService } from '@pos/sales';
@@ -20,16 +20,11 @@ function discountOf(type: string | undefined, value: number | undefined, amount:
 /** The checkout body to the use case's input: JSON amounts in the store's currency (its `decimals`) to minor units. */
 export function checkoutInput(b: CheckoutDto, decimals: number): CheckoutInput {
   const money = (v: number, field: string) => amountToMinor(v, decimals, field);
-  const id = (v: string | undefined, field: string) => {
-    if (v === undefined) return undefined;
-    if (!/^\d{1,9}$/.test(v)) throw ValidationFailedError.field(field, `The ${field} field must be an id.`);
-    return Number(v);
-  };
   return {
     storeId: b.store_id,
     idempotencyKey: b.idempotency_key,
     totalAmount: money(b.total_amount, 'total_amount'),
-    customerId: id(b.customer_id, 'customer_id'),
+    customerId: b.customer_id,
     reference: b.reference,
     taxExempt: b.tax_exempt,
     taxExemptReason: b.tax_exempt_reason,
@@ -38,7 +33,7 @@ export function checkoutInput(b: CheckoutDto, decimals: number): CheckoutInput {
     cartDiscountReason: b.cart_discount_reason,
     cartDiscountApprovalToken: b.cart_discount_approval_token,
     legacyPaymentMethod: b.payment_method,
-    legacyPaymentMethodId: id(b.payment_method_id, 'payment_method_id'),
+    legacyPaymentMethodId: b.payment_method_id,
     items: b.items.map((l, i) => ({
       itemId: l.id,
       qty: l.qty,
@@ -53,9 +48,10 @@ export function checkoutInput(b: CheckoutDto, decimals: number): CheckoutInput {
     })),
     payments: b.payments.map((p, i) => ({
       code: p.payment_method_code,
-      methodId: id(p.payment_method_id, `payments.${i}.payment_method_id`),
+      methodId: p.payment_method_id,
       amount: money(p.amount, `payments.${i}.amount`),
       tendered: p.tendered === undefined ? undefined : money(p.tendered, `payments.${i}.tendered`),
+      change: p.change === undefined ? undefined : money(p.change, `payments.${i}.change`),
       reference: p.reference,
     })),
   };

@@ -3,9 +3,11 @@ import {
   NestedArray,
   OptionalBoolean,
   OptionalDate,
+  OptionalId,
   OptionalInt,
   OptionalMoney,
   OptionalString,
+  RequiredId,
   RequiredInt,
   RequiredMoney,
   RequiredString,
@@ -14,13 +16,13 @@ import {
 const DISCOUNT_TYPES = ['percent', 'percentage', 'amount', 'fixed'] as const;
 
 export class CheckoutItemDto {
-  @RequiredInt({ description: 'Item id (string in the contract; a numeric string is accepted)' }) id!: number;
+  @RequiredId({ description: 'Item id' }) id!: number;
   @RequiredInt({ min: 1, max: 100_000, description: 'Quantity in sale units (whole units)' }) qty!: number;
   @OptionalString({ max: 128 }) serial_number?: string;
   @OptionalMoney({ description: 'Unit price shown by the client; below the server price it is a manual discount' }) price?: number;
-  @OptionalInt() unit_id?: number;
+  @OptionalId() unit_id?: number;
   @OptionalInt({ min: 1, max: 100_000_000, description: 'qty x unit factor; checked when given' }) base_quantity?: number;
-  @OptionalInt() warehouse_id?: number;
+  @OptionalId() warehouse_id?: number;
   @OptionalString({ in: DISCOUNT_TYPES }) discount_type?: (typeof DISCOUNT_TYPES)[number];
   @OptionalMoney({ description: 'Percent (0-100) or amount, per discount_type' }) discount_value?: number;
   @OptionalMoney({ description: 'A line discount as an amount (when discount_type is not given)' }) discount_amount?: number;
@@ -31,10 +33,16 @@ export class CheckoutItemDto {
 
 export class CheckoutPaymentDto {
   @RequiredString({ max: 32, example: 'cash' }) payment_method_code!: string;
-  @OptionalString({ max: 32 }) payment_method_id?: string;
-  @RequiredMoney({ min: 0.01 }) amount!: number;
-  @OptionalMoney() tendered?: number;
-  @OptionalMoney({ description: 'Ignored: the server computes the change' }) change?: number;
+  @OptionalId({ description: 'Used when payment_method_code names no method of the store' }) payment_method_id?: number;
+  @RequiredMoney({
+    min: 0.01,
+    description: 'What this payment pays towards the total (cash: net of change; an amount above what is due is over-tendered cash, the excess is change)',
+  })
+  amount!: number;
+  @OptionalMoney({ description: 'Cash handed over (cash only, at least amount; change = tendered - amount). On other methods it may only repeat amount' })
+  tendered?: number;
+  @OptionalMoney({ description: "The till's change: checked against the server's (400 when it differs); the server computes it either way" })
+  change?: number;
   @OptionalString({ max: 128 }) reference?: string;
 }
 
@@ -46,10 +54,10 @@ export class CheckoutDto {
   payments!: CheckoutPaymentDto[];
 
   @OptionalString({ max: 32, description: 'Legacy: one payment of the whole total by this method code' }) payment_method?: string;
-  @OptionalString({ max: 32, description: 'Legacy: one payment of the whole total by this method id' }) payment_method_id?: string;
+  @OptionalId({ description: 'Legacy: one payment of the whole total by this method id' }) payment_method_id?: number;
   @RequiredMoney({ description: 'Must equal the server total to the cent (400 otherwise)' }) total_amount!: number;
   @OptionalMoney() subtotal?: number;
-  @OptionalString({ max: 32 }) customer_id?: string;
+  @OptionalId() customer_id?: number;
   @OptionalString({ max: 128 }) reference?: string;
   @OptionalString({ in: DISCOUNT_TYPES }) cart_discount_type?: (typeof DISCOUNT_TYPES)[number];
   @OptionalMoney() cart_discount_value?: number;

@@ -1,93 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, fromMinor, minorToString, ValidationFailedError } from '@pos/kernel';
+import { Clock, fromMinor, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, Principal } from '@pos/identity';
-import { PaymentMethodRecord, StockLedger, StockLine, StoreContext, StoreRecord } from '@pos/catalog';
+import { StockLedger, StockLine, StoreContext, StoreRecord } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
 import { AuditLog, ChangeLog, DomainEvents, IdempotentRequests, Metrics } from '@pos/platform';
-import { Discount, DiscountApprovalService, discountsBeyondLimits, PricedCartResult, PricingService } from '@pos/pricing';
+import { PricedCartResult, PricingService } from '@pos/pricing';
 import { SessionService } from '@pos/sessions';
-import { settle, TenderType } from '../domain/payments';
 import { SaleErrors } from '../domain/sale.errors';
+import { CheckoutDiscounts } from './checkout-discounts';
+import { CheckoutPayments } from './checkout-payments';
+import { CheckoutRecords, wholeSeconds } from './checkout-records';
+import { CheckoutInput, CheckoutOutcome, OfflineSaleTimes, PreparedSale } from './checkout.types';
 import { SaleCompleted, SaleRecordedFacts } from './sale.events';
-import { InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository } from './sale.ports';
+import { SaleItemRecord, SaleRecord } from './sale.ports';
 import { SaleViews } from './sale.views';
 
-export interface CheckoutLineInput {
-  itemId: number;
-  qty: number;
-  unitId?: number;
-  warehouseId?: number;
-  serialNumber?: string;
-  price?: number;
-  discount?: Discount;
-  discountReason?: string;
-  discountApprovalToken?: string;
-  baseQuantity?: number;
-}
-
-export interface CheckoutPaymentInput {
-  code?: string;
-  methodId?: number;
-  amount: number;
-  tendered?: number;
-  reference?: string;
-}
-
-/** A checkout with every amount in minor units of the store's currency. */
-export interface CheckoutInput {
-  storeId: number;
-  idempotencyKey: string;
-  totalAmount: number;
-  items: CheckoutLineInput[];
-  payments: CheckoutPaymentInput[];
-  legacyPaymentMethod?: string;
-  legacyPaymentMethodId?: number;
-  customerId?: number;
-  reference?: string;
-  cartDiscount?: Discount;
-  cartDiscountReason?: string;
-  cartDiscountApprovalToken?: string;
-  taxExempt?: boolean;
-  taxExemptReason?: string;
-  offlineCreatedAt?: Date;
-}
-
-export type CheckoutOutcome = { replayed: boolean; status: number; body: unknown };
-
-/** When an offline terminal made the sale and when it reached the server. */
-export interface OfflineSaleTimes {
-  createdAt: Date;
-  syncedAt: Date;
-}
+export type { CheckoutInput, CheckoutLineInput, CheckoutOutcome, CheckoutPaymentInput, OfflineSaleTimes } from './checkout.types';
 
 /** How a sale reaches checkout: rung up at a till now, or uploaded by a terminal that sold offline. */
 type CheckoutMode = { kind: 'online' } | ({ kind: 'offline' } & OfflineSaleTimes);
 
 /** Idempotency scopes: a key used for one kind of sale is "a different request" for the other. */
 const SCOPES = { online: 'checkout', offline: 'offline_sale' } as const;
-
-interface Tender {
-  method: PaymentMethodRecord;
-  amount: number;
-  applied: number;
-  tendered: number | null;
-  change: number;
-  reference: string | null;
-}
-
-/** Everything a checkout decided before writing anything. */
-interface PreparedSale {
-  store: StoreRecord;
-  priced: PricedCartResult;
-  warehouses: number[];
-  approvals: (number | null)[];
-  cartApproval: number | null;
-  tenders: Tender[];
-  change: number;
-  paid: number;
-  onAccount: number;
-  paymentTermsDays: number;
-}
 
 /**
  * POST /pos/checkout: validate, price through the engine, check discount limits (or a manager's
@@ -100,10 +34,11 @@ interface PreparedSale {
 @Injectable()
 export class CheckoutService {
   constructor(
-    private readonly sales: SaleRepository,
+    private readonly records: CheckoutRecords,
+    private readonly discounts: CheckoutDiscounts,
+    private readonly payments: CheckoutPayments,
     private readonly idempotency: IdempotentRequests,
     private readonly pricing: PricingService,
-    private readonly approvals: DiscountApprovalService,
     private readonly sessions: SessionService,
     private readonly stores: StoreContext,
     private readonly ledger: StockLedger,
@@ -126,7 +61,13 @@ export class CheckoutService {
       can_sell: sessionOk.can_sell,
       session_id: sessionOk.session?.id ?? null,
       ...this.views.pricedCart(p.priced),
-      payments: p.tenders.map((t) => ({ payment_method_code: t.method.code, amount: m(t.amount), applied: m(t.applied), change: m(t.change) })),
+      payments: p.tenders.map((t) => ({
+        payment_method_code: t.method.code,
+        amount: m(t.amount),
+        tendered: t.tendered === null ? null : m(t.tendered),
+        applied: m(t.applied),
+        change: m(t.change),
+      })),
       change: m(p.change),
       balance_due: m(p.onAccount),
     };
@@ -176,7 +117,7 @@ export class CheckoutService {
     const now = wholeSeconds(this.clock.now());
     const times =
       mode.kind === 'online' ? { createdAt: now, syncedAt: null } : { createdAt: wholeSeconds(mode.createdAt), syncedAt: wholeSeconds(mode.syncedAt) };
-    const { sale, items, payments, invoice } = await this.recordSale(principal, input, p, session?.id ?? null, now, times);
+    const { sale, items, payments, invoice } = await this.records.write(principal, input, p, session?.id ?? null, now, times);
     await this.takeStock(principal, p, input, sale.id);
     await this.auditManualPricing(sale, items, p);
     const detail = await this.views.detailOf(sale, items, payments, invoice, now);
@@ -210,7 +151,9 @@ export class CheckoutService {
   }
 
   /**
-   * Every check that does not write. `forCommit` skips the stock pre-check (the ledger's UPDATE
+   * Every check that does not write. The body is valid by now; the checks of the cart as priced
+   * (lines, units, serials, warehouses, total, tenders) are the contract's 400 "checkout validation
+   * error" (`asCartRules`), while a missing field or an unknown id stays a 422. `forCommit` skips the stock pre-check (the ledger's UPDATE
    * guards it); `offline` keeps the prices the terminal charged (price source offline).
    */
   private async prepare(principal: Principal, input: CheckoutInput, forCommit: boolean, offline = false): Promise<PreparedSale> {
@@ -231,59 +174,20 @@ export class CheckoutService {
         discount: l.discount,
       })),
     });
-    const { approvals, cartApproval } = this.approveDiscounts(principal, input, priced, offline);
-    // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
-    const warehouses = await this.lineWarehouses(store, input, priced);
-    await this.ledger.checkSale(this.stockLines(input, priced, warehouses), {
-      items: priced.items,
-      checkStock: !forCommit && !store.allowNegativeStock && input.offlineCreatedAt === undefined,
+    this.payments.requireTenders(input);
+    const { approvals, cartApproval } = this.discounts.approve(principal, input, priced, offline);
+    const { warehouses, settled } = await asCartRules(async () => {
+      // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
+      const warehouses = await this.lineWarehouses(store, input, priced);
+      await this.ledger.checkSale(this.stockLines(input, priced, warehouses), {
+        items: priced.items,
+        checkStock: !forCommit && !store.allowNegativeStock && input.offlineCreatedAt === undefined,
+      });
+      this.assertTotal(input.totalAmount, priced);
+      return { warehouses, settled: await this.payments.settle(store, input, priced) };
     });
-    this.assertTotal(input.totalAmount, priced);
-    const settled = await this.settlePayments(store, input, priced);
     const profile = input.customerId === undefined ? null : await this.customers.pricingProfile(input.customerId);
     return { store, priced, warehouses, approvals, cartApproval, ...settled, paymentTermsDays: profile?.paymentTermsDays ?? 30 };
-  }
-
-  /**
-   * A cashier's manual discounts (line discounts and prices typed below the server's) must stay
-   * within their limits (the pricing policy), else carry a valid approval token for exactly that
-   * discount on exactly this cart: 403 without one. An offline terminal's price is the price list
-   * it had, not a discount: only its explicit discounts are judged.
-   */
-  private approveDiscounts(
-    principal: Principal,
-    input: CheckoutInput,
-    priced: PricedCartResult,
-    offline = false,
-  ): { approvals: (number | null)[]; cartApproval: number | null } {
-    const m = (v: number) => fromMinor(v, priced.decimals);
-    const beyond = discountsBeyondLimits(
-      priced.cart.lines.map((l, i) => ({
-        ...l,
-        serverUnitPrice: offline && l.priceSource === 'offline' ? l.unitPrice : priced.serverUnitPrices[i],
-        requested: input.items[i].discount,
-      })),
-      input.cartDiscount,
-      principal.discountLimits,
-    );
-    const approvals = beyond.lines.map((need, i) => {
-      if (!need) return null;
-      const token = input.items[i].discountApprovalToken;
-      const scope = { storeId: input.storeId, target: { itemId: priced.cart.lines[i].itemId }, discount: need.discount, cartReference: input.idempotencyKey };
-      const approver = token ? this.approvals.verify(token, principal, scope) : null;
-      if (approver === null) {
-        throw SaleErrors.discountRequiresApproval(`discount on items.${i}`, m(need.amount), need.percentBp);
-      }
-      return approver;
-    });
-    if (!beyond.cart) return { approvals, cartApproval: null };
-    const token = input.cartDiscountApprovalToken;
-    const scope = { storeId: input.storeId, target: 'cart' as const, discount: beyond.cart.discount, cartReference: input.idempotencyKey };
-    const cartApproval = token ? this.approvals.verify(token, principal, scope) : null;
-    if (cartApproval === null) {
-      throw SaleErrors.discountRequiresApproval('cart discount', m(beyond.cart.amount), beyond.cart.percentBp);
-    }
-    return { approvals, cartApproval };
   }
 
   /** Each line's warehouse (the store's default unless named; it must serve the store), units and serial rules. */
@@ -322,152 +226,6 @@ export class CheckoutService {
     throw SaleErrors.totalMismatch(m(client), m(server));
   }
 
-  /** The tenders against the total (the settlement rules are the domain's `settle`). */
-  private async settlePayments(store: StoreRecord, input: CheckoutInput, priced: PricedCartResult) {
-    const total = priced.cart.total;
-    const methods = await this.stores.paymentMethods(store.id);
-    let payments = input.payments;
-    if (!payments.length) {
-      if (!input.legacyPaymentMethod && input.legacyPaymentMethodId === undefined)
-        throw ValidationFailedError.field('payments', 'The payments field is required.');
-      payments = [{ code: input.legacyPaymentMethod, methodId: input.legacyPaymentMethodId, amount: total }];
-    }
-    const errors: Record<string, string[]> = {};
-    const resolved = payments.map((p, i) => {
-      const method = methods.find((m) => (p.code !== undefined ? m.code === p.code : m.id === p.methodId));
-      if (!method) errors[`payments.${i}.payment_method_code`] = ['The selected payment method is not available in this store.'];
-      return method;
-    });
-    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
-    const tenderType = (m: PaymentMethodRecord): TenderType => (['cash', 'card', 'on_account'].includes(m.type) ? (m.type as TenderType) : 'other');
-    const s = settle(
-      total,
-      payments.map((p, i) => ({ type: tenderType(resolved[i]!), amount: p.amount })),
-      (v) => minorToString(v, priced.decimals),
-    );
-    for (const problem of s.problems) (errors[problem.index === null ? 'payments' : `payments.${problem.index}.amount`] ??= []).push(problem.message);
-    if (s.onAccount > 0 && input.customerId === undefined) errors.customer_id = ['An on-account payment needs a customer.'];
-    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
-    const tenders: Tender[] = payments.map((p, i) => ({
-      method: resolved[i]!,
-      amount: p.amount,
-      applied: s.applied[i],
-      tendered: p.tendered ?? (resolved[i]!.type === 'cash' ? p.amount : null),
-      change: s.changeGiven[i],
-      reference: p.reference ?? null,
-    }));
-    return { tenders, change: s.change, paid: s.paid, onAccount: s.onAccount };
-  }
-
-  /** The receipt number, the sale, its lines and payments, and its invoice. */
-  private async recordSale(
-    principal: Principal,
-    input: CheckoutInput,
-    p: PreparedSale,
-    sessionId: number | null,
-    now: Date,
-    times: { createdAt: Date; syncedAt: Date | null },
-  ): Promise<{ sale: SaleRecord; items: SaleItemRecord[]; payments: SalePaymentRecord[]; invoice: InvoiceRecord }> {
-    const at = times.createdAt;
-    const number = await this.sales.nextReceiptNumber(p.store.id);
-    const cart = p.priced.cart;
-    const uniqueWarehouses = [...new Set(p.warehouses)];
-    const sale = await this.sales.insertSale({
-      storeId: p.store.id,
-      warehouseId: uniqueWarehouses.length === 1 ? uniqueWarehouses[0] : null,
-      sessionId,
-      userId: principal.userId,
-      customerId: input.customerId ?? null,
-      receiptNumber: `${p.store.code}-${String(number).padStart(6, '0')}`,
-      status: 'completed',
-      subtotal: cart.subtotal,
-      discountTotal: cart.discountTotal,
-      taxTotal: cart.taxTotal,
-      totalAmount: cart.total,
-      paidAmount: p.paid,
-      changeAmount: p.change,
-      balanceDue: p.onAccount,
-      currencyCode: p.store.currencyCode,
-      reference: input.reference ?? null,
-      idempotencyKey: input.idempotencyKey,
-      taxExempt: p.priced.taxExempt,
-      taxExemptReason: input.taxExemptReason ?? null,
-      offlineCreatedAt: input.offlineCreatedAt ? wholeSeconds(input.offlineCreatedAt) : null,
-      syncedAt: times.syncedAt,
-      voidedAt: null,
-      voidedBy: null,
-      voidReason: null,
-      createdAt: at,
-      updatedAt: now,
-    });
-    const items = cart.lines.map((l, i): Omit<SaleItemRecord, 'id'> => {
-      const item = p.priced.items.get(l.itemId)!;
-      const unit = p.priced.units[i];
-      const r = input.items[i];
-      return {
-        saleId: sale.id,
-        lineNo: i,
-        itemId: l.itemId,
-        sku: item.sku,
-        name: item.name,
-        unitId: unit?.id ?? null,
-        unitName: unit?.name ?? null,
-        factor: unit?.factor ?? 1,
-        quantity: l.quantity,
-        baseQuantity: l.quantity * (unit?.factor ?? 1),
-        basePrice: l.basePrice,
-        unitPrice: l.unitPrice,
-        unitCost: item.cost * (unit?.factor ?? 1),
-        priceSource: l.priceSource,
-        gross: l.gross,
-        ruleDiscount: l.ruleDiscount,
-        bundleDiscount: l.bundleDiscount,
-        manualDiscount: l.manualDiscount,
-        cartDiscount: l.cartDiscount,
-        discountReason: r.discountReason ?? (l.cartDiscount > 0 ? (input.cartDiscountReason ?? null) : null),
-        discountApprovedBy: p.approvals[i] ?? (l.cartDiscount > 0 ? p.cartApproval : null),
-        net: l.net,
-        taxRateBp: l.taxRateBp,
-        tax: l.tax,
-        total: l.total,
-        warehouseId: p.warehouses[i],
-        serialNumber: r.serialNumber ?? null,
-        returnedQuantity: 0,
-        steps: JSON.stringify(l.steps),
-      };
-    });
-    const written = await this.sales.insertItems(items);
-    const payments = await this.sales.insertPayments(
-      p.tenders.map((t) => ({
-        saleId: sale.id,
-        paymentMethodId: t.method.id,
-        methodCode: t.method.code,
-        methodType: t.method.type,
-        amount: t.applied,
-        tendered: t.tendered,
-        changeAmount: t.change,
-        reference: t.reference,
-        createdAt: at,
-      })),
-    );
-    const invoice = await this.sales.insertInvoice({
-      saleId: sale.id,
-      storeId: p.store.id,
-      customerId: input.customerId ?? null,
-      number: `INV-${p.store.code}-${String(number).padStart(6, '0')}`,
-      status: p.onAccount > 0 ? 'issued' : 'paid',
-      issuedAt: at,
-      dueAt: new Date(at.getTime() + p.paymentTermsDays * 86_400_000),
-      amount: cart.total,
-      paid: cart.total - p.onAccount,
-      credited: 0,
-      balance: p.onAccount,
-      createdAt: at,
-      updatedAt: now,
-    });
-    return { sale, items: written, payments, invoice };
-  }
-
   /** The goods leave through the ledger (an offline sale may take stock below zero: they already left). */
   private async takeStock(principal: Principal, p: PreparedSale, input: CheckoutInput, saleId: number): Promise<void> {
     await this.ledger.sell(
@@ -495,4 +253,12 @@ export class CheckoutService {
   }
 }
 
-const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
+/** Field problems of a well-formed cart become the contract's 400 "checkout validation error" (errors by field). */
+async function asCartRules<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof ValidationFailedError) throw SaleErrors.checkoutInvalid(e.fields);
+    throw e;
+  }
+}

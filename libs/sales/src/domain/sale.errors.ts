@@ -1,7 +1,9 @@
-import { BadRequestError, ConflictError, ForbiddenError, ValidationFailedError } from '@pos/kernel';
+import { BadRequestError, ConflictError, FieldErrors, ForbiddenError, RuleViolationError, ValidationFailedError } from '@pos/kernel';
 
 /** The sales context's errors, each with its stable code (the HTTP status follows from the kind). */
 export const SaleErrors = {
+  /** The cart cannot be sold as it stands (payments, tenders, units, serials, warehouses): 400 with the fields. */
+  checkoutInvalid: (fields: FieldErrors) => new RuleViolationError(fields, 'checkout_invalid', 'The checkout could not be validated.'),
   totalMismatch: (client: number, server: number) =>
     new BadRequestError('total_mismatch', `The total_amount ${client} does not match the server total ${server}.`, {
       client_total: client,

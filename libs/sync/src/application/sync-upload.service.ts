@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { BadRequestError, Clock, ConflictError, DomainError, FieldErrors, ForbiddenError, ValidationFailedError } from '@pos/kernel';
+import { BadRequestError, Clock, ConflictError, DomainError, FieldErrors, ForbiddenError, RuleViolationError, ValidationFailedError } from '@pos/kernel';
 import { hasPermission, Permission, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
 import { CheckoutService, SaleDetailView } from '@pos/sales';
@@ -294,7 +294,7 @@ function duplicateOf(r: SyncTransactionWrite): Outcome {
 /** A use case's error as a rejection with errors keyed within the transaction (`data.items.0.qty`). */
 export function rejectionOf(error: DomainError, type: UploadType): Outcome {
   const inData = (field: string) => (ENVELOPE_FIELDS[type].includes(field.split('.')[0]) ? field : `data.${field}`);
-  if (error instanceof ValidationFailedError) {
+  if (error instanceof ValidationFailedError || error instanceof RuleViolationError) {
     return rejected(error.code, error.message, Object.fromEntries(Object.entries(error.fields).map(([f, m]) => [inData(f), m])));
   }
   if (error instanceof BadRequestError && error.code === 'total_mismatch') return rejected(error.code, error.message, { 'data.total_amount': [error.message] });

@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { Principal } from '@pos/identity';
+import { InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository } from './sale.ports';
+import { CheckoutInput, PreparedSale } from './checkout.types';
+
+export const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
+
+/** Checkout step: the receipt number, the sale, its lines and payments, and its invoice, as records. */
+@Injectable()
+export class CheckoutRecords {
+  constructor(private readonly sales: SaleRepository) {}
+
+  /** The receipt number, the sale, its lines and payments, and its invoice. */
+  async write(
+    principal: Principal,
+    input: CheckoutInput,
+    p: PreparedSale,
+    sessionId: number | null,
+    now: Date,
+    times: { createdAt: Date; syncedAt: Date | null },
+  ): Promise<{ sale: SaleRecord; items: SaleItemRecord[]; payments: SalePaymentRecord[]; invoice: InvoiceRecord }> {
+    const at = times.createdAt;
+    const number = await this.sales.nextReceiptNumber(p.store.id);
+    const cart = p.priced.cart;
+    const uniqueWarehouses = [...new Set(p.warehouses)];
+    const sale = await this.sales.insertSale({
+      storeId: p.store.id,
+      warehouseId: uniqueWarehouses.length === 1 ? uniqueWarehouses[0] : null,
+      sessionId,
+      userId: principal.userId,
+      customerId: input.customerId ?? null,
+      receiptNumber: `${p.store.code}-${String(number).padStart(6, '0')}`,
+      status: 'completed',
+      subtotal: cart.subtotal,
+      discountTotal: cart.discountTotal,
+      taxTotal: cart.taxTotal,
+      totalAmount: cart.total,
+      paidAmount: p.paid,
+      changeAmount: p.change,
+      balanceDue: p.onAccount,
+      currencyCode: p.store.currencyCode,
+      reference: input.reference ?? null,
+      idempotencyKey: input.idempotencyKey,
+      taxExempt: p.priced.taxExempt,
+      taxExemptReason: input.taxExemptReason ?? null,
+      offlineCreatedAt: input.offlineCreatedAt ? wholeSeconds(input.offlineCreatedAt) : null,
+      syncedAt: times.syncedAt,
+      voidedAt: null,
+      voidedBy: null,
+      voidReason: null,
+      createdAt: at,
+      updatedAt: now,
+    });
+    const items = cart.lines.map((l, i): Omit<SaleItemRecord, 'id'> => {
+      const item = p.priced.items.get(l.itemId)!;
+      const unit = p.priced.units[i];
+      const r = input.items[i];
+      return {
+        saleId: sale.id,
+        lineNo: i,
+        itemId: l.itemId,
+        sku: item.sku,
+        name: item.name,
+        unitId: unit?.id ?? null,
+        unitName: unit?.name ?? null,
+        factor: unit?.factor ?? 1,
+        quantity: l.quantity,
+        baseQuantity: l.quantity * (unit?.factor ?? 1),
+        basePrice: l.basePrice,
+        unitPrice: l.unitPrice,
+        unitCost: item.cost * (unit?.factor ?? 1),
+        priceSource: l.priceSource,
+        gross: l.gross,
+        ruleDiscount: l.ruleDiscount,
+        bundleDiscount: l.bundleDiscount,
+        manualDiscount: l.manualDiscount,
+        cartDiscount: l.cartDiscount,
+        discountReason: r.discountReason ?? (l.cartDiscount > 0 ? (input.cartDiscountReason ?? null) : null),
+        discountApprovedBy: p.approvals[i] ?? (l.cartDiscount > 0 ? p.cartApproval : null),
+        net: l.net,
+        taxRateBp: l.taxRateBp,
+        tax: l.tax,
+        total: l.total,
+        warehouseId: p.warehouses[i],
+        serialNumber: r.serialNumber ?? null,
+        returnedQuantity: 0,
+        steps: JSON.stringify(l.steps),
+      };
+    });
+    const written = await this.sales.insertItems(items);
+    const payments = await this.sales.insertPayments(
+      p.tenders.map((t) => ({
+        saleId: sale.id,
+        paymentMethodId: t.method.id,
+        methodCode: t.method.code,
+        methodType: t.method.type,
+        amount: t.applied,
+        tendered: t.tendered,
+        changeAmount: t.change,
+        reference: t.reference,
+        createdAt: at,
+      })),
+    );
+    const invoice = await this.sales.insertInvoice({
+      saleId: sale.id,
+      storeId: p.store.id,
+      customerId: input.customerId ?? null,
+      number: `INV-${p.store.code}-${String(number).padStart(6, '0')}`,
+      status: p.onAccount > 0 ? 'issued' : 'paid',
+      issuedAt: at,
+      dueAt: new Date(at.getTime() + p.paymentTermsDays * 86_400_000),
+      amount: cart.total,
+      paid: cart.total - p.onAccount,
+      credited: 0,
+      balance: p.onAccount,
+      createdAt: at,
+      updatedAt: now,
+    });
+    return { sale, items: written, payments, invoice };
+  }
+}

@@ -1,0 +1,87 @@
+import { PaymentMethodRecord, StoreRecord } from '@pos/catalog';
+import { Discount, PricedCartResult } from '@pos/pricing';
+
+export interface CheckoutLineInput {
+  itemId: number;
+  qty: number;
+  unitId?: number;
+  warehouseId?: number;
+  serialNumber?: string;
+  price?: number;
+  discount?: Discount;
+  discountReason?: string;
+  discountApprovalToken?: string;
+  baseQuantity?: number;
+}
+
+export interface CheckoutPaymentInput {
+  code?: string;
+  methodId?: number;
+  amount: number;
+  tendered?: number;
+  /** The change the till computed, if it sent one: checked against the server's. */
+  change?: number;
+  reference?: string;
+}
+
+/** A checkout with every amount in minor units of the store's currency. */
+export interface CheckoutInput {
+  storeId: number;
+  idempotencyKey: string;
+  totalAmount: number;
+  items: CheckoutLineInput[];
+  payments: CheckoutPaymentInput[];
+  legacyPaymentMethod?: string;
+  legacyPaymentMethodId?: number;
+  customerId?: number;
+  reference?: string;
+  cartDiscount?: Discount;
+  cartDiscountReason?: string;
+  cartDiscountApprovalToken?: string;
+  taxExempt?: boolean;
+  taxExemptReason?: string;
+  offlineCreatedAt?: Date;
+}
+
+export type CheckoutOutcome = { replayed: boolean; status: number; body: unknown };
+
+/** When an offline terminal made the sale and when it reached the server. */
+export interface OfflineSaleTimes {
+  createdAt: Date;
+  syncedAt: Date;
+}
+
+/** One tender as settled: what it pays towards the total, the cash handed over and the change. */
+export interface SettledTender {
+  method: PaymentMethodRecord;
+  /** The amount as sent. */
+  amount: number;
+  /** What this tender pays towards the total (cash net of change). */
+  applied: number;
+  tendered: number | null;
+  change: number;
+  reference: string | null;
+}
+
+/** The tenders against the total (minor units). */
+export interface SettledPayments {
+  tenders: SettledTender[];
+  change: number;
+  /** Money received at the till (cash net of change + card/other). */
+  paid: number;
+  onAccount: number;
+}
+
+/** Who approved each line's discount (null: within the cashier's limits) and the cart's. */
+export interface DiscountApprovals {
+  approvals: (number | null)[];
+  cartApproval: number | null;
+}
+
+/** Everything a checkout decided before writing anything. */
+export interface PreparedSale extends SettledPayments, DiscountApprovals {
+  store: StoreRecord;
+  priced: PricedCartResult;
+  warehouses: number[];
+  paymentTermsDays: number;
+}
