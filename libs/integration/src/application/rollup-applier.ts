@@ -75,7 +75,7 @@ export class RollupApplier implements OnModuleInit {
       } else if (e.kind === 'return') {
         const store = await this.stores.store(e.facts.saleReturn.storeId);
         const rates = new Map(e.rates);
-        addReturn(batch, e.facts, store, (id) => rates.get(id) ?? 0);
+        addReturn(batch, e.facts, store, { exempt: e.exempt ?? false, rateOf: (id) => rates.get(id) ?? 0 });
         const note = creditNoteOf(e.facts, store);
         if (note) notes.push(note);
       } else {

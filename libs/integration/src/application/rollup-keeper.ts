@@ -34,7 +34,7 @@ export class RollupKeeper {
   @OnDomainEvent(ReturnProcessedFacts)
   async returnProcessed(facts: ReturnFacts): Promise<void> {
     const sale = await this.sales.sale(facts.saleReturn.saleId);
-    await this.record(returnEntry(facts, new Map(sale?.items.map((l) => [l.id, l.taxRateBp]) ?? [])));
+    await this.record(returnEntry(facts, new Map(sale?.items.map((l) => [l.id, l.taxRateBp]) ?? []), sale?.sale.taxExempt ?? false));
   }
 
   @OnDomainEvent(StockMovedFacts)

@@ -78,7 +78,7 @@ export class RollupRebuildService {
         const store = await this.stores.store(facts.saleReturn.storeId);
         const sale = await this.sales.sale(facts.saleReturn.saleId);
         const rates = new Map(sale?.items.map((l) => [l.id, l.taxRateBp]) ?? []);
-        addReturn(batch, facts, store, (id) => rates.get(id) ?? 0);
+        addReturn(batch, facts, store, { exempt: sale?.sale.taxExempt ?? false, rateOf: (id) => rates.get(id) ?? 0 });
         const note = creditNoteOf(facts, store);
         if (note) notes.push(note);
       }

@@ -681,17 +681,22 @@ export class SalesReportsService {
     const { scope, money } = await this.open(p, f);
     const tm = ['line_count', 'taxable', 'tax', 'refund_taxable', 'refund_tax'];
     const [byRate, daily, exempt] = await Promise.all([
-      this.kit.sum(scope, { table: TAX, groupBy: ['store_id', 'rate_bp', 'currency_code'], measures: tm }),
+      this.kit.sum(scope, { table: TAX, groupBy: ['store_id', 'exempt', 'rate_bp', 'currency_code'], measures: tm }),
       this.kit.sum(scope, { table: TAX, daily: true, groupBy: ['day', 'currency_code'], measures: ['tax', 'refund_tax'] }),
       this.sales(scope, [], ['exempt_count', 'exempt_net']),
     ]);
+    const isExempt = (r: Row) => n(r, 'exempt') === 1;
     const byCur = groupRows(byRate, 'currency_code');
     const exemptCur = groupRows(exempt, 'currency_code');
     const summary = scope.currencies.flatMap((c) => {
       const t = total(byCur.get(c) ?? [], tm);
+      const taxable = total(
+        (byCur.get(c) ?? []).filter((r) => !isExempt(r)),
+        ['taxable'],
+      );
       const e = total(exemptCur.get(c) ?? [], ['exempt_count', 'exempt_net']);
       return [
-        figure('taxable_sales', 'Taxable sales (excl. tax)', money.v(n(t, 'taxable'), c), 'money', c),
+        figure('taxable_sales', 'Taxable sales (excl. tax; exempt sales excluded)', money.v(n(taxable, 'taxable'), c), 'money', c),
         figure('tax_collected', 'Tax collected', money.v(n(t, 'tax'), c), 'money', c),
         figure('tax_refunded', 'Tax refunded', money.v(n(t, 'refund_tax'), c), 'money', c),
         figure('net_tax', 'Net tax (collected - refunded)', money.v(n(t, 'tax') - n(t, 'refund_tax'), c), 'money', c),
@@ -700,19 +705,25 @@ export class SalesReportsService {
       ];
     });
     const storeName = new Map(scope.stores.map((s) => [s.id, s.name]));
+    // Per store: one row per rate, then the exempt lines' row (rate `exempt`).
     const rows = byRate
-      .sort((a, b) => n(a, 'store_id') - n(b, 'store_id') || n(a, 'rate_bp') - n(b, 'rate_bp'))
+      .sort((a, b) => n(a, 'store_id') - n(b, 'store_id') || n(a, 'exempt') - n(b, 'exempt') || n(a, 'rate_bp') - n(b, 'rate_bp'))
       .map((r) => {
         const c = String(r.currency_code);
+        const ex = isExempt(r);
         return {
           store_id: n(r, 'store_id'),
           store_name: storeName.get(n(r, 'store_id')) ?? null,
-          rate_percent: n(r, 'rate_bp') / 100,
+          rate: ex ? 'exempt' : `${n(r, 'rate_bp') / 100}%`,
+          rate_percent: ex ? null : n(r, 'rate_bp') / 100,
           currency: c,
           lines: n(r, 'line_count'),
-          taxable_sales: money.v(n(r, 'taxable'), c),
+          taxable_sales: money.v(ex ? 0 : n(r, 'taxable'), c),
+          exempt_net: money.v(ex ? n(r, 'taxable') : 0, c),
           tax_collected: money.v(n(r, 'tax'), c),
-          refunded_taxable: money.v(n(r, 'refund_taxable'), c),
+          effective_rate_percent: ex ? null : percent(n(r, 'tax'), n(r, 'taxable')),
+          refunded_taxable: money.v(ex ? 0 : n(r, 'refund_taxable'), c),
+          refunded_exempt: money.v(ex ? n(r, 'refund_taxable') : 0, c),
           tax_refunded: money.v(n(r, 'refund_tax'), c),
           net_tax: money.v(n(r, 'tax') - n(r, 'refund_tax'), c),
         };
@@ -723,7 +734,8 @@ export class SalesReportsService {
         'Net tax by rate',
         scope.currencies.map((c) => {
           const byRateOnly = new Map<number, number>();
-          for (const r of byCur.get(c) ?? []) byRateOnly.set(n(r, 'rate_bp'), (byRateOnly.get(n(r, 'rate_bp')) ?? 0) + n(r, 'tax') - n(r, 'refund_tax'));
+          for (const r of (byCur.get(c) ?? []).filter((x) => !isExempt(x)))
+            byRateOnly.set(n(r, 'rate_bp'), (byRateOnly.get(n(r, 'rate_bp')) ?? 0) + n(r, 'tax') - n(r, 'refund_tax'));
           return { name: c, currency: c, data: [...byRateOnly].sort((a, b) => a[0] - b[0]).map(([bp, v]) => ({ x: `${bp / 100}%`, y: money.v(v, c) })) };
         }),
       ),

@@ -129,6 +129,17 @@ function pick(m: Record<string, number>, keep: readonly string[]): Record<string
 const discounts = (l: SaleFactsInput['items'][number]) => l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount;
 const revenue = (l: { total: number; tax: number }) => l.total - l.tax;
 
+/** The tax row of a line: its rate, or the exempt row when its sale was tax-exempt (no rate applied). */
+function taxKey(exempt: boolean, rateBp: number): { exempt: number; rate_bp: number } {
+  return exempt ? { exempt: 1, rate_bp: 0 } : { exempt: 0, rate_bp: rateBp };
+}
+
+/** What a return's tax rows need of its sale: each sale line's rate, and whether the sale was tax-exempt. */
+export interface ReturnedSaleTax {
+  exempt: boolean;
+  rateOf: (saleItemId: number) => number;
+}
+
 /** The business day and local hour of a sale in its store. */
 export function saleDay(f: SaleFactsInput, store: StoreFacts): { day: number; hour: number } {
   return ZoneCalendar.of(store.timeZone).dayAndHour(f.sale.createdAt);
@@ -195,7 +206,7 @@ export function addSale(batch: RollupBatch, f: SaleFactsInput, store: StoreFacts
       total: l.total,
       cost: l.unitCost * l.quantity,
     };
-    batch.add(TAX, { ...lineKey, rate_bp: l.taxRateBp }, cur, { line_count: 1, taxable: revenue(l), tax: l.tax }, sign);
+    batch.add(TAX, { ...lineKey, ...taxKey(s.taxExempt, l.taxRateBp) }, cur, { line_count: 1, taxable: revenue(l), tax: l.tax }, sign);
     batch.add(ITEMS, { ...lineKey, item_id: l.itemId }, cur, lineMeasures, sign);
     batch.add(ITEMS_ALL, { day, currency_code: store.currencyCode, item_id: l.itemId }, {}, lineMeasures, sign);
     batch.add(
@@ -249,9 +260,10 @@ export function addSaleAsItStands(batch: RollupBatch, f: SaleFactsInput, store: 
 /**
  * A processed return on the day it was processed, by the processing cashier and session:
  * refunds (net excluding tax, tax, total, cost of the goods back), per method, per original tax
- * rate (`rateOf` the sale line's), per item, per customer, per reason and condition, credit note.
+ * rate (the sale line's; the exempt row for a tax-exempt sale's lines), per item, per customer,
+ * per reason and condition, credit note.
  */
-export function addReturn(batch: RollupBatch, f: ReturnFactsInput, store: StoreFacts, rateOf: (saleItemId: number) => number): void {
+export function addReturn(batch: RollupBatch, f: ReturnFactsInput, store: StoreFacts, sale: ReturnedSaleTax): void {
   const r = f.saleReturn;
   const day = ZoneCalendar.of(store.timeZone).dayOf(r.processedAt);
   const cur = { currency_code: r.currencyCode };
@@ -282,7 +294,10 @@ export function addReturn(batch: RollupBatch, f: ReturnFactsInput, store: StoreF
   f.lines.forEach((l, i) => {
     const lineKey = { day, store_id: r.storeId, warehouse_id: l.warehouseId };
     const refund = { return_units: l.baseQuantity, refund_net: l.refundTotal - l.refundTax, refund_total: l.refundTotal, refund_cost: l.cost };
-    batch.add(TAX, { ...lineKey, rate_bp: rateOf(l.saleItemId) }, cur, { refund_taxable: l.refundTotal - l.refundTax, refund_tax: l.refundTax });
+    batch.add(TAX, { ...lineKey, ...taxKey(sale.exempt, sale.rateOf(l.saleItemId)) }, cur, {
+      refund_taxable: l.refundTotal - l.refundTax,
+      refund_tax: l.refundTax,
+    });
     batch.add(ITEMS, { ...lineKey, item_id: l.itemId }, cur, refund);
     batch.add(ITEMS_ALL, { day, currency_code: r.currencyCode, item_id: l.itemId }, {}, refund);
     batch.add(RETURNS, { ...lineKey, reason_code: r.reasonCode ?? '', item_condition: l.condition, item_id: l.itemId }, cur, {

@@ -3,12 +3,14 @@ import type { MovementInput, ReturnFactsInput, SaleFactsInput } from './rollup-d
 /**
  * What the report journal keeps of each fact: exactly the fields the rollup deltas read (the
  * *Input shapes), so an entry stays small and its meaning does not drift with the publishers'
- * records. A return carries its sale lines' tax rates (read when it is processed).
+ * records. A return carries its sale lines' tax rates and whether the sale was tax-exempt (read
+ * when it is processed).
  */
 export type JournalEntry =
   | { kind: 'sale'; facts: SaleFactsInput }
   | { kind: 'void'; facts: SaleFactsInput }
-  | { kind: 'return'; facts: ReturnFactsInput; rates: [saleItemId: number, rateBp: number][] }
+  /** `exempt`: the sale was tax-exempt (absent in rows journalled before it was kept: not exempt, as they were applied then). */
+  | { kind: 'return'; facts: ReturnFactsInput; rates: [saleItemId: number, rateBp: number][]; exempt?: boolean }
   | { kind: 'moves'; movements: MovementInput[] };
 
 export function saleEntry(kind: 'sale' | 'void', f: SaleFactsInput): JournalEntry {
@@ -54,7 +56,7 @@ export function saleEntry(kind: 'sale' | 'void', f: SaleFactsInput): JournalEntr
   };
 }
 
-export function returnEntry(f: ReturnFactsInput, rates: Map<number, number>): JournalEntry {
+export function returnEntry(f: ReturnFactsInput, rates: Map<number, number>, exempt: boolean): JournalEntry {
   const r = f.saleReturn;
   return {
     kind: 'return',
@@ -86,6 +88,7 @@ export function returnEntry(f: ReturnFactsInput, rates: Map<number, number>): Jo
       creditNote: f.creditNote ? { id: f.creditNote.id, number: f.creditNote.number, amount: f.creditNote.amount } : null,
     },
     rates: [...rates],
+    exempt,
   };
 }
 

@@ -119,10 +119,15 @@ export const HOURS: RollupTable = {
   blocks: true,
 };
 
-/** Tax per rate (basis points) and line warehouse. */
+/**
+ * Tax per rate (basis points) and line warehouse. The lines of a tax-exempt sale are a row of
+ * their own (exempt 1, rate_bp 0): no rate applied to them, so they are neither taxable sales nor
+ * part of any rate's effective rate. `taxable` / `refund_taxable` are the rows' line net before
+ * tax (on the exempt row: the exempt net).
+ */
 export const TAX: RollupTable = {
   name: 'rpt_tax',
-  keys: ['span', 'day', 'store_id', 'warehouse_id', 'rate_bp'],
+  keys: ['span', 'day', 'store_id', 'warehouse_id', 'exempt', 'rate_bp'],
   attrs: ['currency_code'],
   measures: ['line_count', 'taxable', 'tax', 'refund_taxable', 'refund_tax'],
   blocks: true,

@@ -17,6 +17,7 @@ import { SaleCounts1764100000000 } from './1764100000000-sale-counts';
 import { RollupJournal1763920000000 } from './1763920000000-rollup-journal';
 import { BulkJobSweepIndex1763880000000 } from './1763880000000-bulk-job-sweep-index';
 import { ItemNameWords1764000000000 } from './1764000000000-item-name-words';
+import { TaxRollupExemptRow1764200000000 } from './1764200000000-tax-rollup-exempt-row';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   RollupJournal1763920000000,
   ItemNameWords1764000000000,
   SaleCounts1764100000000,
+  TaxRollupExemptRow1764200000000,
 ];
