@@ -18,6 +18,7 @@ import { RollupJournal1763920000000 } from './1763920000000-rollup-journal';
 import { BulkJobSweepIndex1763880000000 } from './1763880000000-bulk-job-sweep-index';
 import { ItemNameWords1764000000000 } from './1764000000000-item-name-words';
 import { TaxRollupExemptRow1764200000000 } from './1764200000000-tax-rollup-exempt-row';
+import { SessionsSupervisePermission1764210000000 } from './1764210000000-sessions-supervise-permission';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   ItemNameWords1764000000000,
   SaleCounts1764100000000,
   TaxRollupExemptRow1764200000000,
+  SessionsSupervisePermission1764210000000,
 ];
