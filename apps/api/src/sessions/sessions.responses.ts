@@ -37,13 +37,15 @@ export const SessionSummary = defineView('SessionSummary', {
   sales_count: s.int(),
   sales_total: s.money(),
   totals_by_payment_method: s.map(s.money(), 'Payment method code -> total'),
-  cash_sales: s.money(),
+  cash_sales: s.money('Payment amounts of cash tenders, net of change (D3)'),
+  cash_tendered: s.money('Cash handed over by customers, before change'),
+  change_given: s.money('Change handed back: cash_tendered - change_given = cash_sales'),
   cash_refunds: s.money(),
   cash_in: s.money(),
   cash_out: s.money(),
-  expected_cash: s.money(),
+  expected_cash: s.money('opening_balance + cash_sales - cash_refunds + cash_in - cash_out'),
   closing_balance: s.nullable(s.money()),
-  discrepancy: s.nullable(s.money()),
+  discrepancy: s.nullable(s.money('closing_balance - expected_cash')),
   movements: s.array(CashMovement),
 });
 

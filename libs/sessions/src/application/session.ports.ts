@@ -56,12 +56,18 @@ export interface SessionCashSummary {
   cashOut: number;
 }
 
+/** A session's sales (voided ones excluded), in minor units of the store's currency. */
 export interface SessionSalesFigures {
   salesCount: number;
   salesTotal: number;
-  /** Money taken per payment method code (voided sales excluded). */
+  /** What the payments paid towards the sales' totals, per payment method code (cash net of change). */
   byMethod: Record<string, number>;
+  /** Payment amounts of cash tenders (methods of type cash): what stayed in the drawer, net of change. */
   cashSales: number;
+  /** Cash handed over by customers (`tendered`), before change. */
+  cashTendered: number;
+  /** Change handed back from the drawer; cashTendered - changeGiven = cashSales. */
+  changeGiven: number;
 }
 
 /**

@@ -12,7 +12,7 @@ describe('SessionService ports', () => {
       },
     } as unknown as ModuleRef;
     const none = {} as never;
-    return new SessionService(none, none, none, none, none, moduleRef);
+    return new SessionService(none, none, none, none, none, moduleRef, none);
   };
 
   it('refuses to start without the refund totals that the returns context binds', () => {

@@ -1,33 +1,25 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { Clock, fromMinor, NotFoundError, ValidationFailedError } from '@pos/kernel';
-import { canAccessStore, currentStoreId, Principal } from '@pos/identity';
+import { amountToMinor, Clock, fromMinor, NotFoundError, ValidationFailedError } from '@pos/kernel';
+import { canAccessStore, currentStoreId, hasPermission, Permission, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
+import { CurrencyDecimals } from '@pos/pricing';
 import { AuditLog, ChangeLog, requirePort, Transactional } from '@pos/platform';
 import { SessionClosed, SessionOpened } from './session.events';
-import { sessionView } from './session.views';
+import { movementView, sessionView } from './session.views';
 import { expectedCash, transition } from '../domain/session';
 import { SessionErrors } from '../domain/session.errors';
-import { CashMovementRecord, SessionCashSummary, SessionRecord, SessionRefundTotals, SessionRepository, SessionSalesTotals } from './session.ports';
+import { SessionCashSummary, SessionRecord, SessionRefundTotals, SessionRepository, SessionSalesTotals } from './session.ports';
 
-function movementView(m: CashMovementRecord) {
-  return {
-    id: m.id,
-    session_id: m.sessionId,
-    type: m.type,
-    amount: fromMinor(m.amount),
-    reason: m.reason,
-    notes: m.notes,
-    reference: m.reference,
-    user_id: m.userId,
-    created_at: m.createdAt.toISOString(),
-  };
-}
+/** Reading or acting on another user's session (managers checking and closing tills). */
+const SUPERVISE_SESSIONS: Permission = 'sessions.supervise';
 
 /**
  * Cashier sessions: one live (open or suspended) session per user and store, enforced by a
- * unique index; states and 409s per decisions.md. A session is visible to anyone working in its
- * store (managers check tills), changed by its cashier or anyone with the store.
+ * unique index; states and 409s per decisions.md. A session is its user's own: another user
+ * reads or acts on it only with `sessions.supervise` and access to its store; to anyone else it
+ * is 404, as an unknown id (its existence is not revealed). Amounts are in the minor units of the
+ * store's currency; JSON amounts in and out use that currency's decimals (USD 2, JPY 0).
  */
 @Injectable()
 export class SessionService implements OnModuleInit {
@@ -41,6 +33,7 @@ export class SessionService implements OnModuleInit {
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly moduleRef: ModuleRef,
+    private readonly currencies: CurrencyDecimals,
   ) {}
 
   onModuleInit(): void {
@@ -51,12 +44,15 @@ export class SessionService implements OnModuleInit {
   async current(principal: Principal, storeIdParam?: number) {
     const store = await this.stores.resolve(principal, storeIdParam);
     const s = await this.sessions.live(principal.userId, store.id);
-    return s ? sessionView(s) : null;
+    return s ? sessionView(s, await this.decimals(s.storeId)) : null;
   }
 
+  /** `openingBalance` is the JSON amount, in the store's currency (more decimals than it has: 422). */
   @Transactional()
   async open(principal: Principal, input: { storeId: number; openingBalance: number; cashRegisterId?: number; notes?: string }) {
     await this.stores.resolve(principal, input.storeId);
+    const decimals = await this.decimals(input.storeId);
+    const openingBalance = amountToMinor(input.openingBalance, decimals, 'opening_balance');
     const now = this.clock.now();
     const created = await this.sessions.open({
       userId: principal.userId,
@@ -64,7 +60,7 @@ export class SessionService implements OnModuleInit {
       cashRegisterId: input.cashRegisterId ?? null,
       status: 'open',
       liveKey: `${principal.userId}:${input.storeId}`,
-      openingBalance: input.openingBalance,
+      openingBalance,
       closingBalance: null,
       expectedCash: null,
       discrepancy: null,
@@ -77,16 +73,18 @@ export class SessionService implements OnModuleInit {
       updatedAt: now,
     });
     if (!created) throw SessionErrors.alreadyOpen();
-    const view = sessionView(created);
+    const view = sessionView(created, decimals);
     await this.changes.event(SessionOpened, { session: view }, created.storeId);
     await this.audit.record({ action: 'session.opened', target: { type: 'session', id: created.id }, storeId: created.storeId, after: view });
     return view;
   }
 
   async show(principal: Principal, id: number) {
-    return sessionView(await this.visible(principal, id));
+    const s = await this.visible(principal, id);
+    return sessionView(s, await this.decimals(s.storeId));
   }
 
+  /** `amount` is the JSON amount, in the store's currency. */
   @Transactional()
   async cashMovement(
     principal: Principal,
@@ -95,18 +93,20 @@ export class SessionService implements OnModuleInit {
   ) {
     const s = await this.visible(principal, id);
     transition(s.status, 'cash_movement');
-    if (input.amount <= 0) throw ValidationFailedError.field('amount', 'The amount must be greater than 0.');
+    const decimals = await this.decimals(s.storeId);
+    const amount = amountToMinor(input.amount, decimals, 'amount');
+    if (amount <= 0) throw ValidationFailedError.field('amount', 'The amount must be greater than 0.');
     const movement = await this.sessions.addMovement({
       sessionId: s.id,
       type: input.type,
-      amount: input.amount,
+      amount,
       reason: input.reason,
       notes: input.notes ?? null,
       reference: input.reference ?? null,
       userId: principal.userId,
       createdAt: this.clock.now(),
     });
-    return { movement: movementView(movement), session: sessionView(s) };
+    return { movement: movementView(movement, decimals), session: sessionView(s, decimals) };
   }
 
   /** The session of a user in a store at a moment (an offline sale attaches to it), if there was one. */
@@ -117,7 +117,9 @@ export class SessionService implements OnModuleInit {
   /**
    * A cash movement a terminal recorded while offline, at `at`: into the session named, else the
    * caller's session that was live in the store then. The session must still be open or suspended
-   * (a closed session's count is final: 409) and must have been open at `at` (422).
+   * (a closed session's count is final: 409) and must have been open at `at` (422). Another
+   * user's session is named only with `sessions.supervise` (else 422, as an unknown one). The
+   * amount is already in minor units of the store's currency (the upload converts it).
    */
   @Transactional()
   async recordOfflineCashMovement(
@@ -126,7 +128,7 @@ export class SessionService implements OnModuleInit {
   ) {
     await this.stores.resolve(principal, input.storeId);
     const s = input.sessionId !== undefined ? await this.sessions.find(input.sessionId) : await this.sessions.liveAt(principal.userId, input.storeId, input.at);
-    if (input.sessionId !== undefined && (!s || s.storeId !== input.storeId || !canAccessStore(principal, s.storeId)))
+    if (input.sessionId !== undefined && (!s || s.storeId !== input.storeId || !this.mayAccess(principal, s)))
       throw ValidationFailedError.field('session_id', 'The selected session does not exist in this store.');
     if (!s) throw ValidationFailedError.field('session_id', 'No session of yours was open in this store at offline_created_at; name one with session_id.');
     if (s.openedAt > input.at) throw ValidationFailedError.field('offline_created_at', 'The session was not open yet at offline_created_at.');
@@ -142,7 +144,8 @@ export class SessionService implements OnModuleInit {
       userId: principal.userId,
       createdAt: input.at,
     });
-    return { movement: movementView(movement), session: sessionView(s) };
+    const decimals = await this.decimals(s.storeId);
+    return { movement: movementView(movement, decimals), session: sessionView(s, decimals) };
   }
 
   @Transactional()
@@ -155,49 +158,67 @@ export class SessionService implements OnModuleInit {
     return this.move(principal, id, 'resume', { suspendedAt: null });
   }
 
+  /**
+   * `closingBalance` is the counted cash as a JSON amount, in the store's currency. The audit entry
+   * names who closed it (`closed_by`; its actor) beside whose it was (`user_id`).
+   */
   @Transactional()
   async close(principal: Principal, id: number, input: { closingBalance: number; notes?: string; discrepancyNotes?: string }) {
     const s = await this.visible(principal, id);
     transition(s.status, 'close');
+    const decimals = await this.decimals(s.storeId);
+    const closingBalance = amountToMinor(input.closingBalance, decimals, 'closing_balance');
     const figures = await this.figures(s);
     const expected = expectedCash(figures);
     const now = this.clock.now();
     await this.sessions.update(s.id, {
       status: 'closed',
       liveKey: null,
-      closingBalance: input.closingBalance,
+      closingBalance,
       expectedCash: expected,
-      discrepancy: input.closingBalance - expected,
+      discrepancy: closingBalance - expected,
       notes: input.notes ?? s.notes,
       discrepancyNotes: input.discrepancyNotes ?? null,
       closedAt: now,
       updatedAt: now,
     });
-    const closed = sessionView((await this.sessions.find(s.id))!);
+    const closed = sessionView((await this.sessions.find(s.id))!, decimals);
     await this.changes.event(SessionClosed, { session: closed }, s.storeId);
-    await this.audit.record({ action: 'session.closed', target: { type: 'session', id: s.id }, storeId: s.storeId, before: sessionView(s), after: closed });
+    await this.audit.record({
+      action: 'session.closed',
+      target: { type: 'session', id: s.id },
+      storeId: s.storeId,
+      before: sessionView(s, decimals),
+      after: { ...closed, closed_by: principal.userId },
+    });
     return closed;
   }
 
-  /** decisions.md: opening balance, sales count and totals by method, cash sales and refunds, cash in/out, expected cash; after close the count and discrepancy. */
+  /**
+   * decisions.md and D3: opening balance, sales count and totals by method, cash sales (net of
+   * change) with the cash tendered and the change given, cash refunds, cash in/out, expected cash
+   * (opening + cash sales - cash refunds + cash in - cash out); after close the count and discrepancy.
+   */
   async summary(principal: Principal, id: number) {
     const s = await this.visible(principal, id);
-    const f = await this.figures(s);
-    const totals = await this.sales.totals(s.id);
+    const [f, decimals, movements] = await Promise.all([this.figures(s), this.decimals(s.storeId), this.sessions.movements(s.id)]);
+    const m = (v: number) => fromMinor(v, decimals);
     return {
-      session: sessionView(s),
-      opening_balance: fromMinor(f.openingBalance),
+      session: sessionView(s, decimals),
+      opening_balance: m(f.openingBalance),
       sales_count: f.salesCount,
-      sales_total: fromMinor(totals.salesTotal),
-      totals_by_payment_method: Object.fromEntries(Object.entries(f.salesByMethod).map(([k, v]) => [k, fromMinor(v)])),
-      cash_sales: fromMinor(f.cashSales),
-      cash_refunds: fromMinor(f.cashRefunds),
-      cash_in: fromMinor(f.cashIn),
-      cash_out: fromMinor(f.cashOut),
-      expected_cash: fromMinor(expectedCash(f)),
-      closing_balance: s.closingBalance === null ? null : fromMinor(s.closingBalance),
-      discrepancy: s.discrepancy === null ? null : fromMinor(s.discrepancy),
-      movements: (await this.sessions.movements(s.id)).map(movementView),
+      sales_total: m(f.salesTotal),
+      totals_by_payment_method: Object.fromEntries(Object.entries(f.salesByMethod).map(([k, v]) => [k, m(v)])),
+      cash_sales: m(f.cashSales),
+      cash_tendered: m(f.cashTendered),
+      change_given: m(f.changeGiven),
+      cash_refunds: m(f.cashRefunds),
+      cash_in: m(f.cashIn),
+      cash_out: m(f.cashOut),
+      expected_cash: m(expectedCash(f)),
+      closing_balance: s.closingBalance === null ? null : m(s.closingBalance),
+      discrepancy: s.discrepancy === null ? null : m(s.discrepancy),
+      movements: movements.map((x) => movementView(x, decimals)),
     };
   }
 
@@ -212,7 +233,7 @@ export class SessionService implements OnModuleInit {
       store_id: storeId,
       store_access: access,
       has_open_session: s?.status === 'open',
-      session: s ? sessionView(s) : null,
+      session: s ? sessionView(s, await this.decimals(s.storeId)) : null,
       can_sell: canSell,
       reason: canSell ? null : !access ? 'no_store_access' : !s ? 'no_open_session' : 'session_suspended',
     };
@@ -248,7 +269,10 @@ export class SessionService implements OnModuleInit {
       openingBalance: s.openingBalance,
       salesByMethod: totals.byMethod,
       salesCount: totals.salesCount,
+      salesTotal: totals.salesTotal,
       cashSales: totals.cashSales,
+      cashTendered: totals.cashTendered,
+      changeGiven: totals.changeGiven,
       cashRefunds,
       cashIn: sum('cash_in'),
       cashOut: sum('cash_out'),
@@ -259,12 +283,23 @@ export class SessionService implements OnModuleInit {
     const s = await this.visible(principal, id);
     const status = transition(s.status, action);
     await this.sessions.update(s.id, { ...changes, status, updatedAt: this.clock.now() });
-    return sessionView((await this.sessions.find(s.id))!);
+    return sessionView((await this.sessions.find(s.id))!, await this.decimals(s.storeId));
   }
 
+  /** The session by id if the caller may read and act on it; 404 otherwise (another user's session without the permission too). */
   private async visible(principal: Principal, id: number): Promise<SessionRecord> {
     const s = await this.sessions.find(id);
-    if (!s || !canAccessStore(principal, s.storeId)) throw new NotFoundError('Session');
+    if (!s || !this.mayAccess(principal, s)) throw new NotFoundError('Session');
     return s;
+  }
+
+  /** Store scoping first, then ownership: the user's own session, or any in their stores with `sessions.supervise`. */
+  private mayAccess(principal: Principal, s: SessionRecord): boolean {
+    return canAccessStore(principal, s.storeId) && (s.userId === principal.userId || hasPermission(principal, SUPERVISE_SESSIONS));
+  }
+
+  /** Decimals of the currency of a session's store: its amounts are minor units of that currency. */
+  private decimals(storeId: number): Promise<number> {
+    return this.currencies.ofStore(storeId);
   }
 }
