@@ -3,7 +3,6 @@ import { CatalogModule } from '@pos/catalog';
 import { PricingModule } from '@pos/pricing';
 import { ReturnsModule } from '@pos/returns';
 import { SalesModule } from '@pos/sales';
-import { SessionsModule } from '@pos/sessions';
 import { CloseoutReportService } from './application/closeout-report.service';
 import { InventoryReportsService } from './application/inventory-reports.service';
 import { InvoiceReportsService } from './application/invoice-reports.service';
@@ -15,8 +14,10 @@ import { RollupKeeper } from './application/rollup-keeper';
 import { RollupRebuildService } from './application/rollup-rebuild.service';
 import { RollupJournalStore, RollupReader, RollupStore } from './application/rollup.ports';
 import { SalesReportsService } from './application/sales-reports.service';
+import { SessionDrawerReader } from './application/session-drawer.reader';
 import { StoreFactsCache } from './application/store-facts';
 import { SqlNameDirectory } from './infrastructure/sql-name.directory';
+import { SqlSessionDrawerReader } from './infrastructure/sql-session-drawer.reader';
 import { SqlRollupJournal } from './infrastructure/sql-rollup-journal';
 import { SqlRollupStore } from './infrastructure/sql-rollup.store';
 
@@ -26,13 +27,14 @@ import { SqlRollupStore } from './infrastructure/sql-rollup.store';
  * contract 4.10.
  */
 @Module({
-  imports: [CatalogModule, PricingModule, ReturnsModule, SalesModule, SessionsModule],
+  imports: [CatalogModule, PricingModule, ReturnsModule, SalesModule],
   providers: [
     SqlRollupStore,
     { provide: RollupStore, useExisting: SqlRollupStore },
     { provide: RollupReader, useExisting: SqlRollupStore },
     { provide: RollupJournalStore, useClass: SqlRollupJournal },
     { provide: NameDirectory, useClass: SqlNameDirectory },
+    { provide: SessionDrawerReader, useClass: SqlSessionDrawerReader },
     StoreFactsCache,
     RollupKeeper,
     RollupApplier,

@@ -1,33 +1,47 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@pos/identity';
-import { SessionService } from '@pos/sessions';
-import { formatDay } from '../domain/calendar';
-import { ReportResult, ReportRow } from '../domain/report-payload';
+import { EpochDay, formatDay, ZoneCalendar } from '../domain/calendar';
+import { drawerDay, expectedDrawerCash } from '../domain/closeout';
+import { ReportResult, ReportRow, SummaryFigure } from '../domain/report-payload';
 import { SESSION_PAYMENTS, SESSIONS } from '../domain/rollup-tables';
-import { chart, dailyPoints, figure, groupRows, n, ReportKit, Row, total } from './report-kit';
-import { ReportFilters, reportMeta, ReportScopeResolver } from './report-scope';
+import { chart, dailyPoints, figure, groupRows, Money, n, ReportKit, Row, total } from './report-kit';
+import { ReportFilters, reportMeta, ReportScope, ReportScopeResolver } from './report-scope';
+import { SessionDrawer, SessionDrawerReader } from './session-drawer.reader';
 
 const SM = ['sales_count', 'gross', 'discounts', 'net', 'tax', 'total', 'void_count', 'void_total', 'return_count', 'refund_tax', 'refund_total'];
 
+/** A session's drawer in the period: its record, the day it belongs to, its whole cash. */
+interface Drawer {
+  s: SessionDrawer;
+  day: EpochDay;
+  currency: string;
+  cashSales: number;
+  cashRefunds: number;
+  changeGiven: number;
+  expected: number;
+}
+
 /**
- * Closeout (decisions.md): per business day and cashier session, the totals by payment method,
- * tax, discounts and refunds from the rollups, and the session's own cash count from the sessions
- * context: opening balance, cash in and out, expected cash (stored at close; for a session still
- * open, opening + cash taken - cash refunded + cash in - cash out so far) and counted cash with the
- * discrepancy. The cash figures are the whole session's, repeated on each of its days.
+ * Closeout (decisions.md): per business day and cashier session, the sales of that day (totals by
+ * payment method, tax, discounts, refunds) from the rollups, and each session's drawer (opening
+ * float, cash in and out, cash sales and refunds, change given, expected and counted cash, the
+ * discrepancy) read from the sessions' own records. Every session closed in the period is in it,
+ * sales or not, and so is every session still open that was opened in it. A drawer's figures are
+ * on the row of the day it closed only (domain/closeout.ts), so a session spanning midnight has its
+ * sales on each day and its drawer once; the summary sums sales by day and drawers by session.
  */
 @Injectable()
 export class CloseoutReportService {
   constructor(
     private readonly scopes: ReportScopeResolver,
     private readonly kit: ReportKit,
-    private readonly sessions: SessionService,
+    private readonly sessions: SessionDrawerReader,
   ) {}
 
   async closeout(p: Principal, f: ReportFilters): Promise<ReportResult> {
     const scope = await this.scopes.resolve(p, f);
     const money = await this.kit.money(scope.currencies);
-    const [days, tenders] = await Promise.all([
+    const [days, tenders, drawers] = await Promise.all([
       this.kit.sum(scope, { table: SESSIONS, groupBy: ['day', 'store_id', 'user_id', 'session_id', 'currency_code'], measures: SM, sumInApp: true }),
       this.kit.sum(scope, {
         table: SESSION_PAYMENTS,
@@ -35,155 +49,235 @@ export class CloseoutReportService {
         measures: ['amount', 'refund_amount'],
         sumInApp: true,
       }),
+      this.drawersOf(scope),
     ]);
-    const sessionIds = [...new Set(days.map((r) => n(r, 'session_id')).filter((id) => id > 0))];
-    const [cash, names] = await Promise.all([this.sessions.cashSummaries(sessionIds), this.kit.users(days.map((r) => n(r, 'user_id')))]);
-    // Cash taken over every day of the sessions still open (a closed session's expected cash is stored).
-    const allTenders = await this.kit.rollups.sessionTenders(cash.filter((c) => c.session.expectedCash === null).map((c) => c.session.id));
-    const cashOf = new Map(cash.map((c) => [c.session.id, c]));
-    const storeName = new Map(scope.stores.map((s) => [s.id, s.name]));
-    const tenderKey = (r: { day?: unknown; session_id?: unknown }) => `${String(r.day)}:${String(r.session_id)}`;
-    const tendersByDay = new Map<string, Row[]>();
-    for (const t of tenders) {
-      const k = tenderKey(t);
-      const list = tendersByDay.get(k);
-      if (list) list.push(t);
-      else tendersByDay.set(k, [t]);
-    }
-    // Expected cash per session: stored at close; for one still open, what its drawer should hold now.
-    const openCash = new Map<number, number>();
-    for (const x of allTenders) if (x.methodType === 'cash') openCash.set(x.sessionId, (openCash.get(x.sessionId) ?? 0) + x.amount - x.refunded);
-    const expectedCash = new Map<number, number | null>();
-    const expectedNow = (sessionId: number) => {
-      let e = expectedCash.get(sessionId);
-      if (e === undefined) {
-        const c = cashOf.get(sessionId);
-        e = !c
-          ? null
-          : c.session.expectedCash !== null
-            ? c.session.expectedCash
-            : c.session.openingBalance + (openCash.get(sessionId) ?? 0) + c.cashIn - c.cashOut;
-        expectedCash.set(sessionId, e);
-      }
-      return e;
-    };
-    const rows: ReportRow[] = days
-      .sort((a, b) => n(a, 'day') - n(b, 'day') || n(a, 'store_id') - n(b, 'store_id') || n(a, 'session_id') - n(b, 'session_id'))
-      .map((r) => {
-        const c = String(r.currency_code);
-        const sid = n(r, 'session_id');
-        const s = cashOf.get(sid);
-        const mine = tendersByDay.get(tenderKey(r)) ?? [];
-        const byMethod = (m: 'amount' | 'refund_amount') => Object.fromEntries(mine.map((t) => [String(t.method_code), money.v(n(t, m), c)]));
-        const ofType = (type: string, m: string) => mine.filter((t) => t.method_type === type).reduce((a, t) => a + n(t, m), 0);
-        const expected = sid ? expectedNow(sid) : null;
-        return {
-          date: formatDay(n(r, 'day')),
-          store_id: n(r, 'store_id'),
-          store_name: storeName.get(n(r, 'store_id')) ?? null,
-          session_id: sid || null,
-          session_status: s?.session.status ?? null,
-          cashier_id: n(r, 'user_id'),
-          cashier_name: names.get(n(r, 'user_id')) ?? null,
-          currency: c,
-          sales_count: n(r, 'sales_count'),
-          gross_sales: money.v(n(r, 'gross'), c),
-          discounts: money.v(n(r, 'discounts'), c),
-          net_sales: money.v(n(r, 'net'), c),
-          tax: money.v(n(r, 'tax'), c),
-          total: money.v(n(r, 'total'), c),
-          voids: n(r, 'void_count'),
-          voided_total: money.v(n(r, 'void_total'), c),
-          returns: n(r, 'return_count'),
-          refunds: money.v(n(r, 'refund_total'), c),
-          refunded_tax: money.v(n(r, 'refund_tax'), c),
-          totals_by_payment_method: byMethod('amount'),
-          refunds_by_payment_method: byMethod('refund_amount'),
-          cash_sales: money.v(ofType('cash', 'amount'), c),
-          cash_refunds: money.v(ofType('cash', 'refund_amount'), c),
-          opening_balance: s ? money.v(s.session.openingBalance, c) : null,
-          cash_in: s ? money.v(s.cashIn, c) : null,
-          cash_out: s ? money.v(s.cashOut, c) : null,
-          expected_cash: money.of(expected, c),
-          counted_cash: s && s.session.closingBalance !== null ? money.v(s.session.closingBalance, c) : null,
-          discrepancy: s && s.session.discrepancy !== null ? money.v(s.session.discrepancy, c) : null,
-        };
-      });
-    const byCur = groupRows(days, 'currency_code');
-    const tendersCur = groupRows(tenders, 'currency_code');
-    const summary = scope.currencies.flatMap((c) => {
-      const t = total(byCur.get(c) ?? [], SM);
-      const sessionsHere = [...new Set((byCur.get(c) ?? []).map((r) => n(r, 'session_id')).filter((id) => id > 0))];
-      const closed = sessionsHere.map((id) => cashOf.get(id)).filter((s) => s && s.session.closingBalance !== null);
-      const methods = groupRows(tendersCur.get(c) ?? [], 'method_code');
-      return [
-        figure('sessions', 'Cashier sessions', sessionsHere.length, 'count', c),
-        figure('sales_count', 'Sales', n(t, 'sales_count'), 'count', c),
-        figure('total', 'Total incl. tax', money.v(n(t, 'total'), c), 'money', c),
-        figure('tax', 'Tax', money.v(n(t, 'tax'), c), 'money', c),
-        figure('discounts', 'Discounts', money.v(n(t, 'discounts'), c), 'money', c),
-        figure('refunds', 'Refunds incl. tax', money.v(n(t, 'refund_total'), c), 'money', c),
-        ...[...methods].map(([code, list]) => figure(`taken_${code}`, `Taken by ${code}`, money.v(n(total(list, ['amount']), 'amount'), c), 'money', c)),
-        figure(
-          'expected_cash',
-          'Expected cash of the closed sessions',
-          money.v(
-            closed.reduce((a, s) => a + (s!.session.expectedCash ?? 0), 0),
-            c,
-          ),
-          'money',
-          c,
-        ),
-        figure(
-          'counted_cash',
-          'Counted cash of the closed sessions',
-          money.v(
-            closed.reduce((a, s) => a + (s!.session.closingBalance ?? 0), 0),
-            c,
-          ),
-          'money',
-          c,
-        ),
-        figure(
-          'discrepancy',
-          'Counted - expected (closed sessions)',
-          money.v(
-            closed.reduce((a, s) => a + (s!.session.discrepancy ?? 0), 0),
-            c,
-          ),
-          'money',
-          c,
-        ),
-      ];
-    });
+    // Sessions whose sales are in the period but whose drawer is not (closed after it, or opened before it and still open).
+    const others = await this.sessions.byIds([...new Set(days.map((r) => n(r, 'session_id')).filter((id) => id > 0 && !drawers.has(id)))]);
+    const sessionOf = new Map([...[...drawers.values()].map((d) => d.s), ...others].map((s) => [s.sessionId, s]));
+    const rows = this.rows(scope, days, tenders, drawers, sessionOf);
+    const names = await this.kit.users(rows.map((r) => r.userId));
+    const view = rows.map((r) => this.rowView(scope, money, r, names.get(r.userId) ?? null));
     return {
       data: {
-        summary,
-        rows,
-        charts: [
-          chart(
-            'bar',
-            'Taken by payment method',
-            scope.currencies.map((c) => ({
-              name: c,
-              currency: c,
-              data: [...groupRows(tendersCur.get(c) ?? [], 'method_code')].map(([code, list]) => ({
-                x: code,
-                y: money.v(n(total(list, ['amount']), 'amount'), c),
-              })),
-            })),
-          ),
-          chart(
-            'line',
-            'Total per day (incl. tax)',
-            scope.currencies.map((c) => {
-              const perDay = [...groupRows(byCur.get(c) ?? [], 'day')].map(([day, list]) => ({ day: Number(day), total: n(total(list, ['total']), 'total') }));
-              return { name: c, currency: c, data: dailyPoints(scope, perDay, (r) => money.v(n(r, 'total'), c)) };
-            }),
-          ),
-        ],
+        summary: scope.currencies.flatMap((c) => this.summary(money, c, days, tenders, drawers)),
+        rows: view,
+        charts: this.charts(scope, money, days, tenders, drawers),
       },
       meta: reportMeta(scope),
     };
+  }
+
+  /** Every session of the scope's stores closed in the period, or still open and opened in it, with its whole cash. */
+  private async drawersOf(scope: ReportScope): Promise<Map<number, Drawer>> {
+    const calendars = new Map(scope.stores.map((s) => [s.id, ZoneCalendar.of(s.timeZone)]));
+    const currencyOf = new Map(scope.stores.map((s) => [s.id, s.currencyCode]));
+    const found = await this.sessions.inWindows(
+      scope.stores.map((s) => ({
+        storeId: s.id,
+        from: calendars.get(s.id)!.startOf(scope.period.from),
+        to: calendars.get(s.id)!.startOf(scope.period.to + 1),
+      })),
+    );
+    const cash = new Map<number, { sales: number; refunds: number; change: number }>();
+    for (const t of await this.kit.rollups.sessionTenders(found.map((s) => s.sessionId))) {
+      if (t.methodType !== 'cash') continue;
+      const c = cash.get(t.sessionId) ?? { sales: 0, refunds: 0, change: 0 };
+      c.sales += t.amount;
+      c.refunds += t.refunded;
+      c.change += t.changeGiven;
+      cash.set(t.sessionId, c);
+    }
+    const out = new Map<number, Drawer>();
+    for (const s of found) {
+      const c = cash.get(s.sessionId) ?? { sales: 0, refunds: 0, change: 0 };
+      const day = drawerDay(s, (at) => calendars.get(s.storeId)!.dayOf(at));
+      // Closed: the expected cash stored at close; still open: what the drawer should hold now.
+      const expected = s.expectedCash ?? expectedDrawerCash(s, c.sales, c.refunds);
+      out.set(s.sessionId, { s, day, currency: currencyOf.get(s.storeId) ?? '', cashSales: c.sales, cashRefunds: c.refunds, changeGiven: c.change, expected });
+    }
+    return out;
+  }
+
+  /** One row per business day and session with sales that day, plus the drawer's row where that day had none. */
+  private rows(scope: ReportScope, days: Row[], tenders: Row[], drawers: Map<number, Drawer>, sessionOf: Map<number, SessionDrawer>) {
+    const key = (day: number, session: number) => `${day}:${session}`;
+    const tendersOf = groupRows(
+      tenders.map((t) => ({ ...t, key: key(n(t, 'day'), n(t, 'session_id')) })),
+      'key',
+    );
+    const rows = days.map((r) => {
+      const sessionId = n(r, 'session_id');
+      const drawer = drawers.get(sessionId);
+      return {
+        day: n(r, 'day'),
+        storeId: n(r, 'store_id'),
+        userId: n(r, 'user_id'),
+        currency: String(r.currency_code),
+        sessionId,
+        session: sessionOf.get(sessionId) ?? null,
+        sales: r,
+        tenders: tendersOf.get(key(n(r, 'day'), sessionId)) ?? [],
+        drawer: drawer && drawer.day === n(r, 'day') ? drawer : null,
+      };
+    });
+    const withSales = new Set(rows.map((r) => key(r.day, r.sessionId)));
+    for (const d of drawers.values())
+      if (!withSales.has(key(d.day, d.s.sessionId)))
+        rows.push({
+          day: d.day,
+          storeId: d.s.storeId,
+          userId: d.s.userId,
+          currency: d.currency,
+          sessionId: d.s.sessionId,
+          session: d.s,
+          sales: {},
+          tenders: [],
+          drawer: d,
+        });
+    return rows.sort((a, b) => a.day - b.day || a.storeId - b.storeId || a.sessionId - b.sessionId || a.userId - b.userId);
+  }
+
+  private rowView(scope: ReportScope, money: Money, r: ReturnType<CloseoutReportService['rows']>[number], cashierName: string | null): ReportRow {
+    const c = r.currency;
+    const m = (v: number) => money.v(v, c);
+    const byMethod = (k: 'amount' | 'refund_amount') => Object.fromEntries(r.tenders.map((t) => [String(t.method_code), m(n(t, k))]));
+    const ofType = (type: string, k: string) => r.tenders.filter((t) => t.method_type === type).reduce((a, t) => a + n(t, k), 0);
+    const d = r.drawer;
+    const closed = d !== null && d.s.status === 'closed';
+    return {
+      date: formatDay(r.day),
+      store_id: r.storeId,
+      store_name: scope.stores.find((s) => s.id === r.storeId)?.name ?? null,
+      session_id: r.sessionId || null,
+      session_status: r.session?.status ?? null,
+      cashier_id: r.userId,
+      cashier_name: cashierName,
+      currency: c,
+      sales_count: n(r.sales, 'sales_count'),
+      gross_sales: m(n(r.sales, 'gross')),
+      discounts: m(n(r.sales, 'discounts')),
+      net_sales: m(n(r.sales, 'net')),
+      tax: m(n(r.sales, 'tax')),
+      total: m(n(r.sales, 'total')),
+      voids: n(r.sales, 'void_count'),
+      voided_total: m(n(r.sales, 'void_total')),
+      returns: n(r.sales, 'return_count'),
+      refunds: m(n(r.sales, 'refund_total')),
+      refunded_tax: m(n(r.sales, 'refund_tax')),
+      totals_by_payment_method: byMethod('amount'),
+      refunds_by_payment_method: byMethod('refund_amount'),
+      cash_sales: m(ofType('cash', 'amount')),
+      cash_refunds: m(ofType('cash', 'refund_amount')),
+      drawer_figures: d !== null,
+      opening_balance: d ? m(d.s.openingBalance) : null,
+      cash_in: d ? m(d.s.cashIn) : null,
+      cash_out: d ? m(d.s.cashOut) : null,
+      session_cash_sales: d ? m(d.cashSales) : null,
+      session_cash_refunds: d ? m(d.cashRefunds) : null,
+      change_given: d ? m(d.changeGiven) : null,
+      expected_cash: d ? m(d.expected) : null,
+      counted_cash: closed && d.s.countedCash !== null ? m(d.s.countedCash) : null,
+      discrepancy: closed && d.s.discrepancy !== null ? m(d.s.discrepancy) : null,
+    };
+  }
+
+  private summary(money: Money, c: string, days: Row[], tenders: Row[], drawers: Map<number, Drawer>): SummaryFigure[] {
+    const mine = days.filter((r) => r.currency_code === c);
+    const t = total(mine, SM);
+    const own = [...drawers.values()].filter((d) => d.currency === c);
+    const closed = own.filter((d) => d.s.status === 'closed');
+    const sessions = new Set([...mine.map((r) => n(r, 'session_id')).filter((id) => id > 0), ...own.map((d) => d.s.sessionId)]);
+    const sumOf = (f: (d: Drawer) => number) =>
+      money.v(
+        closed.reduce((a, d) => a + f(d), 0),
+        c,
+      );
+    const methods = groupRows(
+      tenders.filter((r) => r.currency_code === c),
+      'method_code',
+    );
+    return [
+      figure('sessions', 'Cashier sessions (with sales, closed, or opened and still open in the period)', sessions.size, 'count', c),
+      figure('sessions_closed', 'Sessions closed in the period', closed.length, 'count', c),
+      figure('sales_count', 'Sales', n(t, 'sales_count'), 'count', c),
+      figure('total', 'Total incl. tax', money.v(n(t, 'total'), c), 'money', c),
+      figure('tax', 'Tax', money.v(n(t, 'tax'), c), 'money', c),
+      figure('discounts', 'Discounts', money.v(n(t, 'discounts'), c), 'money', c),
+      figure('refunds', 'Refunds incl. tax', money.v(n(t, 'refund_total'), c), 'money', c),
+      ...[...methods].map(([code, list]) => figure(`taken_${code}`, `Taken by ${code}`, money.v(n(total(list, ['amount']), 'amount'), c), 'money', c)),
+      figure(
+        'expected_cash',
+        'Expected cash of the sessions closed in the period',
+        sumOf((d) => d.expected),
+        'money',
+        c,
+      ),
+      figure(
+        'counted_cash',
+        'Counted cash of the sessions closed in the period',
+        sumOf((d) => d.s.countedCash ?? 0),
+        'money',
+        c,
+      ),
+      figure(
+        'discrepancy',
+        'Counted - expected (sessions closed in the period)',
+        sumOf((d) => d.s.discrepancy ?? 0),
+        'money',
+        c,
+      ),
+    ];
+  }
+
+  private charts(scope: ReportScope, money: Money, days: Row[], tenders: Row[], drawers: Map<number, Drawer>) {
+    const perDay = (rows: { day: number; v: number }[], c: string) => {
+      const byDay = new Map<number, number>();
+      for (const r of rows) byDay.set(r.day, (byDay.get(r.day) ?? 0) + r.v);
+      return dailyPoints(
+        scope,
+        [...byDay].map(([day, v]) => ({ day, v })),
+        (r) => money.v(n(r, 'v'), c),
+      );
+    };
+    return [
+      chart(
+        'bar',
+        'Taken by payment method',
+        scope.currencies.map((c) => ({
+          name: c,
+          currency: c,
+          data: [
+            ...groupRows(
+              tenders.filter((r) => r.currency_code === c),
+              'method_code',
+            ),
+          ].map(([code, list]) => ({ x: code, y: money.v(n(total(list, ['amount']), 'amount'), c) })),
+        })),
+      ),
+      chart(
+        'line',
+        'Total per day (incl. tax)',
+        scope.currencies.map((c) => ({
+          name: c,
+          currency: c,
+          data: perDay(
+            days.filter((r) => r.currency_code === c).map((r) => ({ day: n(r, 'day'), v: n(r, 'total') })),
+            c,
+          ),
+        })),
+      ),
+      chart(
+        'bar',
+        'Cash discrepancy per day (sessions closed that day)',
+        scope.currencies.map((c) => ({
+          name: c,
+          currency: c,
+          data: perDay(
+            [...drawers.values()].filter((d) => d.currency === c && d.s.status === 'closed').map((d) => ({ day: d.day, v: d.s.discrepancy ?? 0 })),
+            c,
+          ),
+        })),
+      ),
+    ];
   }
 }

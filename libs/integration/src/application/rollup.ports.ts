@@ -75,12 +75,20 @@ export interface RollupQuery {
 
 export type RollupResult = Record<string, number | string>;
 
+export interface SessionTender {
+  sessionId: number;
+  methodType: string;
+  amount: number;
+  changeGiven: number;
+  refunded: number;
+}
+
 /** Reads the rollups: sums of measures over a range of days, grouped. */
 export abstract class RollupReader {
   abstract sum(q: RollupQuery): Promise<RollupResult[]>;
   abstract lastSales(warehouseIds: number[]): Promise<LastSale[]>;
-  /** Money taken and refunded per session and payment method type, over every day of the sessions. */
-  abstract sessionTenders(sessionIds: number[]): Promise<{ sessionId: number; methodType: string; amount: number; refunded: number }[]>;
+  /** Money taken, change given and money refunded per session and payment method type, over every day of the sessions. */
+  abstract sessionTenders(sessionIds: number[]): Promise<SessionTender[]>;
   /** The credit notes of a period, by day then id, `created_at` as ISO 8601 UTC text (formatted by the database: a year holds tens of thousands). */
   abstract creditNotes(filter: { from: EpochDay; to: EpochDay; storeIds: number[]; warehouseId?: number }): Promise<CreditNoteListing[]>;
 }

@@ -191,7 +191,13 @@ export function addSale(batch: RollupBatch, f: SaleFactsInput, store: StoreFacts
     const method = { method_code: p.methodCode };
     const attrs = { ...cur, method_type: p.methodType };
     batch.add(PAYMENTS, { ...where, ...method }, attrs, { payment_count: 1, amount: p.amount, change_given: p.changeAmount }, sign);
-    batch.add(SESSION_PAYMENTS, { ...where, session_id: session, ...method }, attrs, { payment_count: 1, amount: p.amount }, sign);
+    batch.add(
+      SESSION_PAYMENTS,
+      { ...where, session_id: session, ...method },
+      attrs,
+      { payment_count: 1, amount: p.amount, change_given: p.changeAmount },
+      sign,
+    );
   }
   batch.add(HOURS, { ...where, weekday: weekdayOf(day), hour }, cur, { sales_count: 1, net, total: s.totalAmount }, sign);
   for (const l of f.items) {

@@ -102,12 +102,12 @@ export const PAYMENTS: RollupTable = {
   blocks: true,
 };
 
-/** Per business day, session and payment method (closeout). */
+/** Per business day, session and payment method (closeout; summed over a session's days: its drawer's cash). */
 export const SESSION_PAYMENTS: RollupTable = {
   name: 'rpt_session_payments',
   keys: ['day', 'store_id', 'warehouse_id', 'session_id', 'method_code'],
   attrs: ['method_type', 'currency_code'],
-  measures: ['payment_count', 'amount', 'refund_count', 'refund_amount'],
+  measures: ['payment_count', 'amount', 'refund_count', 'refund_amount', 'change_given'],
 };
 
 /** Sales per local weekday (0 Monday) and hour of the day (heatmap). */

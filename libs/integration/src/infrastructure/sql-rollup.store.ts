@@ -3,7 +3,7 @@ import { TxRepository } from '@pos/platform';
 import { cover } from '../domain/calendar';
 import { KeyValue, RollupRow } from '../domain/rollup-batch';
 import { LAST_SALE_TABLE, CREDIT_NOTES_TABLE, ROLLUP_TABLES, RollupTable } from '../domain/rollup-tables';
-import { CreditNoteListing, CreditNoteRow, LastSale, RollupQuery, RollupReader, RollupResult, RollupStore } from '../application/rollup.ports';
+import { CreditNoteListing, CreditNoteRow, LastSale, RollupQuery, RollupReader, RollupResult, RollupStore, SessionTender } from '../application/rollup.ports';
 
 /** Columns that hold text (every other key or attribute column is an integer). */
 const TEXT_COLUMNS = new Set(['currency_code', 'method_code', 'method_type', 'price_source', 'reason_code', 'item_condition', 'move_type']);
@@ -178,13 +178,24 @@ export class SqlRollupStore extends TxRepository implements RollupStore, RollupR
     return rows.map((r) => ({ warehouseId: Number(r.warehouse_id), itemId: Number(r.item_id), day: Number(r.day) }));
   }
 
-  async sessionTenders(sessionIds: number[]): Promise<{ sessionId: number; methodType: string; amount: number; refunded: number }[]> {
-    if (!sessionIds.length) return [];
-    const rows = (await this.em.query(
-      `SELECT session_id, method_type, SUM(amount) AS amount, SUM(refund_amount) AS refunded FROM rpt_session_payments WHERE session_id IN (${sessionIds.map(() => '?').join(', ')}) GROUP BY session_id, method_type`,
-      sessionIds,
-    )) as Record<string, unknown>[];
-    return rows.map((r) => ({ sessionId: Number(r.session_id), methodType: String(r.method_type), amount: Number(r.amount), refunded: Number(r.refunded) }));
+  async sessionTenders(sessionIds: number[]): Promise<SessionTender[]> {
+    const out: SessionTender[] = [];
+    for (let i = 0; i < sessionIds.length; i += 1000) {
+      const part = sessionIds.slice(i, i + 1000);
+      const rows = (await this.em.query(
+        `SELECT session_id, method_type, SUM(amount) AS amount, SUM(change_given) AS change_given, SUM(refund_amount) AS refunded FROM rpt_session_payments WHERE session_id IN (${part.map(() => '?').join(', ')}) GROUP BY session_id, method_type`,
+        part,
+      )) as Record<string, unknown>[];
+      for (const r of rows)
+        out.push({
+          sessionId: Number(r.session_id),
+          methodType: String(r.method_type),
+          amount: Number(r.amount),
+          changeGiven: Number(r.change_given),
+          refunded: Number(r.refunded),
+        });
+    }
+    return out;
   }
 
   /** Sorted here: the rows come nearly in that order off the (day, store) index; a database sort costs more. */

@@ -19,6 +19,7 @@ import { BulkJobSweepIndex1763880000000 } from './1763880000000-bulk-job-sweep-i
 import { ItemNameWords1764000000000 } from './1764000000000-item-name-words';
 import { TaxRollupExemptRow1764200000000 } from './1764200000000-tax-rollup-exempt-row';
 import { SessionsSupervisePermission1764210000000 } from './1764210000000-sessions-supervise-permission';
+import { SessionPaymentsChange1764220000000 } from './1764220000000-session-payments-change';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   SaleCounts1764100000000,
   TaxRollupExemptRow1764200000000,
   SessionsSupervisePermission1764210000000,
+  SessionPaymentsChange1764220000000,
 ];
