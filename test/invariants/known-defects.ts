@@ -1,0 +1,71 @@
+/**
+ * Defects of issue 23 that other engineers are fixing while this suite is written. Each check of
+ * the suite that fails today because of one of them names it; a check naming an entry listed
+ * here is still evaluated, but its mismatches are only counted, not failed, so the suite stays
+ * green to commit. Delete an entry when its fix lands: its checks then fail the suite again if
+ * the fix is incomplete. An entry whose checks found nothing in a run is printed at the end
+ * (`INVARIANT_VERBOSE=1`), a hint that it can go.
+ */
+export const DEFECTS = {
+  /** Item 1: change is not computed from `tendered` (tendered = amount + change fails; validate answers change 0). */
+  'tendered-change': 'issue 23 item 1: change computed from tendered',
+  /** Item 2 with D1: subtotal - discounts + tax = total in tax-inclusive stores, exempt sales included. */
+  'inclusive-identity': 'issue 23 item 2 / D1: amounts before tax in tax-inclusive stores',
+  /** Item 3: taxable sales include exempt sales; exempt lines sit in a rate row. */
+  'tax-report-exempt': 'issue 23 item 3: the tax report files exempt sales apart',
+  /** Item 4: closeout misses sessions with no sale. */
+  'closeout-sessions': 'issue 23 item 4: every session closed in the period is in closeout',
+  /** Item 5: session amounts read and written with 2 decimals whatever the currency (JPY). */
+  'session-scale': 'issue 23 item 5: session money in the store currency decimals',
+  /** Item 6: refund_net, gross_sales and customer_revenue each with one definition (excl. tax). */
+  'figure-definitions': 'issue 23 item 6: one definition per figure',
+} as const;
+
+export type Defect = keyof typeof DEFECTS;
+
+/** The entries still open. Delete a line when its fix lands. */
+export const KNOWN_DEFECTS: readonly Defect[] = ['inclusive-identity', 'figure-definitions', 'tax-report-exempt', 'closeout-sessions'];
+
+/**
+ * What the checks of one sequence found: `failures` fail the property; `known` are mismatches of
+ * checks behind a listed defect (kept to show which entries still bite).
+ */
+export class Findings {
+  readonly failures: string[] = [];
+  readonly known = new Map<Defect, string[]>();
+  checks = 0;
+
+  /** Records a mismatch of the check `what` unless `ok`; `defect` names the listed defect the check waits for. */
+  expect(ok: boolean, what: string, detail: () => string, defect?: Defect): void {
+    this.checks += 1;
+    if (ok) return;
+    const line = `${what}: ${detail()}`;
+    if (defect && KNOWN_DEFECTS.includes(defect)) {
+      const list = this.known.get(defect) ?? [];
+      if (list.length < 50) list.push(line);
+      this.known.set(defect, list);
+      return;
+    }
+    if (this.failures.length < 200) this.failures.push(defect ? `[${defect}] ${line}` : line);
+  }
+
+  /** Two values equal (numbers exactly, others as JSON). */
+  equal(actual: unknown, expected: unknown, what: string, defect?: Defect): void {
+    this.expect(same(actual, expected), what, () => `got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`, defect);
+  }
+
+  merge(other: Findings): void {
+    this.checks += other.checks;
+    this.failures.push(...other.failures);
+    for (const [d, list] of other.known) this.known.set(d, [...(this.known.get(d) ?? []), ...list]);
+  }
+
+  summary(): string {
+    return this.failures.length ? this.failures.slice(0, 40).join('\n') : 'no failures';
+  }
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number' && typeof b === 'number') return a === b || (Number.isNaN(a) && Number.isNaN(b));
+  return JSON.stringify(a) === JSON.stringify(b);
+}
