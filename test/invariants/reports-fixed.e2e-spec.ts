@@ -225,6 +225,13 @@ describe('Invoice and inventory reports against their recomputation from the raw
     const ovr = await item('FX-OVR', { reorder_level: 1, reorder_quantity: 10, warehouse_reorder_levels: [{ warehouse_id: 3, reorder_level: 30 }] });
     const dead = await item('FX-DEAD', { cost: 3, category_id: Number(snacks.id) });
     const live = await item('FX-LIVE', { cost: 1.25 });
+    // The inactive Gift Card Sleeve at or below a reorder level of its own on the floor: still low, but never to reorder.
+    await ok(
+      api()
+        .put(`/api/v1/items/${ids['SNK-006']}`)
+        .set(bearer(admin))
+        .send({ warehouse_reorder_levels: [{ warehouse_id: 1, reorder_level: 60 }] }),
+    );
     await adjust({
       type: 'receive',
       warehouse_id: 1,
