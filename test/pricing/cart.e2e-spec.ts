@@ -174,20 +174,22 @@ describe('Pricing: carts, single items and tax', () => {
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ store_id: ids.store.AP, prices_include_tax: true });
       const [water, crisps, cola, beans] = lines(res);
-      expectLine(water, { sku: 'BEV-001', qty: 3, unit: 2.49, source: 'price_book', gross: 7.47, tax: 0.15, total: 7.47, rate: 2, net: 7.47 });
-      expectLine(crisps, { sku: 'SNK-001', qty: 1, unit: 2.49, source: 'base', gross: 2.49, tax: 0.17, total: 2.49, rate: 7.5 });
-      expectLine(cola, { sku: 'BEV-003', qty: 2, unit: 2.99, source: 'price_book', gross: 5.98, tax: 0.42, total: 5.98, rate: 7.5 });
-      expectLine(beans, { sku: 'COF-001', qty: 1, unit: 8.99, source: 'base', gross: 8.99, tax: 0.18, total: 8.99, rate: 2 });
+      // the books before tax: gross and net without the tax the shelf price holds; net + tax = total
+      expectLine(water, { sku: 'BEV-001', qty: 3, unit: 2.49, source: 'price_book', gross: 7.32, tax: 0.15, total: 7.47, rate: 2, net: 7.32 });
+      expectLine(crisps, { sku: 'SNK-001', qty: 1, unit: 2.49, source: 'base', gross: 2.32, tax: 0.17, total: 2.49, rate: 7.5 });
+      expectLine(cola, { sku: 'BEV-003', qty: 2, unit: 2.99, source: 'price_book', gross: 5.56, tax: 0.42, total: 5.98, rate: 7.5 });
+      expectLine(beans, { sku: 'COF-001', qty: 1, unit: 8.99, source: 'base', gross: 8.81, tax: 0.18, total: 8.99, rate: 2 });
       for (const l of lines(res)) {
-        expect(l.total).toBe(l.gross);
-        expect(cents(l.tax)).toBe(inclusiveTax(cents(l.gross), Math.round(l.tax_rate * 100)));
+        expect(cents(l.total)).toBe(cents(l.unit_price) * l.quantity);
+        expect(cents(l.tax)).toBe(inclusiveTax(cents(l.total), Math.round(l.tax_rate * 100)));
+        expect(cents(l.gross) + cents(l.tax)).toBe(cents(l.total));
       }
       expect(water.steps).toEqual([
         { step: 'base', id: null, name: null, unit_price: 1.29, amount: null },
         { step: 'price_book', id: airportBook, name: 'Airport prices', unit_price: 2.49, amount: null },
         { step: 'tax', id: null, name: null, unit_price: null, amount: 0.15 },
       ]);
-      expect(res.body.data).toMatchObject({ subtotal: 24.93, tax_total: 0.92, total: 24.93, discount_total: 0 });
+      expect(res.body.data).toMatchObject({ subtotal: 24.01, tax_total: 0.92, total: 24.93, discount_total: 0 });
       expectConsistent(res);
     });
 
@@ -1093,15 +1095,15 @@ describe('Pricing: carts, single items and tax', () => {
         prices_include_tax: false,
         tax_exempt: false,
         items: [
-          { line: 0, item_id: item('SNK-001'), net: 4.98, tax_rate: 8.25, tax: 0.41, total: 5.39 },
-          { line: 1, item_id: item('BEV-003'), net: 1.79, tax_rate: 8.25, tax: 0.15, total: 1.94 },
-          { line: 2, item_id: item('COF-003'), net: 4.59, tax_rate: 2, tax: 0.09, total: 4.68 },
-          { line: 3, item_id: item('GRO-007'), net: 1.49, tax_rate: 0, tax: 0, total: 1.49 },
+          { line: 0, item_id: item('SNK-001'), net: 4.98, tax_rate: 8.25, tax: 0.41, tax_exempted: 0, total: 5.39 },
+          { line: 1, item_id: item('BEV-003'), net: 1.79, tax_rate: 8.25, tax: 0.15, tax_exempted: 0, total: 1.94 },
+          { line: 2, item_id: item('COF-003'), net: 4.59, tax_rate: 2, tax: 0.09, tax_exempted: 0, total: 4.68 },
+          { line: 3, item_id: item('GRO-007'), net: 1.49, tax_rate: 0, tax: 0, tax_exempted: 0, total: 1.49 },
         ],
         tax_lines: [
-          { rate: 0, taxable: 1.49, tax: 0 },
-          { rate: 2, taxable: 4.59, tax: 0.09 },
-          { rate: 8.25, taxable: 6.77, tax: 0.56 },
+          { rate: 0, exempt: false, taxable: 1.49, tax: 0 },
+          { rate: 2, exempt: false, taxable: 4.59, tax: 0.09 },
+          { rate: 8.25, exempt: false, taxable: 6.77, tax: 0.56 },
         ],
         subtotal: 12.85,
         tax_total: 0.65,
@@ -1130,9 +1132,9 @@ describe('Pricing: carts, single items and tax', () => {
         total: 14.47,
       });
       expect(res.body.data.items.map((l: { net: number; tax: number; total: number }) => [l.net, l.tax, l.total])).toEqual([
-        [2.49, 0.17, 2.49],
-        [2.99, 0.21, 2.99],
-        [8.99, 0.18, 8.99],
+        [2.32, 0.17, 2.49],
+        [2.78, 0.21, 2.99],
+        [8.81, 0.18, 8.99],
       ]);
       const exempt = await taxCalc({
         tax_exempt: true,
@@ -1144,10 +1146,8 @@ describe('Pricing: carts, single items and tax', () => {
       });
       expect(exempt.body.data).toMatchObject({
         tax_exempt: true,
-        tax_lines: [
-          { rate: 2, taxable: 4.59, tax: 0 },
-          { rate: 8.25, taxable: 4.98, tax: 0 },
-        ],
+        // an exempt cart's lines are one row of their own, not the rates they would have paid
+        tax_lines: [{ rate: 0, exempt: true, taxable: 9.57, tax: 0 }],
         tax_total: 0,
         subtotal: 9.57,
         total: 9.57,

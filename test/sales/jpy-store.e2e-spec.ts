@@ -73,7 +73,8 @@ describe('A yen store: amounts in the currency of the store', () => {
       .set(bearer(admin))
       .send({ store_id: storeId, items: [{ id: waterId, qty: 3 }] });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ currency: 'JPY', prices_include_tax: true, subtotal: 387, tax_total: 35, total: 387 });
+    // the books before tax: 387 yen holds 35 of tax, so subtotal 352 + tax 35 = total 387
+    expect(res.body.data).toMatchObject({ currency: 'JPY', prices_include_tax: true, subtotal: 352, discount_total: 0, tax_total: 35, total: 387 });
   });
 
   it('refuses fractions of a yen with 422 naming the field', async () => {
@@ -91,17 +92,19 @@ describe('A yen store: amounts in the currency of the store', () => {
     const res = await api().post('/api/v1/pos/checkout').set(bearer(admin)).send(sale());
     expect(res.status).toBe(201);
     const d = res.body.data;
-    expect(d).toMatchObject({ currency: 'JPY', total_amount: 387, tax_total: 35, paid_amount: 387, change_amount: 113 });
-    expect(d.items[0]).toMatchObject({ unit_price: 129, total: 387, tax: 35 });
+    expect(d).toMatchObject({ currency: 'JPY', subtotal: 352, discount_total: 0, total_amount: 387, tax_total: 35, paid_amount: 387, change_amount: 113 });
+    expect(d.items[0]).toMatchObject({ unit_price: 129, gross: 352, net: 352, total: 387, tax: 35 });
     expect(d.invoice).toMatchObject({ amount: 387, paid: 387, balance: 0 });
 
     const receipt = await api().get(`/api/v1/sales/${d.id}/receipt`).set(bearer(admin));
     expect(receipt.status).toBe(200);
     expect(receipt.body.data).toMatchObject({
       currency: 'JPY',
+      subtotal: 352,
       total: 387,
       tax_total: 35,
-      taxes: [{ rate: 10, tax: 35 }],
+      taxes: [{ rate: 10, taxable: 352, tax: 35 }],
+      time_zone: 'Asia/Tokyo',
       change: 113,
       payments: [{ method: 'cash', amount: 387, tendered: 500, change: 113 }],
       lines: [{ quantity: 3, unit_price: 129, total: 387 }],
@@ -111,10 +114,31 @@ describe('A yen store: amounts in the currency of the store', () => {
     expect(text.status).toBe(200);
     const body = text.text;
     expect(body).toMatch(/TOTAL\s+JPY 387\n/);
-    expect(body).toMatch(/Tax 10% \(incl\.\)\s+35\n/);
+    expect(body).toMatch(/Subtotal excl\. tax\s+352\n/);
+    expect(body).toMatch(/Tax 10%\s+35\n/);
     expect(body).toMatch(/CASH\s+500\n/);
     expect(body).toMatch(/Change\s+113\n/);
     expect(body).toMatch(/3 x 129\n/);
     expect(body).not.toMatch(/\d\.\d/);
+    // the store's wall clock: Tokyo is UTC+9
+    expect(receipt.body.data.date).toMatch(/\+09:00$/);
+    expect(new Date(receipt.body.data.date).getTime()).toBe(new Date(d.created_at).getTime());
+  });
+
+  it('adds up for a discounted and for a tax-exempt sale in yen (subtotal - discounts + tax = total)', async () => {
+    const discounted = await api()
+      .post('/api/v1/pos/checkout')
+      .set(bearer(admin))
+      .send(sale({ cart_discount_type: 'amount', cart_discount_value: 50, total_amount: 337, payments: [{ payment_method_code: 'cash', amount: 337 }] }));
+    expect(discounted.status).toBe(201);
+    // 337 yen holds round(337 x 10/110) = 31 of tax: net 306; gross 352 before tax, so 46 of discount before tax
+    expect(discounted.body.data).toMatchObject({ subtotal: 352, discount_total: 46, tax_total: 31, total_amount: 337 });
+    const exempt = await api()
+      .post('/api/v1/pos/checkout')
+      .set(bearer(admin))
+      .send(sale({ tax_exempt: true, tax_exempt_reason: 'Embassy', total_amount: 352, payments: [{ payment_method_code: 'cash', amount: 352 }] }));
+    expect(exempt.status).toBe(201);
+    expect(exempt.body.data).toMatchObject({ subtotal: 352, discount_total: 0, tax_total: 0, total_amount: 352, tax_exempted: 35 });
+    expect(exempt.body.data.items[0]).toMatchObject({ unit_price: 129, gross: 352, net: 352, tax: 0, tax_exempted: 35, total: 352 });
   });
 });

@@ -1,5 +1,6 @@
 import { DataSource, QueryRunner } from 'typeorm';
 import { canRestock, lineRefund, LineRefund, NO_CLAIMS, refundableTenders, RefundPart, ReturnCondition, splitRefund, stockAction } from '@pos/returns';
+import { booksBeforeTax } from '@pos/pricing';
 
 /**
  * `seed:volume`: a realistic year of trading for benchmarks, written straight into the tables
@@ -464,8 +465,10 @@ export class VolumeSeeder {
             const rate = store.rates[item.taxClass] ?? 0;
             const tax = store.inclusive ? roundDiv(net * rate, 10000 + rate) : roundDiv(net * rate, 10000);
             const lineTotal = store.inclusive ? net : net + tax;
-            subtotal += gross;
-            discountTotal += ruleDiscount + bundleDiscount + manualDiscount + cart;
+            // the records keep the books: amounts before tax in either tax mode
+            const books = booksBeforeTax({ gross, ruleDiscount, bundleDiscount, manualDiscount, cartDiscount: cart }, rate, store.inclusive);
+            subtotal += books.gross;
+            discountTotal += books.gross - books.net;
             taxTotal += tax;
             total += lineTotal;
             lineRows.push({
@@ -482,15 +485,16 @@ export class VolumeSeeder {
               unit_price: unitPrice,
               unit_cost: item.cost,
               price_source: source,
-              gross,
-              rule_discount: ruleDiscount,
-              bundle_discount: bundleDiscount,
-              manual_discount: manualDiscount,
-              cart_discount: cart,
+              gross: books.gross,
+              rule_discount: books.ruleDiscount,
+              bundle_discount: books.bundleDiscount,
+              manual_discount: books.manualDiscount,
+              cart_discount: books.cartDiscount,
               discount_reason: manualDiscount || cart ? 'volume seed' : null,
-              net,
+              net: books.net,
               tax_rate_bp: rate,
               tax,
+              tax_exempted: 0,
               total: lineTotal,
               warehouse_id: wh,
               returned_quantity: 0,
@@ -557,6 +561,7 @@ export class VolumeSeeder {
             discount_total: discountTotal,
             tax_total: taxTotal,
             total_amount: total,
+            prices_include_tax: store.inclusive ? 1 : 0,
             paid_amount: total - onAccount,
             change_amount: change,
             balance_due: onAccount,
@@ -705,11 +710,7 @@ export class VolumeSeeder {
       const condition = RETURN_CONDITION_WEIGHTS.find(([, w]) => (x -= w) < 0)?.[0] ?? 'resellable';
       const restock = canRestock(condition); // the workflow's default: sellable goods go back on the shelf
       row.returned_quantity = qty;
-      const refund = lineRefund(
-        { quantity: sold, total: Number(row.total), tax: Number(row.tax), net: Number(row.net), unitCost: Number(row.unit_cost) },
-        NO_CLAIMS,
-        qty,
-      );
+      const refund = lineRefund({ quantity: sold, total: Number(row.total), tax: Number(row.tax), unitCost: Number(row.unit_cost) }, NO_CLAIMS, qty);
       return { saleItemId: Number(row.id), item: sale.lines[i].item, qty, wh: Number(row.warehouse_id), condition, restock, refund };
     });
     const paid = [];

@@ -4,3 +4,4 @@ export * from './pagination';
 export * from './clock';
 export * from './word-starts';
 export * from './utc-days';
+export * from './local-time';

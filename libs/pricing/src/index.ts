@@ -6,7 +6,7 @@
  */
 export { PricingModule } from './pricing.module';
 export * from './domain/pricing.types';
-export { priceCart, bundleCount, bestPriceBook } from './domain/pricing-engine';
+export { priceCart, bundleCount, bestPriceBook, booksBeforeTax } from './domain/pricing-engine';
 export * from './domain/discount-policy';
 export { PricingService, pricedCartView, pricedLineView, discountBreakdown, taxRateFor, safeTimeZone } from './application/pricing.service';
 export type { CartLineRequest, CartRequest, PricedCartResult } from './application/pricing.service';

@@ -8,6 +8,7 @@ export { SalesModule } from './sales.module';
 export { CheckoutService } from './application/checkout.service';
 export type { CheckoutInput, CheckoutLineInput, CheckoutPaymentInput, CheckoutOutcome, OfflineSaleTimes } from './application/checkout.service';
 export { SaleService, InvoiceService } from './application/sale.service';
+export { SaleReceipts } from './application/sale-receipts';
 export { OpenReturns, SaleReturns, RETURNABLE_SALE_STATUSES } from './application/sale-returns';
 export type { ReturnableSale, ReturnedLine, SaleTender } from './application/sale-returns';
 export { SaleViews, invoiceView } from './application/sale.views';

@@ -11,6 +11,7 @@ import { CheckoutRecords } from './application/checkout-records';
 import { SaleRepository } from './application/sale.ports';
 import { InvoiceService, SaleService } from './application/sale.service';
 import { SaleReturns } from './application/sale-returns';
+import { SaleReceipts } from './application/sale-receipts';
 import { SaleViews } from './application/sale.views';
 import { ReceivablesReader, SaleFactsReader } from './application/sale-read-models';
 import { SALE_ENTITIES } from './infrastructure/sale.entities';
@@ -26,6 +27,7 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     CheckoutDiscounts,
     CheckoutPayments,
     SaleService,
+    SaleReceipts,
     InvoiceService,
     SaleViews,
     SaleReturns,
@@ -34,6 +36,6 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     { provide: SessionSalesTotals, useClass: SaleSessionTotals },
     { provide: SaleRepository, useClass: TypeOrmSaleRepository },
   ],
-  exports: [CheckoutService, SaleService, InvoiceService, SaleViews, SaleReturns, SaleFactsReader, ReceivablesReader, SessionSalesTotals],
+  exports: [CheckoutService, SaleService, SaleReceipts, InvoiceService, SaleViews, SaleReturns, SaleFactsReader, ReceivablesReader, SessionSalesTotals],
 })
 export class SalesModule {}

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Principal } from '@pos/identity';
-import { InvoiceService, SaleService } from '@pos/sales';
+import { InvoiceService, SaleReceipts, SaleService } from '@pos/sales';
 import { ReturnService } from '@pos/returns';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { dayEnd, dayStart } from '../catalog/inventory.controller';
@@ -18,6 +18,7 @@ import { ApiEnvelope, ApiErrors } from '../http/openapi';
 export class SalesController {
   constructor(
     private readonly sales: SaleService,
+    private readonly receipts: SaleReceipts,
     private readonly invoices: InvoiceService,
     private readonly returns: ReturnService,
   ) {}
@@ -64,16 +65,20 @@ export class SalesController {
 
   @Get('sales/:sale/receipt')
   @RequirePermission('sales.view')
-  @ApiOperation({ summary: 'Receipt data (store header, lines, taxes, payments, change, footer); ?format=text for 40 columns' })
+  @ApiOperation({
+    summary: 'Receipt data (store header, lines, taxes, payments, change, footer); ?format=text for 40 columns',
+    description:
+      "Amounts add up as the books do: subtotal - discount_total + tax_total = total, amounts before tax in either tax mode (unit_price is the shelf price). `date` is the store's wall clock with its offset (`time_zone`).",
+  })
   @ApiEnvelope(Receipt, { description: 'The receipt; with format=text, a 40-column text/plain receipt instead' })
   async receipt(@CurrentPrincipal() p: Principal, @Param('sale', IdPipe) id: number, @Query() q: ReceiptQuery, @Res() res: Response) {
     if (q.format === 'text') {
       // The text first: an error (404) must still answer in the JSON envelope, not as text/plain.
-      const text = await this.sales.receiptText(p, id);
+      const text = await this.receipts.receiptText(p, id);
       res.type('text/plain; charset=utf-8').send(text);
       return;
     }
-    res.json(envelope(await this.sales.receipt(p, id)));
+    res.json(envelope(await this.receipts.receipt(p, id)));
   }
 
   @Post('sales/:sale/void')

@@ -49,20 +49,33 @@ export class TaxAndCurrencyService {
   /** The tax part of a priced cart: lines and one row per rate. */
   taxView(r: PricedCartResult) {
     const m = (v: number) => fromMinor(v, r.decimals);
+    // Amounts before tax (the books) in either tax mode; an exempt cart's lines are one row of their
+    // own (rate 0, exempt), never counted in the rate their item would have paid.
     const byRate = new Map<number, { taxable: number; tax: number }>();
     for (const l of r.cart.lines) {
-      const row = byRate.get(l.taxRateBp) ?? { taxable: 0, tax: 0 };
-      row.taxable += r.store.pricesIncludeTax ? l.net - l.tax : l.net;
+      const rate = r.taxExempt ? 0 : l.taxRateBp;
+      const row = byRate.get(rate) ?? { taxable: 0, tax: 0 };
+      row.taxable += l.books.net;
       row.tax += l.tax;
-      byRate.set(l.taxRateBp, row);
+      byRate.set(rate, row);
     }
     return {
       store_id: r.store.id,
       prices_include_tax: r.store.pricesIncludeTax,
       tax_exempt: r.taxExempt,
-      items: r.cart.lines.map((l, i) => ({ line: i, item_id: l.itemId, net: m(l.net), tax_rate: l.taxRateBp / 100, tax: m(l.tax), total: m(l.total) })),
-      tax_lines: [...byRate.entries()].sort((a, b) => a[0] - b[0]).map(([rate, v]) => ({ rate: rate / 100, taxable: m(v.taxable), tax: m(v.tax) })),
-      subtotal: m(r.cart.subtotal - r.cart.discountTotal - (r.store.pricesIncludeTax ? r.cart.taxTotal : 0)),
+      items: r.cart.lines.map((l, i) => ({
+        line: i,
+        item_id: l.itemId,
+        net: m(l.books.net),
+        tax_rate: l.taxRateBp / 100,
+        tax: m(l.tax),
+        tax_exempted: m(l.exemptedTax),
+        total: m(l.total),
+      })),
+      tax_lines: [...byRate.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([rate, v]) => ({ rate: rate / 100, exempt: r.taxExempt, taxable: m(v.taxable), tax: m(v.tax) })),
+      subtotal: m(r.cart.subtotal - r.cart.discountTotal),
       tax_total: m(r.cart.taxTotal),
       total: m(r.cart.total),
     };

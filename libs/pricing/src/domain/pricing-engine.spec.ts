@@ -120,10 +120,18 @@ describe('pricing engine: properties', () => {
         return (
           r.total === s((l) => l.total) &&
           r.taxTotal === s((l) => l.tax) &&
-          r.subtotal === s((l) => l.gross) &&
-          r.discountTotal === s((l) => l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount) &&
+          r.subtotal === s((l) => l.books.gross) &&
+          r.discountTotal === s((l) => l.books.ruleDiscount + l.books.bundleDiscount + l.books.manualDiscount + l.books.cartDiscount) &&
+          // the books identity, in both tax modes, exempt or not: subtotal - discounts + tax = total
+          r.subtotal - r.discountTotal + r.taxTotal === r.total &&
           r.lines.every((l) => l.net === l.gross - l.ruleDiscount - l.bundleDiscount - l.manualDiscount - l.cartDiscount) &&
           r.lines.every((l) => l.total === (c.inclusive ? l.net - l.exemptedTax : l.net + l.tax)) &&
+          r.lines.every((l) => {
+            const b = l.books;
+            const discounts = [b.ruleDiscount, b.bundleDiscount, b.manualDiscount, b.cartDiscount];
+            return b.gross - discounts.reduce((a, d) => a + d, 0) === b.net && b.net + l.tax === l.total && discounts.every((d) => d >= 0) && b.net >= 0;
+          }) &&
+          r.lines.every((l) => (c.inclusive ? true : l.books.gross === l.gross && l.books.net === l.net)) &&
           r.lines.every((l) => l.exemptedTax === 0 || (c.inclusive && c.exempt))
         );
       }),
@@ -351,6 +359,22 @@ describe('pricing engine: worked examples', () => {
     // tax-inclusive store: an exempt customer pays the price without the tax it holds (10.75 -> 10.00)
     const inclusiveExempt = priceCart({ ...cart([line('0', 1, 1, 1075, { taxRateBp: 750 })]), context: ctx({ pricesIncludeTax: true, taxExempt: true }) });
     expect(inclusiveExempt.lines[0]).toMatchObject({ tax: 0, exemptedTax: 75, total: 1000 });
+  });
+
+  it('keeps the books before tax in a tax-inclusive store, so subtotal - discounts + tax = total (issue 23, item 2)', () => {
+    // 7.99 at 6% included (0.45 of tax inside), 1.00 off the line; and the same sale exempt.
+    const taxed = priceCart({
+      ...cart([line('0', 1, 1, 799, { taxRateBp: 600, manualDiscount: { type: 'amount', value: 100 } })]),
+      context: ctx({ pricesIncludeTax: true }),
+    });
+    // shelf 7.99 -> 7.54 before tax; after the discount 6.99 -> 6.59 before tax, 0.40 of tax
+    expect(taxed.lines[0].books).toEqual({ gross: 754, ruleDiscount: 0, bundleDiscount: 0, manualDiscount: 95, cartDiscount: 0, net: 659 });
+    expect(taxed.lines[0]).toMatchObject({ tax: 40, total: 699 });
+    expect(taxed).toMatchObject({ subtotal: 754, discountTotal: 95, taxTotal: 40, total: 699 });
+    const exempt = priceCart({ ...cart([line('0', 1, 1, 799, { taxRateBp: 600 })]), context: ctx({ pricesIncludeTax: true, taxExempt: true }) });
+    // the issue's line: the customer pays 7.54, which is the price before tax: nothing left to explain
+    expect(exempt.lines[0]).toMatchObject({ tax: 0, exemptedTax: 45, total: 754, books: expect.objectContaining({ gross: 754, net: 754 }) });
+    expect(exempt).toMatchObject({ subtotal: 754, discountTotal: 0, taxTotal: 0, total: 754 });
   });
 
   it('refuses malformed carts', () => {

@@ -2,6 +2,7 @@ import { allocateByLargestRemainder, applyBasisPoints } from '@pos/kernel';
 import {
   AppliedStep,
   Bundle,
+  LineBooks,
   CartInput,
   CartLineInput,
   Discount,
@@ -62,11 +63,11 @@ export function priceCart(input: CartInput): PricedCart {
   applyCartDiscount([...work.values()], input.cartDiscount);
   for (const line of work.values()) applyTax(line, ctx);
 
-  const lines = input.lines.map((l) => finish(work.get(l.key)!));
+  const lines = input.lines.map((l) => finish(work.get(l.key)!, ctx));
   return {
     lines,
-    subtotal: sum(lines.map((l) => l.gross)),
-    discountTotal: sum(lines.map((l) => l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount)),
+    subtotal: sum(lines.map((l) => l.books.gross)),
+    discountTotal: sum(lines.map((l) => l.books.gross - l.books.net)),
     taxTotal: sum(lines.map((l) => l.tax)),
     total: sum(lines.map((l) => l.total)),
     appliedRuleIds: [...appliedRuleIds].sort((a, b) => a - b),
@@ -361,7 +362,28 @@ function applyTax(line: WorkLine, ctx: PricingContext): void {
   if (line.tax !== 0) line.steps.push({ step: 'tax', amount: line.tax });
 }
 
-function finish(l: WorkLine): PricedLine {
+/**
+ * A line's books: gross, discounts and net before tax in either tax mode, so that
+ * gross - discounts + tax = total. Tax-exclusive: the shelf amounts themselves. Tax-inclusive:
+ * each amount without the tax it holds, ex(x) = x - round(x * rate / (1 + rate)); the discounts
+ * are the differences of ex() along the chain gross -> rules -> bundles -> manual -> cart -> net,
+ * so they are never negative and sum exactly to ex(gross) - ex(net); ex(net) is total - tax
+ * (an exempt sale pays ex(net): its tax is 0 and `exemptedTax` is what it did not pay).
+ */
+export function booksBeforeTax(
+  shelf: { gross: number; ruleDiscount: number; bundleDiscount: number; manualDiscount: number; cartDiscount: number },
+  taxRateBp: number,
+  pricesIncludeTax: boolean,
+): LineBooks {
+  const steps = [shelf.ruleDiscount, shelf.bundleDiscount, shelf.manualDiscount, shelf.cartDiscount];
+  const chain = [shelf.gross];
+  for (const d of steps) chain.push(chain[chain.length - 1] - d);
+  const rate = pricesIncludeTax ? Math.max(0, taxRateBp) : 0;
+  const e = chain.map((x) => (rate === 0 ? x : x - Number(roundDiv(BigInt(x) * BigInt(rate), BigInt(10000 + rate)))));
+  return { gross: e[0], ruleDiscount: e[0] - e[1], bundleDiscount: e[1] - e[2], manualDiscount: e[2] - e[3], cartDiscount: e[3] - e[4], net: e[4] };
+}
+
+function finish(l: WorkLine, ctx: PricingContext): PricedLine {
   const gross = l.unitPrice * l.input.quantity;
   return {
     key: l.input.key,
@@ -380,6 +402,7 @@ function finish(l: WorkLine): PricedLine {
     tax: l.tax,
     exemptedTax: l.exemptedTax,
     total: l.total,
+    books: booksBeforeTax({ ...l, gross }, l.input.taxRateBp, ctx.pricesIncludeTax),
     steps: l.steps,
   };
 }

@@ -107,6 +107,21 @@ export interface AppliedStep {
   amount?: number;
 }
 
+/** A line's amounts before tax in either tax mode (the books): gross - discounts = net, net + tax = total. */
+export interface LineBooks {
+  gross: number;
+  ruleDiscount: number;
+  bundleDiscount: number;
+  manualDiscount: number;
+  cartDiscount: number;
+  net: number;
+}
+
+/**
+ * A priced line. `gross`, the discounts and `net` are shelf amounts (as the store shows prices:
+ * tax included in a tax-inclusive store), what discount limits judge; `books` holds the same
+ * amounts before tax, what sales record and reports sum.
+ */
 export interface PricedLine {
   key: string;
   itemId: number;
@@ -129,13 +144,16 @@ export interface PricedLine {
   exemptedTax: number;
   /** What the customer pays for the line. */
   total: number;
+  books: LineBooks;
   steps: AppliedStep[];
 }
 
 export interface PricedCart {
   lines: PricedLine[];
-  /** Sum of line gross amounts. */
+  /** The books, in either tax mode: subtotal - discountTotal + taxTotal = total. */
+  /** Sum of the lines' gross before tax. */
   subtotal: number;
+  /** Sum of the lines' discounts before tax. */
   discountTotal: number;
   taxTotal: number;
   total: number;

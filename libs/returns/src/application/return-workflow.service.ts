@@ -259,7 +259,7 @@ export class ReturnWorkflowService {
         restock,
         warehouseId: l.warehouseId ?? sold.warehouseId,
         notes: l.notes ?? null,
-        refund: lineRefund({ quantity: sold.quantity, total: sold.total, tax: sold.tax, net: sold.net, unitCost: sold.unitCost }, claimed, l.quantity),
+        refund: lineRefund({ quantity: sold.quantity, total: sold.total, tax: sold.tax, unitCost: sold.unitCost }, claimed, l.quantity),
       });
     }
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);

@@ -1,22 +1,15 @@
 import fc from 'fast-check';
 import { addClaim, LineClaims, lineRefund, NO_CLAIMS, SoldLine } from './refund-amounts';
 
-/** A sale line in a tax-exclusive (net + tax = total) or tax-inclusive (net = total, tax inside) store. */
+/** A sale line as recorded in either tax mode (the books: net before tax, net + tax = total). */
 const soldLine = fc
   .record({
     quantity: fc.integer({ min: 1, max: 60 }),
     base: fc.integer({ min: 0, max: 10_000_000 }),
     tax: fc.integer({ min: 0, max: 2_000_000 }),
-    inclusive: fc.boolean(),
     unitCost: fc.integer({ min: 0, max: 100_000 }),
   })
-  .map(({ quantity, base, tax, inclusive, unitCost }): SoldLine => ({
-    quantity,
-    total: base + tax,
-    tax,
-    net: inclusive ? base + tax : base,
-    unitCost,
-  }));
+  .map(({ quantity, base, tax, unitCost }): SoldLine => ({ quantity, total: base + tax, tax, unitCost }));
 
 /** Splits n into random positive parts. */
 const partition = (n: number) =>
@@ -36,7 +29,7 @@ const partition = (n: number) =>
 describe('lineRefund', () => {
   it('refunds each unit what it cost, the last unit taking the remainder', () => {
     // 3 units for 10.00 with 0.76 tax (tax-exclusive): 3.33 + 3.34 + 3.33
-    const line: SoldLine = { quantity: 3, total: 1000, tax: 76, net: 924, unitCost: 250 };
+    const line: SoldLine = { quantity: 3, total: 1000, tax: 76, unitCost: 250 };
     let claims = NO_CLAIMS;
     const refunds = [1, 1, 1].map((q) => {
       const r = lineRefund(line, claims, q);
@@ -51,14 +44,15 @@ describe('lineRefund', () => {
     expect(lineRefund(line, NO_CLAIMS, 3)).toEqual({ net: 924, tax: 76, total: 1000, cost: 750 });
   });
 
-  it('keeps the tax inside the net in tax-inclusive stores', () => {
-    const line: SoldLine = { quantity: 2, total: 1075, tax: 75, net: 1075, unitCost: 0 };
-    expect(lineRefund(line, NO_CLAIMS, 1)).toEqual({ net: 538, tax: 38, total: 538, cost: 0 });
-    expect(lineRefund(line, { quantity: 1, total: 538, tax: 38 }, 1)).toEqual({ net: 537, tax: 37, total: 537, cost: 0 });
+  it('refunds the net before tax in a tax-inclusive store too (one definition of refund_net)', () => {
+    // 2 x 5.375 with 7.5% inside: the line recorded net 10.00, tax 0.75, total 10.75
+    const line: SoldLine = { quantity: 2, total: 1075, tax: 75, unitCost: 0 };
+    expect(lineRefund(line, NO_CLAIMS, 1)).toEqual({ net: 500, tax: 38, total: 538, cost: 0 });
+    expect(lineRefund(line, { quantity: 1, total: 538, tax: 38 }, 1)).toEqual({ net: 500, tax: 37, total: 537, cost: 0 });
   });
 
   it('refuses more units than are left, and non-positive quantities', () => {
-    const line: SoldLine = { quantity: 2, total: 200, tax: 0, net: 200, unitCost: 0 };
+    const line: SoldLine = { quantity: 2, total: 200, tax: 0, unitCost: 0 };
     expect(() => lineRefund(line, { quantity: 2, total: 200, tax: 0 }, 1)).toThrow(RangeError);
     expect(() => lineRefund(line, NO_CLAIMS, 0)).toThrow(RangeError);
     expect(() => lineRefund(line, NO_CLAIMS, 1.5)).toThrow(RangeError);
@@ -93,7 +87,7 @@ describe('lineRefund', () => {
           }
           expect(total).toBe(line.total);
           expect(tax).toBe(line.tax);
-          expect(net).toBe(line.net);
+          expect(net).toBe(line.total - line.tax);
         },
       ),
       { numRuns: 500 },

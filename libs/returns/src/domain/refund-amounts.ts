@@ -5,10 +5,8 @@ export interface SoldLine {
   quantity: number;
   /** What the line cost the customer (after line, rule, bundle and cart discounts, with tax). */
   total: number;
-  /** Tax in that total (added on top in tax-exclusive stores, held inside the price in tax-inclusive ones). */
+  /** Tax in that total. */
   tax: number;
-  /** Net after discounts as the sale recorded it: total - tax when prices exclude tax, the tax-inclusive amount otherwise. */
-  net: number;
   /** Cost of one sale unit at sale time (the line's snapshot). */
   unitCost: number;
 }
@@ -21,7 +19,7 @@ export interface LineClaims {
 }
 
 export interface LineRefund {
-  /** Net refunded: total - tax when the store's prices exclude tax, else the total (tax included). */
+  /** Net refunded, before tax in either tax mode (total - tax), as sale lines record their net. */
   net: number;
   tax: number;
   total: number;
@@ -58,9 +56,7 @@ export function lineRefund(line: SoldLine, claimed: LineClaims, quantity: number
   };
   const baseRefund = share(base, claimedBase);
   const tax = share(line.tax, claimed.tax);
-  const total = baseRefund + tax;
-  const taxIncluded = line.net + line.tax !== line.total;
-  return { net: taxIncluded ? total : total - tax, tax, total, cost: line.unitCost * quantity };
+  return { net: baseRefund, tax, total: baseRefund + tax, cost: line.unitCost * quantity };
 }
 
 /** The claims after a return taking `refund` for `quantity` units (or giving them back with a negative sign). */

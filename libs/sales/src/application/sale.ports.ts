@@ -9,10 +9,13 @@ export interface SaleRecord {
   customerId: number | null;
   receiptNumber: string;
   status: string;
+  /** The books, in either tax mode: subtotal - discountTotal + taxTotal = totalAmount (amounts before tax). */
   subtotal: number;
   discountTotal: number;
   taxTotal: number;
   totalAmount: number;
+  /** The store's tax mode when the sale was made: unit prices include tax. */
+  pricesIncludeTax: boolean;
   paidAmount: number;
   changeAmount: number;
   balanceDue: number;
@@ -64,6 +67,7 @@ export interface SaleItemRecord {
   unitPrice: number;
   unitCost: number;
   priceSource: string;
+  /** Before tax in either tax mode (the books): gross - discounts = net, net + tax = total. unitPrice is the shelf price. */
   gross: number;
   ruleDiscount: number;
   bundleDiscount: number;
@@ -74,6 +78,8 @@ export interface SaleItemRecord {
   net: number;
   taxRateBp: number;
   tax: number;
+  /** Tax-inclusive store, exempt sale: the tax the shelf price holds that the customer did not pay (else 0). */
+  taxExempted: number;
   total: number;
   warehouseId: number;
   serialNumber: string | null;

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { amountToMinor, Clock, fromMinor, minorToString, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { amountToMinor, Clock, minorToString, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
 import { ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
@@ -14,9 +14,7 @@ import { SaleVoided, SaleVoidedFacts } from './sale.events';
 import { SaleFilter, SaleRecord, SaleRepository } from './sale.ports';
 import { invoiceView, SaleViews } from './sale.views';
 
-const WIDTH = 40;
-
-/** Sales history, receipts and voids. Another store's sale by id is 404; its store as a filter 403. */
+/** Sales history and voids (receipts: SaleReceipts). Another store's sale by id is 404; its store as a filter 403. */
 @Injectable()
 export class SaleService implements OnModuleInit {
   private openReturns!: OpenReturns;
@@ -56,112 +54,6 @@ export class SaleService implements OnModuleInit {
   async show(principal: Principal, id: number) {
     await this.visible(principal, id);
     return this.views.detail(id, this.clock.now());
-  }
-
-  /** All a printer needs, as JSON amounts in the sale's currency. */
-  async receipt(principal: Principal, id: number) {
-    const r = await this.receiptModel(principal, id);
-    const m = (v: number) => fromMinor(v, r.decimals);
-    return {
-      store: r.store,
-      receipt_number: r.receiptNumber,
-      date: r.date,
-      cashier_id: r.cashierId,
-      customer_id: r.customerId,
-      status: r.status,
-      lines: r.lines.map((l) => ({ ...l, unit_price: m(l.unit_price), discount: m(l.discount), total: m(l.total) })),
-      subtotal: m(r.subtotal),
-      discount_total: m(r.discountTotal),
-      taxes: r.taxes.map((t) => ({ rate: t.rateBp / 100, tax: m(t.tax) })),
-      tax_total: m(r.taxTotal),
-      total: m(r.total),
-      payments: r.payments.map((p) => ({ method: p.method, amount: m(p.amount), tendered: p.tendered === null ? null : m(p.tendered), change: m(p.change) })),
-      change: m(r.change),
-      balance_due: m(r.balanceDue),
-      prices_include_tax: r.pricesIncludeTax,
-      footer: r.footer,
-      currency: r.currency,
-    };
-  }
-
-  /** The 40-column plain-text receipt, amounts printed from minor units with the currency's decimals. */
-  async receiptText(principal: Principal, id: number): Promise<string> {
-    const r = await this.receiptModel(principal, id);
-    const money = (v: number) => minorToString(v, r.decimals);
-    const row = (left: string, right: string) => {
-      const l = left.slice(0, WIDTH - right.length - 1);
-      return l + ' '.repeat(Math.max(1, WIDTH - l.length - right.length)) + right;
-    };
-    const center = (s: string) => ' '.repeat(Math.max(0, Math.floor((WIDTH - s.length) / 2))) + s.slice(0, WIDTH);
-    const out: string[] = [];
-    for (const line of (r.store.header ?? r.store.name).split('\n')) out.push(center(line));
-    out.push(
-      '-'.repeat(WIDTH),
-      row(`Receipt ${r.receiptNumber}`, ''),
-      row(r.date.slice(0, 16).replace('T', ' '), r.status === 'completed' ? '' : r.status.toUpperCase()),
-      '-'.repeat(WIDTH),
-    );
-    for (const l of r.lines) {
-      out.push(row(l.name, money(l.total)));
-      out.push(`  ${l.quantity}${l.unit ? ' ' + l.unit : ''} x ${money(l.unit_price)}${l.discount ? `  -${money(l.discount)}` : ''}`);
-      if (l.serial_number) out.push(`  S/N ${l.serial_number}`);
-    }
-    out.push('-'.repeat(WIDTH), row('Subtotal', money(r.subtotal)));
-    if (r.discountTotal) out.push(row('Discounts', '-' + money(r.discountTotal)));
-    for (const t of r.taxes) out.push(row(`Tax ${t.rateBp / 100}%${r.pricesIncludeTax ? ' (incl.)' : ''}`, money(t.tax)));
-    out.push(row('TOTAL', `${r.currency} ${money(r.total)}`));
-    for (const p of r.payments) out.push(row(p.method.toUpperCase(), money(p.tendered ?? p.amount)));
-    if (r.change) out.push(row('Change', money(r.change)));
-    if (r.balanceDue) out.push(row('On account', money(r.balanceDue)));
-    out.push('-'.repeat(WIDTH));
-    for (const line of (r.footer ?? '').split('\n').filter(Boolean)) out.push(center(line));
-    return out.join('\n') + '\n';
-  }
-
-  /** A receipt in minor units, built from the sale's records (both renderings start here). */
-  private async receiptModel(principal: Principal, id: number) {
-    const sale = await this.visible(principal, id);
-    const [items, payments, store, decimals] = await Promise.all([
-      this.sales.items([id]),
-      this.sales.payments([id]),
-      this.stores.store(sale.storeId),
-      this.currencies.of(sale.currencyCode),
-    ]);
-    const taxes = new Map<number, number>();
-    for (const l of items) taxes.set(l.taxRateBp, (taxes.get(l.taxRateBp) ?? 0) + l.tax);
-    return {
-      decimals,
-      store: { id: sale.storeId, name: store?.name ?? '', address: store?.address ?? null, phone: store?.phone ?? null, header: store?.receiptHeader ?? null },
-      receiptNumber: sale.receiptNumber,
-      date: sale.createdAt.toISOString(),
-      cashierId: sale.userId,
-      customerId: sale.customerId,
-      status: sale.status,
-      lines: items.map((l) => ({
-        name: l.name,
-        sku: l.sku,
-        quantity: l.quantity,
-        unit: l.unitName,
-        unit_price: l.unitPrice,
-        discount: l.ruleDiscount + l.bundleDiscount + l.manualDiscount + l.cartDiscount,
-        total: l.total,
-        serial_number: l.serialNumber,
-      })),
-      subtotal: sale.subtotal,
-      discountTotal: sale.discountTotal,
-      taxes: [...taxes.entries()]
-        .filter(([, v]) => v !== 0)
-        .sort((a, b) => a[0] - b[0])
-        .map(([rateBp, tax]) => ({ rateBp, tax })),
-      taxTotal: sale.taxTotal,
-      total: sale.totalAmount,
-      payments: payments.map((p) => ({ method: p.methodCode, amount: p.amount, tendered: p.tendered, change: p.changeAmount })),
-      change: sale.changeAmount,
-      balanceDue: sale.balanceDue,
-      pricesIncludeTax: store?.pricesIncludeTax ?? false,
-      footer: store?.receiptFooter ?? null,
-      currency: sale.currencyCode,
-    };
   }
 
   /**

@@ -19,6 +19,7 @@ export class SaleEntity implements SaleRecord {
   @Column(money('discount_total')) discountTotal!: number;
   @Column(money('tax_total')) taxTotal!: number;
   @Column(money('total_amount')) totalAmount!: number;
+  @Column({ name: 'prices_include_tax' }) pricesIncludeTax!: boolean;
   @Column(money('paid_amount')) paidAmount!: number;
   @Column(money('change_amount')) changeAmount!: number;
   @Column(money('balance_due')) balanceDue!: number;
@@ -63,6 +64,7 @@ export class SaleItemEntity implements SaleItemRecord {
   @Column(money('net')) net!: number;
   @Column({ name: 'tax_rate_bp', type: 'integer' }) taxRateBp!: number;
   @Column(money('tax')) tax!: number;
+  @Column(money('tax_exempted')) taxExempted!: number;
   @Column(money('total')) total!: number;
   @Column({ name: 'warehouse_id' }) warehouseId!: number;
   @Column({ name: 'serial_number', type: 'varchar', nullable: true }) serialNumber!: string | null;

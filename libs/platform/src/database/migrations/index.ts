@@ -20,6 +20,7 @@ import { ItemNameWords1764000000000 } from './1764000000000-item-name-words';
 import { TaxRollupExemptRow1764200000000 } from './1764200000000-tax-rollup-exempt-row';
 import { SessionsSupervisePermission1764210000000 } from './1764210000000-sessions-supervise-permission';
 import { SessionPaymentsChange1764220000000 } from './1764220000000-session-payments-change';
+import { SaleBooksBeforeTax1764230000000 } from './1764230000000-sale-books-before-tax';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   TaxRollupExemptRow1764200000000,
   SessionsSupervisePermission1764210000000,
   SessionPaymentsChange1764220000000,
+  SaleBooksBeforeTax1764230000000,
 ];
