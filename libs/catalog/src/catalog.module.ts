@@ -5,6 +5,7 @@ import { CategoryService } from './application/category.service';
 import { InventoryService } from './application/inventory.service';
 import { ItemCatalog } from './application/item-catalog';
 import { ItemReferenceCache } from './application/item-reference.cache';
+import { ItemPriceHistory, ItemPriceHistoryRepository } from './application/item-price-history';
 import { ItemService } from './application/item.service';
 import { StockLedger } from './application/stock-ledger';
 import { StockReadModel } from './application/stock-read-model';
@@ -14,6 +15,7 @@ import { StoreService } from './application/store.service';
 import { CATALOG_ENTITIES } from './infrastructure/catalog.entities';
 import { TypeOrmCategoryRepository } from './infrastructure/category.repository';
 import { TypeOrmItemRepository } from './infrastructure/item.repository';
+import { ItemPriceChangeEntity, TypeOrmItemPriceHistoryRepository } from './infrastructure/item-price-history.repository';
 import { SqlTaxClassDirectory } from './infrastructure/sql-tax-class.directory';
 import { TypeOrmStockRepository } from './infrastructure/stock.repository';
 import { STORE_ENTITIES } from './infrastructure/store.entities';
@@ -21,7 +23,7 @@ import { TypeOrmStoreRepository } from './infrastructure/store.repository';
 
 /** Stores, warehouses, payment methods, categories, items, units, barcodes and stock. */
 @Module({
-  imports: [TypeOrmModule.forFeature([...STORE_ENTITIES, ...CATALOG_ENTITIES])],
+  imports: [TypeOrmModule.forFeature([...STORE_ENTITIES, ...CATALOG_ENTITIES, ItemPriceChangeEntity])],
   providers: [
     StoreService,
     CategoryService,
@@ -32,12 +34,14 @@ import { TypeOrmStoreRepository } from './infrastructure/store.repository';
     StockReadModel,
     ItemCatalog,
     ItemReferenceCache,
+    ItemPriceHistory,
+    { provide: ItemPriceHistoryRepository, useClass: TypeOrmItemPriceHistoryRepository },
     { provide: StoreRepository, useClass: TypeOrmStoreRepository },
     { provide: CategoryRepository, useClass: TypeOrmCategoryRepository },
     { provide: ItemRepository, useClass: TypeOrmItemRepository },
     { provide: StockRepository, useClass: TypeOrmStockRepository },
     { provide: TaxClassDirectory, useClass: SqlTaxClassDirectory },
   ],
-  exports: [StoreService, CategoryService, ItemService, InventoryService, StoreContext, StockLedger, StockReadModel, ItemCatalog],
+  exports: [StoreService, CategoryService, ItemService, InventoryService, StoreContext, StockLedger, StockReadModel, ItemCatalog, ItemPriceHistory],
 })
 export class CatalogModule {}

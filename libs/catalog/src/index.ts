@@ -5,6 +5,7 @@
  *   StoreContext  resolve the store (and warehouse) a request acts in and check access
  *   StockLedger   sell, restock, write off, adjust, transfer: the only way stock changes
  *   ItemCatalog   read-only items, units and barcodes
+ *   ItemPriceHistory  an item's base price at a past moment (offline sales are judged by it)
  *   StockReadModel  read-only stock snapshot and movement ledger for reports (StockMovedFacts keeps rollups current)
  */
 export { CatalogModule } from './catalog.module';
@@ -12,6 +13,7 @@ export { StoreContext } from './application/store-context';
 export { StockLedger } from './application/stock-ledger';
 export type { StockLine, StockReference, AdjustmentInput, AdjustmentLineInput } from './application/stock-ledger';
 export { ItemCatalog } from './application/item-catalog';
+export { ItemPriceHistory } from './application/item-price-history';
 export type { ItemChangeQuery, SearchHit, SearchOptions } from './application/catalog.ports';
 export { StockReadModel } from './application/stock-read-model';
 export type { StockSnapshotRow } from './application/catalog.ports';

@@ -6,6 +6,7 @@ import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord } from 
 import { CategoryRepository, ItemRepository, ItemWrite, StockRepository, TaxClassDirectory, UnitWrite } from './catalog.ports';
 import { StoreContext } from './store-context';
 import { ItemReferenceCache } from './item-reference.cache';
+import { ItemPriceHistoryRepository } from './item-price-history';
 import { stockStatus } from '../domain/stock-status';
 
 export interface ItemView {
@@ -108,6 +109,7 @@ export class ItemService {
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly reference: ItemReferenceCache,
+    private readonly priceHistory: ItemPriceHistoryRepository,
   ) {}
 
   /** Rewrites the name search index from the items (after a raw import, e.g. the benchmark seeders); the rows written. */
@@ -188,6 +190,7 @@ export class ItemService {
       ),
     );
     this.reference.changed([item.id]);
+    await this.priceHistory.record([{ itemId: item.id, oldPrice: null, newPrice: item.basePrice }], now);
     await this.applyWarehouseLevels(item.id, input, now);
     await this.audit.record({ action: 'item.created', target: { type: 'item', id: item.id }, after: priceFacts(item) });
     return this.show(principal, item.id);
@@ -212,7 +215,12 @@ export class ItemService {
     if (input.isSerialTracked !== undefined) changes.isSerialTracked = input.isSerialTracked;
     if (input.reorderLevel !== undefined) changes.reorderLevel = input.reorderLevel;
     if (input.reorderQuantity !== undefined) changes.reorderQuantity = input.reorderQuantity;
+    // The price this change replaces, read under the row's lock (the history keeps before and after).
+    const pricedBefore = input.basePrice === undefined ? undefined : (await this.priceHistory.lockBasePrices([id])).get(id);
     await this.onDuplicate(input, () => this.items.update(id, changes, now));
+    if (pricedBefore !== undefined && pricedBefore !== input.basePrice) {
+      await this.priceHistory.record([{ itemId: id, oldPrice: pricedBefore, newPrice: input.basePrice! }], now);
+    }
     await this.onDuplicate(input, () => this.items.replaceBarcodesAndUnits(id, input.barcodes, input.units, now));
     this.reference.changed([id]);
     await this.applyWarehouseLevels(id, input, now);
@@ -227,7 +235,14 @@ export class ItemService {
   /** Bulk base-price changes (absolute prices), in the caller's transaction (the bulk price job's chunk). */
   async setBasePrices(changes: { itemId: number; price: number }[], now: Date): Promise<void> {
     if (!changes.length) return;
+    const before = await this.priceHistory.lockBasePrices(changes.map((c) => c.itemId));
     await this.items.setBasePrices(changes, now);
+    await this.priceHistory.record(
+      changes
+        .filter((c) => before.has(c.itemId) && before.get(c.itemId) !== c.price)
+        .map((c) => ({ itemId: c.itemId, oldPrice: before.get(c.itemId)!, newPrice: c.price })),
+      now,
+    );
     this.reference.changed(changes.map((c) => c.itemId));
   }
 

@@ -8,6 +8,7 @@ export const PERMISSIONS = [
   'sales.create',
   'sales.view',
   'sales.void',
+  'sales.review',
   'customers.view',
   'customers.manage',
   'returns.create',
@@ -78,6 +79,7 @@ const CASHIER: Permission[] = [
 const MANAGER: Permission[] = [
   ...CASHIER,
   'sales.void',
+  'sales.review',
   'returns.approve',
   'returns.process',
   'sessions.supervise',

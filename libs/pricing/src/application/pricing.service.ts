@@ -28,6 +28,8 @@ export interface CartRequest {
   /** Why a sale without a customer is tax exempt (an exemption needs a customer or a reason). */
   taxExemptReason?: string;
   at?: Date;
+  /** Base prices (minor, per base unit) replacing items' current ones: the prices in force at `at` (offline sales' reference). */
+  basePrices?: ReadonlyMap<number, number>;
   lines: CartLineRequest[];
   cartDiscount?: Discount;
   /** Field prefix for 422 keys ("items" in checkout bodies). */
@@ -127,12 +129,13 @@ export class PricingService {
       const item = items.get(l.itemId)!;
       const unit = units[i];
       const factor = unit?.factor ?? 1;
+      const basePrice = req.basePrices?.get(item.id) ?? item.basePrice;
       return {
         key: String(i),
         itemId: item.id,
         categoryId: item.categoryId,
         quantity: l.quantity,
-        basePrice: unit ? (unit.price ?? item.basePrice * factor) : item.basePrice,
+        basePrice: unit ? (unit.price ?? basePrice * factor) : basePrice,
         priceBooks: (books.get(item.id) ?? []).map((b) => ({ ...b, price: b.price * factor })),
         taxRateBp: taxRateFor(item.taxClassId, rates, storeId),
         manualDiscount: l.discount,

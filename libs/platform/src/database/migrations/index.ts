@@ -21,6 +21,7 @@ import { TaxRollupExemptRow1764200000000 } from './1764200000000-tax-rollup-exem
 import { SessionsSupervisePermission1764210000000 } from './1764210000000-sessions-supervise-permission';
 import { SessionPaymentsChange1764220000000 } from './1764220000000-session-payments-change';
 import { SaleBooksBeforeTax1764230000000 } from './1764230000000-sale-books-before-tax';
+import { OfflinePriceReviews1764431000000 } from './1764431000000-offline-price-reviews';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   SessionsSupervisePermission1764210000000,
   SessionPaymentsChange1764220000000,
   SaleBooksBeforeTax1764230000000,
+  OfflinePriceReviews1764431000000,
 ];
