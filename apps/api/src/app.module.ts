@@ -53,6 +53,7 @@ import { BulkPricesController } from './pricing/bulk-prices.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { CheckoutController } from './sales/checkout.controller';
 import { SalesController } from './sales/sales.controller';
+import { SaleReviewsController } from './sales/sale-reviews.controller';
 import { SalesFeedController } from './integration/sales-feed.controller';
 import { ReturnsController } from './returns/returns.controller';
 import { ReturnsFeedController } from './integration/returns-feed.controller';
@@ -116,6 +117,8 @@ const appModuleMetadata = (config: AppConfig) => ({
     BulkPricesController,
     SessionsController,
     CheckoutController,
+    // Before SalesController: its `sales/:sale` would take `sales/reviews` (a 404 from the id pipe).
+    SaleReviewsController,
     SalesController,
     DataStoresController,
     DataCatalogController,

@@ -8,6 +8,8 @@ export { SalesModule } from './sales.module';
 export { CheckoutService } from './application/checkout.service';
 export type { CheckoutInput, CheckoutLineInput, CheckoutPaymentInput, CheckoutOutcome, OfflineSaleTimes } from './application/checkout.service';
 export { SaleService, InvoiceService } from './application/sale.service';
+export { SaleReviewService } from './application/sale-review.service';
+export type { SaleReviewView } from './application/sale-review.service';
 export { SaleReceipts } from './application/sale-receipts';
 export { OpenReturns, SaleReturns, RETURNABLE_SALE_STATUSES } from './application/sale-returns';
 export type { ReturnableSale, ReturnedLine, SaleTender } from './application/sale-returns';

@@ -6,6 +6,9 @@ import { PricingModule } from '@pos/pricing';
 import { SessionSalesTotals, SessionsModule } from '@pos/sessions';
 import { CheckoutService } from './application/checkout.service';
 import { CheckoutDiscounts } from './application/checkout-discounts';
+import { CheckoutOfflinePrices } from './application/checkout-offline-prices';
+import { SaleReviewRepository } from './application/sale-review.ports';
+import { SaleReviewService } from './application/sale-review.service';
 import { CheckoutPayments } from './application/checkout-payments';
 import { CheckoutRecords } from './application/checkout-records';
 import { SaleRepository } from './application/sale.ports';
@@ -16,16 +19,20 @@ import { SaleViews } from './application/sale.views';
 import { ReceivablesReader, SaleFactsReader } from './application/sale-read-models';
 import { SALE_ENTITIES } from './infrastructure/sale.entities';
 import { TypeOrmSaleRepository } from './infrastructure/sale.repository';
+import { SaleReviewEntity, TypeOrmSaleReviewRepository } from './infrastructure/sale-review.repository';
 import { SaleSessionTotals } from './infrastructure/session-sales.totals';
 
 /** Checkout, sales, receipts, voids and invoices. */
 @Module({
-  imports: [TypeOrmModule.forFeature(SALE_ENTITIES), CatalogModule, CustomersModule, PricingModule, SessionsModule],
+  imports: [TypeOrmModule.forFeature([...SALE_ENTITIES, SaleReviewEntity]), CatalogModule, CustomersModule, PricingModule, SessionsModule],
   providers: [
     CheckoutService,
     CheckoutRecords,
     CheckoutDiscounts,
+    CheckoutOfflinePrices,
     CheckoutPayments,
+    SaleReviewService,
+    { provide: SaleReviewRepository, useClass: TypeOrmSaleReviewRepository },
     SaleService,
     SaleReceipts,
     InvoiceService,
@@ -36,6 +43,17 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     { provide: SessionSalesTotals, useClass: SaleSessionTotals },
     { provide: SaleRepository, useClass: TypeOrmSaleRepository },
   ],
-  exports: [CheckoutService, SaleService, SaleReceipts, InvoiceService, SaleViews, SaleReturns, SaleFactsReader, ReceivablesReader, SessionSalesTotals],
+  exports: [
+    CheckoutService,
+    SaleReviewService,
+    SaleService,
+    SaleReceipts,
+    InvoiceService,
+    SaleViews,
+    SaleReturns,
+    SaleFactsReader,
+    ReceivablesReader,
+    SessionSalesTotals,
+  ],
 })
 export class SalesModule {}

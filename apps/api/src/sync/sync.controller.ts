@@ -77,7 +77,8 @@ export class SyncController {
       'Each transaction runs in its own database transaction: `accepted` (with the record id and, for a sale, its receipt number), ' +
       '`duplicate` (its idempotency_key was already settled: the original outcome again, never a second sale) or `rejected` (errors keyed within ' +
       'the transaction, e.g. data.items.0.qty). One bad transaction never drops the others. Sales keep the price the terminal charged ' +
-      '(price_source offline), may take stock below zero, need no open session (they attach to the session open then, if any), are dated ' +
+      "(price_source offline); below the server's price at offline_created_at beyond the cashier's discount limits (and without a valid " +
+      'approval token) a sale is still accepted but flagged for review (`review`, listed by GET /sales/reviews). Sales may take stock below zero, need no open session (they attach to the session open then, if any), are dated ' +
       'offline_created_at (required; not in the future beyond OFFLINE_CLOCK_SKEW_SECONDS, not older than OFFLINE_MAX_AGE_DAYS) and keep synced_at. ' +
       'Per transaction the permission of its type applies: sale sales.create, customer customers.manage, cash_movement sessions.manage.',
   })

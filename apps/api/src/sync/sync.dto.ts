@@ -3,6 +3,7 @@ import { ArrayMinSize, IsArray, IsDefined, IsISO8601, IsObject, IsOptional } fro
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, UPLOAD_TYPES } from '@pos/sync';
 import { CashMovementDto } from '../sessions/sessions.dto';
 import { OptionalInt, OptionalString, RequiredInt, RequiredString } from '../http/validators';
+import { SaleReviewView } from '../sales/sale-reviews.responses';
 
 export class SyncInitialQuery {
   @OptionalInt({ description: "The store to sync (default: the token's store). Required unless a cursor is given." }) store_id?: number;
@@ -264,6 +265,12 @@ class UploadResultDoc {
     description: 'Field -> messages, keyed within the transaction (data.items.0.qty, offline_created_at)',
   })
   errors!: Record<string, string[]> | null;
+  @ApiProperty({
+    allOf: [SaleReviewView.ref],
+    nullable: true,
+    description: "A sale accepted but flagged for a manager's review (its price below the server's reference beyond the cashier's limits); null otherwise",
+  })
+  review!: object | null;
 }
 
 class UploadReportDoc {

@@ -8,6 +8,7 @@ import { PricedCartResult, PricingService } from '@pos/pricing';
 import { SessionService } from '@pos/sessions';
 import { SaleErrors } from '../domain/sale.errors';
 import { CheckoutDiscounts } from './checkout-discounts';
+import { CheckoutOfflinePrices } from './checkout-offline-prices';
 import { CheckoutPayments } from './checkout-payments';
 import { CheckoutRecords, wholeSeconds } from './checkout-records';
 import { CheckoutInput, CheckoutOutcome, OfflineSaleTimes, PreparedSale } from './checkout.types';
@@ -49,6 +50,7 @@ export class CheckoutService {
     private readonly views: SaleViews,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
+    private readonly offlinePrices: CheckoutOfflinePrices,
   ) {}
 
   /** POST /pos/checkout/validate: every check, the priced cart, nothing written. */
@@ -112,6 +114,8 @@ export class CheckoutService {
         ? await this.sessions.requireOpen(principal, input.storeId)
         : await this.sessions.sessionAt(principal.userId, input.storeId, mode.createdAt);
     const p = await this.prepare(principal, input, true, mode.kind === 'offline');
+    // An offline terminal's prices against the server's then: never refused, flagged for review beyond the cashier's limits.
+    const offlinePrices = mode.kind === 'offline' ? await this.offlinePrices.judge(principal, input, p.priced) : null;
     // Whole seconds (MySQL's DATETIME keeps no fraction): the records in memory are then exactly
     // what a later read returns, and the response is built from them without reading them back.
     const now = wholeSeconds(this.clock.now());
@@ -120,6 +124,7 @@ export class CheckoutService {
     const { sale, items, payments, invoice } = await this.records.write(principal, input, p, session?.id ?? null, now, times);
     await this.takeStock(principal, p, input, sale.id);
     await this.auditManualPricing(sale, items, p);
+    await this.offlinePrices.record(sale, offlinePrices);
     const detail = await this.views.detailOf(sale, items, payments, invoice, now);
     await this.changes.event(SaleCompleted, { sale: detail }, p.store.id);
     await this.domainEvents.publish(SaleRecordedFacts, { sale, items, payments });

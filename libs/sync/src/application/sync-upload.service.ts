@@ -4,7 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { BadRequestError, Clock, ConflictError, DomainError, FieldErrors, ForbiddenError, RuleViolationError, ValidationFailedError } from '@pos/kernel';
 import { hasPermission, Permission, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
-import { CheckoutService, SaleDetailView } from '@pos/sales';
+import { CheckoutService, SaleDetailView, SaleReviewService } from '@pos/sales';
 import { CustomerService } from '@pos/customers';
 import { SessionService } from '@pos/sessions';
 import { APP_CONFIG, AppConfig, withTransactionRetry } from '@pos/platform';
@@ -60,6 +60,7 @@ export class SyncUploadService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly stores: StoreContext,
     private readonly checkout: CheckoutService,
+    private readonly saleReviews: SaleReviewService,
     private readonly customers: CustomerService,
     private readonly sessions: SessionService,
     private readonly outcomes: SyncTransactionRepository,
@@ -83,11 +84,12 @@ export class SyncUploadService {
     try {
       for (const [index, tx] of transactions.entries()) {
         const outcome = await this.one(run, tx);
-        results.push({ index, idempotency_key: tx.key, type: tx.type, ...outcome });
+        results.push({ index, idempotency_key: tx.key, type: tx.type, ...outcome, review: null });
       }
     } finally {
       await this.writeAcceptedSales(run);
     }
+    await this.attachReviews(results);
     const count = (s: UploadResult['status']) => results.filter((r) => r.status === s).length;
     const counts = { accepted: count('accepted'), duplicate: count('duplicate'), rejected: count('rejected') };
     await withTransactionRetry(this.txHost, () => this.devices.recordUpload(device.id, counts, this.clock.now()));
@@ -183,6 +185,14 @@ export class SyncUploadService {
     run.acceptedSales.push(this.write(run, tx, { status: 'accepted', recordId: sale.id, receiptNumber: sale.receipt_number, record }));
     const result: Outcome = { ...NONE, status: 'accepted', id: sale.id, receipt_number: sale.receipt_number, record };
     return outcome.replayed ? { ...result, status: 'duplicate' as const, original_status: 'accepted' as const } : result;
+  }
+
+  /** Each sale flagged for review (its first upload or a duplicate of it) carries its review: one read for the upload. */
+  private async attachReviews(results: UploadResult[]): Promise<void> {
+    const sales = results.filter((r) => r.type === 'sale' && r.id !== null && (r.status === 'accepted' || r.original_status === 'accepted'));
+    if (!sales.length) return;
+    const reviews = await this.saleReviews.ofSales(sales.map((r) => r.id!));
+    for (const r of sales) r.review = reviews.get(r.id!) ?? null;
   }
 
   /** A customer the terminal created offline, named by its transaction's key: it must have been accepted (earlier in the upload, or before). */

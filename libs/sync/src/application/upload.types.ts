@@ -1,5 +1,5 @@
 import { FieldErrors } from '@pos/kernel';
-import type { CheckoutInput } from '@pos/sales';
+import type { CheckoutInput, SaleReviewView } from '@pos/sales';
 import type { CustomerInput } from '@pos/customers';
 
 export const UPLOAD_TYPES = ['sale', 'customer', 'cash_movement'] as const;
@@ -56,6 +56,11 @@ export interface UploadResult {
   code: string | null;
   message: string | null;
   errors: FieldErrors | null;
+  /**
+   * A sale's review when it was flagged (its price below the server's reference beyond the
+   * cashier's limits): the sale is accepted all the same; null otherwise.
+   */
+  review: SaleReviewView | null;
 }
 
 export interface UploadReport {
