@@ -272,8 +272,8 @@ describe("A cashier's day", () => {
       footer: 'Thank you for shopping with us!',
     });
     expect(receipt.body.data.taxes).toEqual([
-      { rate: 2, tax: 0.05 },
-      { rate: 8.25, tax: 0.15 },
+      { rate: 2, taxable: 2.58, tax: 0.05 },
+      { rate: 8.25, taxable: 1.79, tax: 0.15 },
     ]);
     const text = await api().get('/api/v1/sales/1/receipt?format=text').set(bearer(cashier));
     expect(text.headers['content-type']).toMatch(/^text\/plain/);

@@ -14,6 +14,11 @@ export const Warehouse = defineView('Warehouse', {
   updated_at: s.dateTime(),
 });
 
+export const StandaloneWarehouses = defineView('StandaloneWarehouses', {
+  warehouses: s.array(Warehouse),
+  count: s.int('How many standalone warehouses serve your stores'),
+});
+
 export const WarehouseDetail = defineView('WarehouseDetail', {
   ...(Warehouse.schema.properties as Record<string, never>),
   store_ids: s.array(s.int(), 'Stores it serves'),

@@ -6,10 +6,11 @@ import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators
 import { IdPipe } from '../http/id.pipe';
 import { PageQueryDto, pageRequest } from '../http/page-query.dto';
 import { StoreListQuery, StoreWarehousesQuery, WarehouseListQuery } from './stores.dto';
-import { PaymentMethod, Store, Warehouse, WarehouseDetail } from './catalog.responses';
+import { PaymentMethod, StandaloneWarehouses, Store, Warehouse, WarehouseDetail } from './catalog.responses';
 import { ApiEnvelope } from '../http/openapi';
 
 const LIST = { default: 50, max: 100 };
+const STANDALONE_MAX = 500;
 
 @ApiTags('Catalog: stores and warehouses')
 @Controller()
@@ -54,10 +55,15 @@ export class StoresController {
 
   @Get('warehouses/standalone')
   @RequirePermission('warehouses.view')
-  @ApiOperation({ summary: "Standalone warehouses (not owned by a store) serving the user's stores" })
-  @ApiEnvelope(Warehouse, { paginated: true })
-  standalone(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto) {
-    return this.stores.warehouses(p, { standaloneOnly: true }, pageRequest(q, LIST));
+  @ApiOperation({
+    summary: "Standalone warehouses (not owned by a store) serving the user's stores",
+    description:
+      'An object, as the contract gives it: `warehouses` (at most 500, by id) and `count`. The paginated list is `GET /warehouses?standalone_only=true`.',
+  })
+  @ApiEnvelope(StandaloneWarehouses)
+  async standalone(@CurrentPrincipal() p: Principal) {
+    const page = await this.stores.warehouses(p, { standaloneOnly: true }, { page: 1, perPage: STANDALONE_MAX });
+    return { warehouses: page.items, count: page.total };
   }
 
   @Get('warehouses/:warehouse')

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { strictBodyNames } from './validators';
 
 /**
  * OpenAPI for responses: what `data` really is, in the envelope, per operation.
@@ -161,6 +162,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   document.components ??= {};
   document.components.schemas = { ...(document.components.schemas ?? {}), ...Object.fromEntries([...VIEWS.values()].map((v) => [v.name, v.schema])) };
+  // Bodies that move money refuse unknown fields (422): say so where typed clients read it.
+  for (const name of strictBodyNames()) {
+    const schema = document.components.schemas[name] as { additionalProperties?: boolean } | undefined;
+    if (schema) schema.additionalProperties = false;
+  }
   for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {
       const op = item[method] as OperationObject | undefined;

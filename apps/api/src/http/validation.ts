@@ -1,7 +1,7 @@
 import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { FieldErrors, ValidationFailedError } from '@pos/kernel';
-import { arrayShapeOf } from './validators';
+import { arrayShapeOf, isStrictBody } from './validators';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
 const REQUIRED_CONSTRAINTS = new Set(['isDefined', 'isNotEmpty', 'arrayNotEmpty']);
@@ -17,7 +17,8 @@ type Dto = new () => object;
  * with Laravel-style dotted keys (`items.0.qty`) and one sentence per problem.
  *
  * Before class-transformer sees a body, `preflight` walks it against the DTO: unknown keys are
- * dropped (whitelisting would drop them later anyway, after copying them) and an array longer
+ * dropped (whitelisting would drop them later anyway, after copying them), or refused with a 422
+ * naming them in a body that moves money (`@StrictBody()`), and an array longer
  * than its field allows is refused at once, so the cost of a hostile body is bounded by the
  * DTO's limits, not by what the client sent.
  */
@@ -77,9 +78,13 @@ function knownKeys(dto: Dto): Set<string> {
 /** A copy of `value` with the DTO's keys only, refusing arrays beyond their field's maximum. */
 export function preflight(value: Record<string, unknown>, dto: Dto, path: string, errors: FieldErrors): Record<string, unknown> {
   const known = knownKeys(dto);
+  const strict = isStrictBody(dto);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    if (!known.has(key)) continue;
+    if (!known.has(key)) {
+      if (strict) errors[path + key] = [`The ${path + key} field is not accepted here (a body that moves money refuses fields it does not know).`];
+      continue;
+    }
     const v = value[key];
     const shape = arrayShapeOf(dto, key);
     const field = path + key;

@@ -73,10 +73,13 @@ export class PricingRulesController {
   }
 
   @Post()
-  @HttpCode(201)
+  @HttpCode(200)
   @RequirePermission('pricing.manage')
-  @ApiOperation({ summary: 'Create a rule: percent_off, amount_off, fixed_price, quantity_tiers or buy_x_get_y' })
-  @ApiEnvelope(PricingRule, { status: 201 })
+  @ApiOperation({
+    summary: 'Create a rule: percent_off, amount_off, fixed_price, quantity_tiers or buy_x_get_y',
+    description: 'Answers 200, as the contract gives it (201 is only for the creates it names: categories, customers, bundles).',
+  })
+  @ApiEnvelope(PricingRule)
   create(@Body() body: CreateRuleDto) {
     const input = ruleInput(body);
     return this.rules.create(

@@ -1,10 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, ValidateNested } from 'class-validator';
 import { CreateReturnInput, RETURN_CONDITIONS, RETURN_STATUSES, ReturnCondition } from '@pos/returns';
 import { PageQueryDto } from '../http/page-query.dto';
-import { OptionalBoolean, OptionalDate, OptionalId, OptionalInt, OptionalString, RequiredId, RequiredInt, Type } from '../http/validators';
+import { NestedArray, OptionalBoolean, OptionalDate, OptionalId, OptionalInt, OptionalString, RequiredId, RequiredInt, StrictBody } from '../http/validators';
 
 /** One line of a return (contract 4.6.1). */
+@StrictBody()
 export class ReturnItemDto {
   @RequiredId({ description: "The sale line (items[].id of the sale's detail or of GET /returns/check-sale)" }) sale_item_id!: number;
   @RequiredInt({ min: 1, max: 100_000, description: 'Units of the sale line, in the unit it was sold in; at most what is still returnable' }) quantity!: number;
@@ -19,16 +18,11 @@ export class ReturnItemDto {
 }
 
 /** POST /returns (contract 4.6.1). */
+@StrictBody()
 export class CreateReturnDto {
   @RequiredId({ description: 'The sale being returned' }) sale_id!: number;
 
-  @ApiProperty({ type: [ReturnItemDto], minItems: 1, maxItems: 500, description: 'Each sale line at most once' })
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(500)
-  @ValidateNested({ each: true })
-  @Type(() => ReturnItemDto)
+  @NestedArray(() => ReturnItemDto, { required: true, minItems: 1, maxItems: 500, description: 'Each sale line at most once' })
   items!: ReturnItemDto[];
 
   @OptionalId({ description: 'An active reason from GET /returns/reasons' }) reason_id?: number;

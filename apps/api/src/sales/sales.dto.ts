@@ -11,10 +11,12 @@ import {
   RequiredInt,
   RequiredMoney,
   RequiredString,
+  StrictBody,
 } from '../http/validators';
 
 const DISCOUNT_TYPES = ['percent', 'percentage', 'amount', 'fixed'] as const;
 
+@StrictBody()
 export class CheckoutItemDto {
   @RequiredId({ description: 'Item id' }) id!: number;
   @RequiredInt({ min: 1, max: 100_000, description: 'Quantity in sale units (whole units)' }) qty!: number;
@@ -31,6 +33,7 @@ export class CheckoutItemDto {
   @OptionalString({ max: 2000, trim: false, raw: true }) discount_approval_token?: string;
 }
 
+@StrictBody()
 export class CheckoutPaymentDto {
   @RequiredString({ max: 32, example: 'cash' }) payment_method_code!: string;
   @OptionalId({ description: 'Used when payment_method_code names no method of the store' }) payment_method_id?: number;
@@ -46,6 +49,7 @@ export class CheckoutPaymentDto {
   @OptionalString({ max: 128 }) reference?: string;
 }
 
+@StrictBody()
 export class CheckoutDto {
   @NestedArray(() => CheckoutItemDto, { required: true, minItems: 1, maxItems: 500 })
   items!: CheckoutItemDto[];
@@ -109,6 +113,7 @@ export class InvoiceListQuery extends PageQueryDto {
   @OptionalString({ max: 64, description: 'Invoice number' }) q?: string;
 }
 
+@StrictBody()
 export class InvoicePaymentDto {
   @RequiredString({ max: 32 }) payment_method_code!: string;
   @RequiredMoney({ min: 0.01 }) amount!: number;

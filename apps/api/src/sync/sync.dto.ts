@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { ArrayMinSize, IsArray, IsDefined, IsISO8601, IsObject, IsOptional } from 'class-validator';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, UPLOAD_TYPES } from '@pos/sync';
 import { CashMovementDto } from '../sessions/sessions.dto';
-import { OptionalInt, OptionalString, RequiredInt, RequiredString } from '../http/validators';
+import { OptionalInt, OptionalString, RequiredInt, RequiredString, StrictBody } from '../http/validators';
 import { SaleReviewView } from '../sales/sale-reviews.responses';
 
 export class SyncInitialQuery {
@@ -29,7 +30,10 @@ export class SyncStatusQuery {
   @OptionalInt({ description: "Default: the token's store" }) store_id?: number;
 }
 
+const isPlainObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** One transaction's envelope (checked per transaction: a bad one is rejected alone, never the upload). */
+@StrictBody()
 export class SyncTransactionDto {
   @RequiredString({ max: 128, description: 'Unique per transaction (devices send UUIDs); a repeat is answered as a duplicate' })
   idempotency_key!: string;
@@ -42,20 +46,25 @@ export class SyncTransactionDto {
   offline_created_at?: string;
 
   @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
+    oneOf: [
+      { type: 'object', additionalProperties: true },
+      { type: 'array', minItems: 1, maxItems: 1, items: { type: 'object', additionalProperties: true } },
+    ],
     description:
-      'The transaction itself (the contract\'s "array" is an associative array: a JSON object). sale: the checkout body of 4.3.1 ' +
+      'The transaction itself: a JSON object (the contract types it as an "array", an associative array in the reference ' +
+      'implementation), or an array holding exactly that one object. sale: the checkout body of 4.3.1 ' +
       '(items, payments, total_amount, customer_id, discounts...; store_id, idempotency_key and offline_created_at come from the transaction), ' +
       'or customer_ref: the idempotency_key of a customer created offline (accepted earlier in this upload or before) instead of customer_id. ' +
       'customer: name (required), email, phone, address, customer_group_id, store_id, status, payment_terms_days, notes. ' +
       'cash_movement: type (cash_in | cash_out), amount (> 0), reason, notes, reference, session_id (default: your session open at offline_created_at).',
   })
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) && value.length === 1 && isPlainObject(value[0]) ? value[0] : value))
   @IsDefined()
-  @IsObject()
+  @IsObject({ message: '$property must be an object (or an array holding one object)' })
   data!: Record<string, unknown>;
 }
 
+@StrictBody()
 export class SyncUploadDto {
   @RequiredInt({ description: 'The store the terminal sells in (every transaction is applied there)' }) store_id!: number;
 

@@ -32,6 +32,14 @@ function converted<T>(convert: () => T, keep: string[] = []): { value: T; errors
   }
 }
 
+/** `data` sent as an array holding one object is that object (the same transaction, the same fingerprint). */
+function oneObjectData(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const data = (raw as { data?: unknown }).data;
+  const only = Array.isArray(data) && data.length === 1 ? (data[0] as unknown) : undefined;
+  return only && typeof only === 'object' && !Array.isArray(only) ? { ...raw, data: only } : raw;
+}
+
 /**
  * One element of `transactions` to what the upload use case takes: its key, type and time, the
  * fingerprint of its content (canonical JSON with the store), and the use case's command, or the
@@ -39,7 +47,7 @@ function converted<T>(convert: () => T, keep: string[] = []): { value: T; errors
  * is rejected alone.
  */
 export async function parseTransaction(raw: unknown, storeId: number, decimals: number): Promise<UploadTransaction> {
-  const print = fingerprint({ store_id: storeId, transaction: raw });
+  const print = fingerprint({ store_id: storeId, transaction: oneObjectData(raw) });
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     return {
       key: null,
