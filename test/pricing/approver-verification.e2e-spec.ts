@@ -8,8 +8,8 @@ const totp = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), d
 /**
  * Discount approval must not be a password oracle (issue 16, item 10): identity's
  * verifyApprover answers one way for wrong, not allowed and locked out; a password alone never
- * passes for an approver with 2FA; repeated failures lock the approver out; the rate limit is
- * keyed by IP + approver; dangling store and item ids are 422.
+ * passes for an approver with 2FA; repeated failures lock the approver out for that cashier; the
+ * rate limit is keyed by IP + approver; dangling store and item ids are 422.
  */
 describe('Approver verification (POST /pos/discount/approve)', () => {
   let t: TestApp;
@@ -21,36 +21,44 @@ describe('Approver verification (POST /pos/discount/approve)', () => {
     pin: '1234',
     discount_type: 'percent',
     discount_value: 10,
+    base_amount: 50,
     cart_reference: 'cart-approver',
     ...extra,
   });
 
+  let cashierId: number;
+  let managerId: number;
+  const userId = async (email: string) => Number((await t.db.query('SELECT id FROM users WHERE email = ?', [email]))[0].id);
+
   beforeAll(async () => {
     t = await startTestApp();
     cashier = await login(t, DEMO.cashier);
+    [cashierId, managerId] = [await userId(DEMO.cashier), await userId(DEMO.manager)];
   });
+  // Each test starts with no failures counted (the cashier's budget is a window's, see approval-failures).
+  beforeEach(() => t.db.query('DELETE FROM approval_attempts'));
   afterAll(() => t.close());
 
-  it('locks an approver out after repeated failures: then even the right PIN is refused, until the lock ends', async () => {
+  it('locks an approver out for the cashier after repeated failures: then even the right PIN is refused, until the window ends', async () => {
     expect((await approve(base())).status).toBe(200);
     for (let i = 0; i < APPROVER_MAX_FAILURES; i++) expectErrorEnvelope(await approve(base({ pin: '0000' })), 422);
     const locked = await approve(base());
     expectErrorEnvelope(locked, 422);
     expect(Object.keys(locked.body.errors)).toEqual(['approver_email']);
-    const [row] = await t.db.query('SELECT approval_locked_until FROM users WHERE email = ?', [DEMO.manager]);
-    expect(row.approval_locked_until).not.toBeNull();
+    const pair = 'SELECT failures, window_end_ms FROM approval_attempts WHERE cashier_id = ? AND approver_id = ?';
+    const [row] = await t.db.query(pair, [cashierId, managerId]);
+    expect(Number(row.failures)).toBe(APPROVER_MAX_FAILURES);
+    expect(Number(row.window_end_ms)).toBeGreaterThan(Date.now());
     // The lock has an end: once it has passed, the right PIN works again and clears the count.
-    await t.db.query('UPDATE users SET approval_locked_until = ? WHERE email = ?', [
-      t.isMysql ? new Date(Date.now() - 1000) : new Date(Date.now() - 1000).toISOString().replace('T', ' ').replace('Z', ''),
-      DEMO.manager,
-    ]);
+    await t.db.query('UPDATE approval_attempts SET window_end_ms = ? WHERE cashier_id = ?', [Date.now() - 1000, cashierId]);
     expect((await approve(base())).status).toBe(200);
-    const [after] = await t.db.query('SELECT approval_failures FROM users WHERE email = ?', [DEMO.manager]);
-    expect(Number(after.approval_failures)).toBe(0);
+    const [after] = await t.db.query(pair, [cashierId, managerId]);
+    expect(Number(after.failures)).toBe(0);
   });
 
   it('does not count a success between failures against the approver', async () => {
-    for (let round = 0; round < 3; round++) {
+    // Two rounds: 8 failures stay within the cashier's budget of 10.
+    for (let round = 0; round < 2; round++) {
       for (let i = 0; i < APPROVER_MAX_FAILURES - 1; i++) expectErrorEnvelope(await approve(base({ pin: '0000' })), 422);
       expect((await approve(base())).status).toBe(200);
     }

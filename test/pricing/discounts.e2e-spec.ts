@@ -20,7 +20,14 @@ describe('Discount limits and approvals', () => {
 
   const api = () => request(t.http);
   const approve = (body: Record<string, unknown>, token = cashier) => api().post('/api/v1/pos/discount/approve').set(bearer(token)).send(body);
-  const base = () => ({ approver_email: DEMO.manager, pin: '1234', discount_type: 'percent', discount_value: 25, cart_reference: 'cart-001' });
+  const base = () => ({
+    approver_email: DEMO.manager,
+    pin: '1234',
+    discount_type: 'percent',
+    discount_value: 25,
+    base_amount: 100,
+    cart_reference: 'cart-001',
+  });
   /** The approver's id when the token matches every fact of its use, else null (what checkout will ask). */
   const verify = (
     token: string,
@@ -30,6 +37,7 @@ describe('Discount limits and approvals', () => {
       target: 'cart' | { itemId: number };
       discount: { type: 'percent'; valueBp: number } | { type: 'amount'; value: number };
       cartReference: string;
+      amount?: number;
     },
   ) => t.app.get(DiscountApprovalService).verify(token, { userId: cashierId } as Principal, scope);
 
@@ -86,15 +94,26 @@ describe('Discount limits and approvals', () => {
         scope: 'cart',
         item_id: null,
         discount: { type: 'percent', value: 25 },
+        base_amount: 100,
+        approved_amount: 25,
         cart_reference: 'cart-001',
       });
       expect(d.approval_token.length).toBeGreaterThanOrEqual(40);
       const ttl = new Date(d.expires_at).getTime() - before;
       expect(ttl).toBeGreaterThan(60_000);
       expect(ttl).toBeLessThanOrEqual(30 * 60_000);
-      const scope = { storeId: ids.store.DT, target: 'cart' as const, discount: { type: 'percent' as const, valueBp: 2500 }, cartReference: 'cart-001' };
+      const scope = {
+        storeId: ids.store.DT,
+        target: 'cart' as const,
+        discount: { type: 'percent' as const, valueBp: 2500 },
+        cartReference: 'cart-001',
+        amount: 2500,
+      };
       expect(verify(d.approval_token, user[DEMO.cashier], scope)).toBe(user[DEMO.manager]);
-      // Bound to every fact: another cashier, store, target, discount or cart is refused.
+      expect(verify(d.approval_token, user[DEMO.cashier], { ...scope, amount: 2000 })).toBe(user[DEMO.manager]);
+      // Bound to every fact: another cashier, store, target, discount or cart, more money, or no amount for a percent is refused.
+      expect(verify(d.approval_token, user[DEMO.cashier], { ...scope, amount: 2501 })).toBeNull();
+      expect(verify(d.approval_token, user[DEMO.cashier], { ...scope, amount: undefined })).toBeNull();
       expect(verify(d.approval_token, user[DEMO.admin], scope)).toBeNull();
       expect(verify(d.approval_token, user[DEMO.cashier], { ...scope, storeId: ids.store.AP })).toBeNull();
       expect(verify(d.approval_token, user[DEMO.cashier], { ...scope, target: { itemId: ids.item['SNK-001'] } })).toBeNull();
@@ -116,11 +135,14 @@ describe('Discount limits and approvals', () => {
         discount_value: 15.5,
         cart_reference: 'cart-002',
       });
+      // An amount approval covers its value: no base needed.
       expect(line.status).toBe(200);
       expect(line.body.data).toMatchObject({
         scope: 'line',
         item_id: ids.item['SNK-001'],
         discount: { type: 'amount', value: 15.5 },
+        base_amount: null,
+        approved_amount: 15.5,
         cart_reference: 'cart-002',
         approved_by: { id: user[DEMO.manager] },
       });
@@ -140,12 +162,16 @@ describe('Discount limits and approvals', () => {
 
     it("allows up to the approver's own limit and refuses beyond it with 403", async () => {
       expect((await approve({ ...base(), discount_value: 50 })).status).toBe(200);
-      expect((await approve({ ...base(), discount_type: 'amount', discount_value: 500 })).status).toBe(200);
+      expect((await approve({ ...base(), discount_type: 'amount', discount_value: 500, base_amount: undefined })).status).toBe(200);
       for (const over of [
         { discount_value: 50.01 },
         { discount_value: 100 },
-        { discount_type: 'amount', discount_value: 500.01 },
-        { discount_type: 'fixed', discount_value: 9999 },
+        // Within 50%, beyond 500.00: a percent is held to the approver's amount limit too.
+        { discount_value: 30, base_amount: 2000 },
+        { discount_type: 'amount', discount_value: 500.01, base_amount: undefined },
+        { discount_type: 'fixed', discount_value: 9999, base_amount: undefined },
+        // Within 500.00, beyond 50% of its base.
+        { discount_type: 'amount', discount_value: 60 },
       ]) {
         const res = await approve({ ...base(), ...over });
         expectErrorEnvelope(res, 403);
@@ -193,6 +219,7 @@ describe('Discount limits and approvals', () => {
           target: 'cart',
           discount: { type: 'percent', valueBp: 2500 },
           cartReference: 'cart-001',
+          amount: 2500,
         }),
       ).toBe(user[DEMO.manager]);
     });

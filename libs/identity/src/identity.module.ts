@@ -3,9 +3,10 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiApplicationService } from './application/api-application.service';
 import { ApproverService } from './application/approver.service';
 import { AuthService } from './application/auth.service';
-import { PasswordHasher, StoreDirectory, TokenRepository, TwoFactorProvider, UserRepository } from './application/ports';
+import { ApprovalAttemptRepository, PasswordHasher, StoreDirectory, TokenRepository, TwoFactorProvider, UserRepository } from './application/ports';
 import { TokenService } from './application/token.service';
 import { UserAdminService } from './application/user-admin.service';
+import { TypeOrmApprovalAttemptRepository } from './infrastructure/approval-attempt.repository';
 import { Argon2PasswordHasher } from './infrastructure/argon2.hasher';
 import { IDENTITY_ENTITIES } from './infrastructure/identity.entities';
 import { TypeOrmTokenRepository } from './infrastructure/token.repository';
@@ -24,6 +25,7 @@ import { SqlStoreDirectory } from './infrastructure/sql-store.directory';
     UserAdminService,
     { provide: UserRepository, useClass: TypeOrmUserRepository },
     { provide: TokenRepository, useClass: TypeOrmTokenRepository },
+    { provide: ApprovalAttemptRepository, useClass: TypeOrmApprovalAttemptRepository },
     { provide: PasswordHasher, useClass: Argon2PasswordHasher },
     { provide: TwoFactorProvider, useClass: TotpTwoFactorProvider },
     { provide: StoreDirectory, useClass: SqlStoreDirectory },

@@ -11,5 +11,11 @@ export type { LoginInput, LoginResult } from './application/auth.service';
 export { TokenService, TouchTokenJob, hashToken } from './application/token.service';
 export { ApiApplicationService } from './application/api-application.service';
 export { UserAdminService } from './application/user-admin.service';
-export { ApproverService, APPROVER_MAX_FAILURES } from './application/approver.service';
+export {
+  ApproverService,
+  ApprovalAttemptsExhaustedError,
+  APPROVER_MAX_FAILURES,
+  APPROVAL_CASHIER_MAX_FAILURES,
+  APPROVAL_WINDOW_MS,
+} from './application/approver.service';
 export type { Approver, ApproverCredentials } from './application/approver.service';

@@ -53,6 +53,18 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** 429: the caller has spent its budget for this action; it may try again after `retryAfterSeconds`. */
+export class RateLimitedError extends DomainError {
+  readonly kind = 'rate_limited' as const;
+  constructor(
+    code: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, message);
+  }
+}
+
 /**
  * 400: a well-formed request that breaks a business rule, with the fields that break it (the
  * contract's "checkout validation error"): the body is valid, the cart cannot be sold as it stands.

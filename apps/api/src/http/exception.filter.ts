@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { HttpAdapterHost } from '@nestjs/core';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { ConflictError, DomainError, FieldErrors, RuleViolationError, ValidationFailedError } from '@pos/kernel';
+import { ConflictError, DomainError, FieldErrors, RateLimitedError, RuleViolationError, ValidationFailedError } from '@pos/kernel';
 import { isDatabaseUnavailable, isForeignKeyViolation, isOutOfRange, isRetryableTransactionError, isUniqueViolation, stripQuerySecrets } from '@pos/platform';
 import { RouteTable } from './method-not-allowed';
 import { capErrors } from './validation';
@@ -132,7 +132,8 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
   }
   if (exception instanceof DomainError) {
     const status = KIND_STATUS[exception.kind];
-    if (exception instanceof ConflictError && exception.retryAfterSeconds) headers['Retry-After'] = String(exception.retryAfterSeconds);
+    if ((exception instanceof ConflictError || exception instanceof RateLimitedError) && exception.retryAfterSeconds)
+      headers['Retry-After'] = String(exception.retryAfterSeconds);
     return { status, body: { success: false, message: exception.message, code: exception.code, ...(exception.details ?? {}) }, headers };
   }
   if (exception instanceof ThrottlerException) {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { currentStoreId, Principal } from '@pos/identity';
-import { fromMinor, toMinor, ValidationFailedError } from '@pos/kernel';
+import { amountToMinor, fromMinor, toMinor, ValidationFailedError } from '@pos/kernel';
 import {
   bestPriceBook,
   CurrencyDecimals,
@@ -114,21 +114,26 @@ export class PricingController {
   @ApiOperation({ summary: 'Check a client-priced cart against the server: discrepancies per line' })
   @ApiEnvelope(PriceValidation)
   async validate(@CurrentPrincipal() p: Principal, @Body() body: PricingValidateDto) {
-    const req = cartRequest(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p)));
+    const decimals = await this.currencies.ofStore(body.store_id ?? currentStoreId(p));
+    // Minor units in the store's currency: the client's figures must fit it (422 naming the field), the server's do.
+    const client = (v: number, field: string) => amountToMinor(v, decimals, field);
+    const minor = (v: number) => toMinor(v, decimals);
+    const req = cartRequest(body, decimals);
     // Price without the client's prices: the point is to compare them with the server's.
     const server = pricedCartView(await this.pricing.price(p, { ...req, lines: req.lines.map((l) => ({ ...l, price: undefined })) }));
     const discrepancies: { line: number | null; field: string; client: number; server: number }[] = [];
     body.items.forEach((l, i) => {
       const s = server.items[i];
-      if (l.price !== undefined && toMinor(l.price) !== toMinor(s.unit_price))
+      if (l.price !== undefined && client(l.price, `items.${i}.price`) !== minor(s.unit_price))
         discrepancies.push({ line: i, field: 'price', client: l.price, server: s.unit_price });
-      if (l.total !== undefined && toMinor(l.total) !== toMinor(s.total)) discrepancies.push({ line: i, field: 'total', client: l.total, server: s.total });
+      if (l.total !== undefined && client(l.total, `items.${i}.total`) !== minor(s.total))
+        discrepancies.push({ line: i, field: 'total', client: l.total, server: s.total });
     });
-    if (body.subtotal !== undefined && toMinor(body.subtotal) !== toMinor(server.subtotal))
+    if (body.subtotal !== undefined && client(body.subtotal, 'subtotal') !== minor(server.subtotal))
       discrepancies.push({ line: null, field: 'subtotal', client: body.subtotal, server: server.subtotal });
-    if (body.tax_total !== undefined && toMinor(body.tax_total) !== toMinor(server.tax_total))
+    if (body.tax_total !== undefined && client(body.tax_total, 'tax_total') !== minor(server.tax_total))
       discrepancies.push({ line: null, field: 'tax_total', client: body.tax_total, server: server.tax_total });
-    if (toMinor(body.total_amount) !== toMinor(server.total))
+    if (client(body.total_amount, 'total_amount') !== minor(server.total))
       discrepancies.push({ line: null, field: 'total_amount', client: body.total_amount, server: server.total });
     return { valid: discrepancies.length === 0, discrepancies, server };
   }
@@ -266,9 +271,18 @@ export class PricingController {
   @HttpCode(200)
   @RateTier('login')
   @RequirePermission('pos.access')
-  @ApiOperation({ summary: 'A manager approves one discount for one cart: returns a short-lived signed token' })
+  @ApiOperation({
+    summary: 'A manager approves one discount for one cart, up to an amount of money: returns a short-lived signed token',
+    description:
+      'The token covers that discount (type and value) on that line or the cart, for this cashier, store and cart_reference (the checkout idempotency_key), ' +
+      'as long as the discount comes to no more than `approved_amount` at checkout (the same token on several lines covers that amount once). ' +
+      'A percent approval needs `base_amount`: `approved_amount` is the percent of it. Wrong credentials, an approver who may not approve here, ' +
+      'and an approver locked for this cashier (5 failures of this cashier against them in 15 minutes) answer the same 422; ' +
+      'a cashier with 10 failed approvals in 15 minutes gets 429 with Retry-After, whoever they name.',
+  })
   @ApiEnvelope(DiscountApproval)
-  approve(@CurrentPrincipal() p: Principal, @Body() body: DiscountApproveDto) {
+  async approve(@CurrentPrincipal() p: Principal, @Body() body: DiscountApproveDto) {
+    const decimals = await this.currencies.ofStore(body.store_id ?? currentStoreId(p));
     return this.approvals.approve(p, {
       approverEmail: body.approver_email,
       password: body.password,
@@ -276,7 +290,8 @@ export class PricingController {
       twoFactorCode: body.two_factor_code,
       storeId: body.store_id,
       target: body.item_id === undefined ? 'cart' : { itemId: body.item_id },
-      discount: toDiscount(body.discount_type, body.discount_value, 'discount')!,
+      discount: toDiscount(body.discount_type, body.discount_value, 'discount', decimals)!,
+      baseAmount: body.base_amount === undefined ? undefined : amountToMinor(body.base_amount, decimals, 'base_amount'),
       cartReference: body.cart_reference,
     });
   }

@@ -207,11 +207,17 @@ export class DiscountApproveDto {
   @OptionalInt({ description: "The line's item; omit for a cart discount" }) item_id?: number;
   @RequiredString({ in: DISCOUNT_TYPES }) discount_type!: (typeof DISCOUNT_TYPES)[number];
   @RequiredMoney() discount_value!: number;
+  @OptionalMoney({
+    description:
+      "What the discount is taken of, in the store's currency at its shelf prices (tax included in a tax-inclusive store): for a line, its quantity x unit price after automatic price rules and bundles; for the cart, the lines after their own discounts. Required for a percent discount: the approval covers the money it comes to (`approved_amount`), never more. For an amount discount, optional (the approval covers its value, at most this).",
+    example: 50,
+  })
+  base_amount?: number;
   @RequiredString({ max: 128, description: 'The cart it is for (the checkout idempotency_key)' }) cart_reference!: string;
 }
 
 /** percent / percentage: value is 0-100 (to bp); amount / fixed: money (to minor units). */
-export function toDiscount(type: string | undefined, value: number | undefined, field: string, decimals = 2): Discount | undefined {
+export function toDiscount(type: string | undefined, value: number | undefined, field: string, decimals: number): Discount | undefined {
   if (!type && (value === undefined || value === 0)) return undefined;
   if (!type) throw ValidationFailedError.field(`${field}_type`, `The ${field}_type field is required with ${field}_value.`);
   if (value === undefined) throw ValidationFailedError.field(`${field}_value`, `The ${field}_value field is required with ${field}_type.`);

@@ -203,6 +203,8 @@ export const DiscountApproval = defineView('DiscountApproval', {
   scope: s.enum(['cart', 'line']),
   item_id: s.nullable(s.int()),
   discount: s.object({ type: s.enum(['percent', 'amount']), value: s.number() }),
+  base_amount: s.nullable(s.money('What the discount is taken of, as given (null: an amount discount given without one)')),
+  approved_amount: s.money('The most the discount may come to at checkout, over every use of the token in the sale'),
   cart_reference: s.string(),
 });
 

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { Clock } from '@pos/kernel';
+import { Clock, RateLimitedError } from '@pos/kernel';
 import { canAccessStore, hasPermission } from '../domain/principal';
-import { PasswordHasher, TwoFactorProvider, UserRepository } from './ports';
+import { ApprovalAttemptKey, ApprovalAttemptRepository, PasswordHasher, TwoFactorProvider, UserRepository } from './ports';
 import { toPrincipal } from './token.service';
 
 export interface ApproverCredentials {
@@ -21,18 +19,37 @@ export interface Approver {
   discountLimits: { maxPercentBp: number; maxAmount: number };
 }
 
-/** After this many failed verifications in a row, the approver is locked out for LOCK_MS. */
+/** Failures of one cashier against one approver within a window that lock that approver for that cashier. */
 export const APPROVER_MAX_FAILURES = 5;
-const LOCK_MS = 15 * 60_000;
+/** Failed approvals a cashier may make within a window, whichever approvers they name; past them: 429. */
+export const APPROVAL_CASHIER_MAX_FAILURES = 10;
+/** The counting window: it opens at a key's first failure; once full, its key is locked until it ends. */
+export const APPROVAL_WINDOW_MS = 15 * 60_000;
+
+/** The cashier's budget of failed approvals is spent: 429 until its window ends. */
+export class ApprovalAttemptsExhaustedError extends RateLimitedError {
+  constructor(retryAfterSeconds: number) {
+    super('approval_attempts_exhausted', 'Too many failed approval attempts from this user; try again later.', retryAfterSeconds);
+  }
+}
 
 /**
  * Published by identity: checks a manager's credentials at a till on behalf of another user's
  * session (discount approvals). It answers only "a valid approver for this permission and store"
  * or null, whatever the reason (unknown email, wrong PIN or password, missing or wrong 2FA code,
  * not allowed, another store, locked out), so it cannot be used to test passwords. A password
- * alone never passes for a user with 2FA: their PIN or password + code does. Failures are counted
- * per approver in the database (every replica agrees) and lock the approver out after
- * APPROVER_MAX_FAILURES; the count is written even when the caller's transaction rolls back.
+ * alone never passes for a user with 2FA: their PIN or password + code does.
+ *
+ * Failures are counted in the database (every replica agrees) per requesting cashier, never per
+ * approver alone, so one cashier's guesses cannot lock a manager out for everyone:
+ * - the cashier's budget: APPROVAL_CASHIER_MAX_FAILURES failed requests per window, whichever
+ *   emails they name; past it ApprovalAttemptsExhaustedError (429), before anything is checked;
+ * - the approver's lock for that cashier: after APPROVER_MAX_FAILURES of that cashier's failures
+ *   against one approver, that approver is refused to that cashier (the same null) until the
+ *   window ends; their right credentials clear it.
+ * A request takes its slot in both counters before the credentials are checked (one conditional
+ * UPDATE each), so requests sent at once are each counted and no more are checked than allowed;
+ * a request that ends with an approver gives its cashier slot back.
  */
 @Injectable()
 export class ApproverService {
@@ -40,52 +57,41 @@ export class ApproverService {
 
   constructor(
     private readonly users: UserRepository,
+    private readonly attempts: ApprovalAttemptRepository,
     private readonly hasher: PasswordHasher,
     private readonly twoFactor: TwoFactorProvider,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly clock: Clock,
   ) {}
 
-  async verifyApprover(credentials: ApproverCredentials, required: { permission: string; storeId: number }): Promise<Approver | null> {
+  async verifyApprover(credentials: ApproverCredentials, required: { permission: string; storeId: number }, requestedBy: number): Promise<Approver | null> {
+    const budget = { cashierId: requestedBy, approverId: 0 };
+    if (!(await this.take(budget, APPROVAL_CASHIER_MAX_FAILURES))) {
+      const end = await this.attempts.windowEnd(budget);
+      throw new ApprovalAttemptsExhaustedError(Math.max(1, Math.ceil(((end ?? 0) - this.clock.now().getTime()) / 1000)));
+    }
     const user = await this.users.findByEmail(credentials.email.trim().toLowerCase());
+    const pair = user ? { cashierId: requestedBy, approverId: user.id } : null;
+    const open = pair !== null && (await this.take(pair, APPROVER_MAX_FAILURES));
     const secret = credentials.pin ?? credentials.password;
     const hash = credentials.pin !== undefined ? user?.pinHash : user?.passwordHash;
     // One hash verification whatever happens, so timing does not tell which emails exist.
     const secretOk = secret !== undefined && (await this.hasher.verify(hash ?? (await (this.dummyHash ??= this.hasher.hash('not-a-real-secret'))), secret));
-    if (!user || !user.isActive || user.isApiApplication) return null;
-    const now = this.clock.now();
-    if (user.approvalLockedUntil && user.approvalLockedUntil > now) return null;
+    if (!user || !pair || !open || !user.isActive || user.isApiApplication) return null;
     let ok = secretOk && !!hash;
     if (ok && credentials.pin === undefined && user.twoFactorConfirmedAt && user.twoFactorSecret) {
       ok = !!credentials.twoFactorCode && this.twoFactor.verify(this.twoFactor.unseal(user.twoFactorSecret), credentials.twoFactorCode);
     }
-    if (!ok) {
-      await this.recordFailure(user.id, user.approvalFailures, now);
-      return null;
-    }
-    if (user.approvalFailures > 0) await this.outside(() => this.users.update(user.id, { approvalFailures: 0, approvalLockedUntil: null }));
+    if (!ok) return null;
+    await this.attempts.clear(pair);
     const access = await this.users.loadAccess(user.id);
     if (!access) return null;
     const principal = toPrincipal(access);
     if (!hasPermission(principal, required.permission) || !canAccessStore(principal, required.storeId)) return null;
+    await this.attempts.giveBack(budget);
     return { userId: principal.userId, name: principal.name, discountLimits: principal.discountLimits };
   }
 
-  private async recordFailure(userId: number, failures: number, now: Date): Promise<void> {
-    const next = failures + 1;
-    await this.outside(() =>
-      this.users.update(userId, {
-        approvalFailures: next >= APPROVER_MAX_FAILURES ? 0 : next,
-        approvalLockedUntil: next >= APPROVER_MAX_FAILURES ? new Date(now.getTime() + LOCK_MS) : null,
-      }),
-    );
-  }
-
-  /**
-   * Its own transaction: a failure must be counted even when the request's work rolls back.
-   * (Callers do not hold a transaction: on SQLite a nested one would wait for the outer.)
-   */
-  private outside<T>(work: () => Promise<T>): Promise<T> {
-    return this.txHost.withTransaction(Propagation.RequiresNew, work);
+  private take(key: ApprovalAttemptKey, max: number): Promise<boolean> {
+    return this.attempts.take(key, max, APPROVAL_WINDOW_MS, this.clock.now().getTime());
   }
 }

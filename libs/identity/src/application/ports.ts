@@ -20,9 +20,6 @@ export interface UserRecord {
   twoFactorLastStep: number | null;
   maxDiscountPercentBp: number | null;
   maxDiscountAmount: number | null;
-  /** Failed approver verifications in a row, and until when approvals are refused after too many. */
-  approvalFailures: number;
-  approvalLockedUntil: Date | null;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
@@ -86,8 +83,6 @@ export abstract class UserRepository {
         | 'defaultStoreId'
         | 'maxDiscountPercentBp'
         | 'maxDiscountAmount'
-        | 'approvalFailures'
-        | 'approvalLockedUntil'
       >
     >,
   ): Promise<void>;
@@ -101,6 +96,31 @@ export abstract class UserRepository {
    * false when it is not (the code was already used). Atomic: one conditional UPDATE.
    */
   abstract claimTwoFactorStep(userId: number, step: number): Promise<boolean>;
+}
+
+/**
+ * Whose failed approvals a counter holds: a requesting cashier's own budget across approvers
+ * (`approverId` 0), or one approver for one cashier (that approver's lock for that cashier).
+ */
+export interface ApprovalAttemptKey {
+  cashierId: number;
+  approverId: number;
+}
+
+/**
+ * Counters of failed discount-approval verifications (ApproverService). A counter holds at most
+ * `max` failures in a window of `windowMs` that opens at its first failure; a request takes its
+ * slot before it is checked, so however many arrive at once no more than `max` are checked.
+ */
+export abstract class ApprovalAttemptRepository {
+  /** Takes one slot of the key's window, atomically (a window that has ended starts over); false when none is left. */
+  abstract take(key: ApprovalAttemptKey, max: number, windowMs: number, nowMs: number): Promise<boolean>;
+  /** Gives back a slot taken by a request that did not fail. */
+  abstract giveBack(key: ApprovalAttemptKey): Promise<void>;
+  /** Clears the key's failures (the approver's right credentials). */
+  abstract clear(key: ApprovalAttemptKey): Promise<void>;
+  /** When the key's current window ends (epoch ms), null without one. */
+  abstract windowEnd(key: ApprovalAttemptKey): Promise<number | null>;
 }
 
 export interface NewToken {

@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, OneToMany, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintToNumber, utcDate } from '@pos/platform/database/columns';
 import type { RoleRecord, TokenRecord, UserRecord } from '../application/ports';
 
@@ -38,8 +38,6 @@ export class UserEntity implements UserRecord {
   @Column({ name: 'is_active' }) isActive!: boolean;
   @Column({ name: 'two_factor_secret', type: 'varchar', nullable: true }) twoFactorSecret!: string | null;
   @Column({ name: 'two_factor_confirmed_at', type: 'datetime', nullable: true, transformer: utcDate }) twoFactorConfirmedAt!: Date | null;
-  @Column({ name: 'approval_failures', type: 'integer' }) approvalFailures!: number;
-  @Column({ name: 'approval_locked_until', type: 'datetime', nullable: true, transformer: utcDate }) approvalLockedUntil!: Date | null;
   @Column({ name: 'two_factor_last_step', type: 'bigint', nullable: true, transformer: bigintToNumber }) twoFactorLastStep!: number | null;
   @Column({ name: 'max_discount_percent_bp', type: 'integer', nullable: true }) maxDiscountPercentBp!: number | null;
   @Column({ name: 'max_discount_amount', type: 'bigint', nullable: true, transformer: bigintToNumber }) maxDiscountAmount!: number | null;
@@ -77,4 +75,21 @@ export class AccessTokenEntity implements TokenRecord {
   @Column({ name: 'created_at', type: 'datetime', transformer: utcDate }) createdAt!: Date;
 }
 
-export const IDENTITY_ENTITIES = [RoleEntity, RolePermissionEntity, UserEntity, UserPermissionEntity, UserStoreEntity, AccessTokenEntity];
+/** Failed discount-approval verifications of a cashier (approver 0: their budget) or of one approver for them. */
+@Entity('approval_attempts')
+export class ApprovalAttemptEntity {
+  @PrimaryColumn({ name: 'cashier_id', type: 'integer' }) cashierId!: number;
+  @PrimaryColumn({ name: 'approver_id', type: 'integer' }) approverId!: number;
+  @Column({ type: 'integer' }) failures!: number;
+  @Column({ name: 'window_end_ms', type: 'bigint', nullable: true, transformer: bigintToNumber }) windowEndMs!: number | null;
+}
+
+export const IDENTITY_ENTITIES = [
+  RoleEntity,
+  RolePermissionEntity,
+  UserEntity,
+  UserPermissionEntity,
+  UserStoreEntity,
+  AccessTokenEntity,
+  ApprovalAttemptEntity,
+];

@@ -52,8 +52,6 @@ export class TypeOrmUserRepository extends TxRepository implements UserRepositor
         isActive: true,
         twoFactorSecret: null,
         twoFactorConfirmedAt: null,
-        approvalFailures: 0,
-        approvalLockedUntil: null,
         twoFactorLastStep: null,
         maxDiscountPercentBp: null,
         maxDiscountAmount: null,

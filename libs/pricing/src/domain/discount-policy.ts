@@ -1,3 +1,4 @@
+import { applyBasisPoints } from '@pos/kernel';
 import { Discount } from './pricing.types';
 
 /** A user's discount limits: percent in basis points, amount in minor units. */
@@ -35,6 +36,24 @@ export function withinLimits(limits: DiscountLimits, discount: { percentBp: numb
 /** A stable text form of a discount (approval tokens are bound to it). */
 export function discountKey(d: Discount): string {
   return d.type === 'percent' ? `percent:${d.valueBp}` : `amount:${d.value}`;
+}
+
+/**
+ * The money an approval covers, in minor units at the store's shelf prices (what limits judge):
+ * a percent discount taken of `base` (the amount before it) as the engine takes it, half away from
+ * zero and never more than the base; an amount discount's value, never more than a base when one
+ * is given. A percent without a base has no amount (null): it cannot be approved.
+ */
+export function approvedAmount(discount: Discount, base: number | undefined): number | null {
+  if (discount.type === 'amount') return base === undefined ? discount.value : Math.min(discount.value, base);
+  if (base === undefined) return null;
+  return Math.min(applyBasisPoints(base, Math.min(discount.valueBp, 10000)), base);
+}
+
+/** A discount as limits judge it: a percent by the percent asked for, an amount by its share of the base (0 without one). */
+export function judgedDiscount(discount: Discount, amount: number, base: number | undefined): { percentBp: number; amount: number } {
+  if (discount.type === 'percent') return { percentBp: discount.valueBp, amount };
+  return { percentBp: base ? Math.round((amount * 10000) / base) : 0, amount };
 }
 
 /**

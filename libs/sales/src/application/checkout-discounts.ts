@@ -1,15 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { fromMinor } from '@pos/kernel';
 import { Principal } from '@pos/identity';
-import { DiscountApprovalService, discountsBeyondLimits, PricedCartResult } from '@pos/pricing';
+import { DiscountApprovalService, DiscountBeyondLimit, discountsBeyondLimits, PricedCartResult } from '@pos/pricing';
 import { SaleErrors } from '../domain/sale.errors';
 import { CheckoutInput, DiscountApprovals } from './checkout.types';
+
+/** A discount beyond the cashier's limits, and the token presented for it. */
+interface Wanted {
+  need: DiscountBeyondLimit;
+  what: string;
+  token: string | undefined;
+  target: 'cart' | { itemId: number };
+}
 
 /**
  * Checkout step: a cashier's manual discounts (line discounts and prices typed below the
  * server's) must stay within their limits (the pricing policy), else carry a valid approval
- * token for exactly that discount on exactly this cart: 403 without one. An offline terminal's
- * price is the price list it had, not a discount: only its explicit discounts are judged.
+ * token for exactly that discount on exactly this cart, covering the money it comes to here (a
+ * token presented on several lines covers its approved amount once): 403 without one. An offline
+ * terminal's price is the price list it had, not a discount: only its explicit discounts are judged.
  */
 @Injectable()
 export class CheckoutDiscounts {
@@ -26,23 +35,25 @@ export class CheckoutDiscounts {
       input.cartDiscount,
       principal.discountLimits,
     );
-    const approvals = beyond.lines.map((need, i) => {
-      if (!need) return null;
-      const token = input.items[i].discountApprovalToken;
-      const scope = { storeId: input.storeId, target: { itemId: priced.cart.lines[i].itemId }, discount: need.discount, cartReference: input.idempotencyKey };
-      const approver = token ? this.approvals.verify(token, principal, scope) : null;
-      if (approver === null) {
-        throw SaleErrors.discountRequiresApproval(`discount on items.${i}`, m(need.amount), need.percentBp);
-      }
-      return approver;
+    const lines = beyond.lines.map((need, i): Wanted | null =>
+      need ? { need, what: `discount on items.${i}`, token: input.items[i].discountApprovalToken, target: { itemId: priced.cart.lines[i].itemId } } : null,
+    );
+    const cart: Wanted | null = beyond.cart ? { need: beyond.cart, what: 'cart discount', token: input.cartDiscountApprovalToken, target: 'cart' } : null;
+    const wanted = [...lines, cart].filter((w): w is Wanted => w !== null);
+    // All uses in one call: the uses of one token share its approved amount.
+    const approvers = this.approvals.verifyUses(
+      principal,
+      wanted.map((w) => ({
+        token: w.token,
+        scope: { storeId: input.storeId, target: w.target, discount: w.need.discount, cartReference: input.idempotencyKey, amount: w.need.amount },
+      })),
+    );
+    const approverOf = new Map<Wanted, number>();
+    wanted.forEach((w, k) => {
+      const approver = approvers[k];
+      if (approver === null) throw SaleErrors.discountRequiresApproval(w.what, m(w.need.amount), w.need.percentBp);
+      approverOf.set(w, approver);
     });
-    if (!beyond.cart) return { approvals, cartApproval: null };
-    const token = input.cartDiscountApprovalToken;
-    const scope = { storeId: input.storeId, target: 'cart' as const, discount: beyond.cart.discount, cartReference: input.idempotencyKey };
-    const cartApproval = token ? this.approvals.verify(token, principal, scope) : null;
-    if (cartApproval === null) {
-      throw SaleErrors.discountRequiresApproval('cart discount', m(beyond.cart.amount), beyond.cart.percentBp);
-    }
-    return { approvals, cartApproval };
+    return { approvals: lines.map((w) => (w ? approverOf.get(w)! : null)), cartApproval: cart ? approverOf.get(cart)! : null };
   }
 }

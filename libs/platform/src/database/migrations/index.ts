@@ -22,6 +22,7 @@ import { SessionsSupervisePermission1764210000000 } from './1764210000000-sessio
 import { SessionPaymentsChange1764220000000 } from './1764220000000-session-payments-change';
 import { SaleBooksBeforeTax1764230000000 } from './1764230000000-sale-books-before-tax';
 import { OfflinePriceReviews1764431000000 } from './1764431000000-offline-price-reviews';
+import { ApprovalAttempts1764440000000 } from './1764440000000-approval-attempts';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   SessionPaymentsChange1764220000000,
   SaleBooksBeforeTax1764230000000,
   OfflinePriceReviews1764431000000,
+  ApprovalAttempts1764440000000,
 ];
