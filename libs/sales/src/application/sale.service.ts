@@ -133,7 +133,7 @@ export class InvoiceService {
     const result = await this.sales.invoices({ ...filter, storeIds: principal.stores, now }, page);
     const money = new Map<number, (v: number) => number>();
     for (const storeId of new Set(result.items.map((i) => i.storeId))) money.set(storeId, await this.moneyOfStore(storeId));
-    return result.map((i) => invoiceView(i, now, money.get(i.storeId)));
+    return result.map((i) => invoiceView(i, now, money.get(i.storeId)!));
   }
 
   async show(principal: Principal, id: number) {

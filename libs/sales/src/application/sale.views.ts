@@ -10,9 +10,9 @@ export function invoiceStatus(inv: InvoiceRecord, now: Date): string {
 }
 
 type Money = (minor: number) => number;
-const cents: Money = (v) => fromMinor(v);
 
-export function invoiceView(inv: InvoiceRecord, now: Date, m: Money = cents) {
+/** An invoice in its currency (`m`: minor units to that currency's JSON amounts). */
+export function invoiceView(inv: InvoiceRecord, now: Date, m: Money) {
   return {
     id: inv.id,
     number: inv.number,
