@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { SalesReportsService } from '@pos/integration';
+import { RevenueReportsService } from '@pos/integration';
 import { reportsInFlight } from '../../apps/api/src/integration/report-requests';
 import { bearer, DEMO, integrationToken, login, startTestApp, TestApp } from '../support/test-app';
 import { ALL_REPORT_PERMISSIONS } from './report-helpers';
@@ -13,11 +13,11 @@ describe('Report request coalescing', () => {
   beforeAll(async () => {
     t = await startTestApp();
     token = (await integrationToken(t, ALL_REPORT_PERMISSIONS)).token;
-    const service = t.app.get(SalesReportsService);
-    const original = service.sales_.bind(service);
+    const service = t.app.get(RevenueReportsService);
+    const original = service.sales.bind(service);
     calls = [];
     // A slow computation, so requests overlap whatever the machine's speed.
-    jest.spyOn(service, 'sales_').mockImplementation(async (p, f) => {
+    jest.spyOn(service, 'sales').mockImplementation(async (p, f) => {
       calls.push(JSON.stringify({ stores: p.stores, f }));
       await new Promise((r) => setTimeout(r, 600));
       return original(p, f);

@@ -65,6 +65,7 @@ export function expectReportShape(res: request.Response): void {
   const { data, meta } = res.body;
   expect(Array.isArray(data.summary)).toBe(true);
   expect(Array.isArray(data.rows)).toBe(true);
+  expect(Array.isArray(data.columns)).toBe(true);
   expect(Array.isArray(data.charts)).toBe(true);
   for (const f of data.summary) {
     expect(typeof f.key).toBe('string');

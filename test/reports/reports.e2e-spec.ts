@@ -153,6 +153,21 @@ describe('Integration reports', () => {
     expect(fig(res.body, 'exempt_sales')).toBe(0);
   });
 
+  it('customers: named customers’ money before tax, as every net sales and revenue figure', async () => {
+    const res = await report(t, all, 'customers', dt);
+    expectReportShape(res);
+    // Jane: D 10.99 + F 4.99 net (11.21 + 5.40 incl. tax), both on account.
+    expect(fig(res.body, 'customer_net_sales')).toBe(15.98);
+    expect(fig(res.body, 'net_sales_per_customer')).toBe(15.98);
+    expect([fig(res.body, 'customers_served'), fig(res.body, 'customer_sales'), fig(res.body, 'anonymous_sales')]).toEqual([1, 2, 3]);
+    expect(fig(res.body, 'on_account')).toBe(16.61);
+    expect(res.body.data.summary.map((f: { key: string }) => f.key)).not.toContain('customer_revenue');
+    expect(res.body.data.rows).toEqual([
+      expect.objectContaining({ customer_id: janeId, customer_name: 'Jane Doe', sales_count: 2, net_sales: 15.98, total: 16.61 }),
+    ]);
+    expect(res.body.data.columns).toContainEqual({ key: 'net_sales', label: 'Net sales (before tax)', unit: 'money' });
+  });
+
   it('profit: COGS from the unit cost on each line, even after the cost changes', async () => {
     await t.db.query('UPDATE items SET cost = cost * 3');
     const res = await report(t, all, 'profit', dt);
@@ -293,7 +308,7 @@ describe('Integration reports', () => {
         days_61_90: 0,
         days_91_120: 3.4,
         days_120_plus: 0,
-        total: 14.61,
+        receivables: 14.61,
         past_due: 14.61,
       }),
     ]);

@@ -157,7 +157,7 @@ describe('Report rollups', () => {
     const after = await report(t, all, 'overview', { store_id: 1 });
     const delta = (key: string) => Math.round(((fig(after.body, key) ?? 0) - (fig(before.body, key) ?? 0)) * 100) / 100;
     // the sale adds 24.98 net (25.48 - 0.50 tax) and 12.20 cost; the return takes 12.49 and 6.10 back
-    expect([delta('net_sales'), delta('refunds'), delta('net_revenue'), delta('cogs'), delta('gross_profit'), delta('tax'), delta('returns')]).toEqual([
+    expect([delta('net_sales'), delta('refund_net'), delta('net_revenue'), delta('cogs'), delta('gross_profit'), delta('net_tax'), delta('returns')]).toEqual([
       24.98, 12.49, 12.49, 6.1, 6.39, 0.25, 1,
     ]);
 
@@ -167,7 +167,7 @@ describe('Report rollups', () => {
         reason: 'defective',
         condition: 'resellable',
         returns: 1,
-        units: 1,
+        units_returned: 1,
         units_restocked: 1,
         refund_net: 12.49,
         refund_tax: 0.25,
@@ -178,15 +178,15 @@ describe('Report rollups', () => {
     const tax = await report(t, all, 'tax', { store_id: 1 });
     expect(tax.body.data.rows.find((r: { rate_percent: number }) => r.rate_percent === 2)).toMatchObject({ refunded_taxable: 12.49, tax_refunded: 0.25 });
     const payments = await report(t, all, 'payments', { store_id: 1 });
-    expect(payments.body.data.rows.find((r: { method_code: string }) => r.method_code === 'cash')).toMatchObject({ refunds: 1, refunded: 12.74 });
+    expect(payments.body.data.rows.find((r: { method_code: string }) => r.method_code === 'cash')).toMatchObject({ refund_count: 1, refunded: 12.74 });
     const notes = await report(t, all, 'invoices/credit-notes', { store_id: 1 });
-    expect(notes.body.data.rows).toEqual([expect.objectContaining({ number: creditNote, sale_id: sale.id, return_id: returnId, amount: 12.74 })]);
+    expect(notes.body.data.rows).toEqual([expect.objectContaining({ number: creditNote, sale_id: sale.id, return_id: returnId, credit_note_amount: 12.74 })]);
     const products = await report(t, all, 'products', { store_id: 1 });
     expect(products.body.data.rows.find((r: { sku: string }) => r.sku === 'COF-002')).toMatchObject({
       units_sold: 2,
       units_returned: 1,
       net_units: 1,
-      refunds: 12.49,
+      refund_net: 12.49,
     });
     const rate = await report(t, all, 'return-rate', { store_id: 1 });
     expect(rate.body.data.rows).toEqual([expect.objectContaining({ sku: 'COF-002', units_sold: 2, units_returned: 1, unit_return_rate: 50 })]);

@@ -4,13 +4,23 @@
  * the port the returns context binds so the rebuild can replay processed returns.
  */
 export { IntegrationModule } from './integration.module';
-export { SalesReportsService } from './application/sales-reports.service';
+export { RevenueReportsService } from './application/revenue-reports.service';
+export { ActivityReportsService } from './application/activity-reports.service';
+export { ReturnsReportsService } from './application/returns-reports.service';
+export { ProductReportsService } from './application/product-reports.service';
+export { CustomerReportService } from './application/customer-report.service';
+export { PaymentReportService } from './application/payment-report.service';
+export { TaxReportService } from './application/tax-report.service';
+export { CashierReportsService } from './application/cashier-reports.service';
 export { CloseoutReportService } from './application/closeout-report.service';
 export { InvoiceReportsService } from './application/invoice-reports.service';
-export { InventoryReportsService } from './application/inventory-reports.service';
+export { StockReportsService } from './application/stock-reports.service';
+export { StockFlowReportsService } from './application/stock-flow-reports.service';
+export { METRICS, metric } from './domain/metrics';
+export type { MetricKey } from './domain/metrics';
 export { RollupRebuildService } from './application/rollup-rebuild.service';
 export { RollupApplier } from './application/rollup-applier';
 export type { RebuildReport } from './application/rollup-rebuild.service';
 export type { ReportFilters } from './application/report-scope';
-export type { ReportResult, ReportPayload, ReportMeta, SummaryFigure, Chart, ChartSeries, ChartPoint } from './domain/report-payload';
+export type { ReportResult, ReportPayload, ReportMeta, SummaryFigure, ReportColumn, Chart, ChartSeries, ChartPoint } from './domain/report-payload';
 export { ROLLUP_TABLES, LAST_SALE_TABLE, CREDIT_NOTES_TABLE } from './domain/rollup-tables';

@@ -3,8 +3,19 @@ import { CatalogModule } from '@pos/catalog';
 import { PricingModule } from '@pos/pricing';
 import { ReturnsModule } from '@pos/returns';
 import { SalesModule } from '@pos/sales';
+import { ActivityReportsService } from './application/activity-reports.service';
+import { CashierReportsService } from './application/cashier-reports.service';
 import { CloseoutReportService } from './application/closeout-report.service';
-import { InventoryReportsService } from './application/inventory-reports.service';
+import { CustomerReportService } from './application/customer-report.service';
+import { InventoryKit } from './application/inventory-kit';
+import { PaymentReportService } from './application/payment-report.service';
+import { ProductReportsService } from './application/product-reports.service';
+import { ReturnsReportsService } from './application/returns-reports.service';
+import { RevenueReportsService } from './application/revenue-reports.service';
+import { SalesRollups } from './application/sales-rollups';
+import { StockFlowReportsService } from './application/stock-flow-reports.service';
+import { StockReportsService } from './application/stock-reports.service';
+import { TaxReportService } from './application/tax-report.service';
 import { InvoiceReportsService } from './application/invoice-reports.service';
 import { NameDirectory } from './application/name.directory';
 import { ReportKit } from './application/report-kit';
@@ -13,13 +24,28 @@ import { RollupApplier } from './application/rollup-applier';
 import { RollupKeeper } from './application/rollup-keeper';
 import { RollupRebuildService } from './application/rollup-rebuild.service';
 import { RollupJournalStore, RollupReader, RollupStore } from './application/rollup.ports';
-import { SalesReportsService } from './application/sales-reports.service';
 import { SessionDrawerReader } from './application/session-drawer.reader';
 import { StoreFactsCache } from './application/store-facts';
 import { SqlNameDirectory } from './infrastructure/sql-name.directory';
 import { SqlSessionDrawerReader } from './infrastructure/sql-session-drawer.reader';
 import { SqlRollupJournal } from './infrastructure/sql-rollup-journal';
 import { SqlRollupStore } from './infrastructure/sql-rollup.store';
+
+/** The report use cases, one service per report family (the controllers call them). */
+const REPORTS = [
+  RevenueReportsService,
+  ActivityReportsService,
+  ReturnsReportsService,
+  ProductReportsService,
+  CustomerReportService,
+  PaymentReportService,
+  TaxReportService,
+  CashierReportsService,
+  CloseoutReportService,
+  InvoiceReportsService,
+  StockReportsService,
+  StockFlowReportsService,
+];
 
 /**
  * Integration reports: rollups kept from the sales, returns and catalog domain facts (journalled
@@ -41,11 +67,10 @@ import { SqlRollupStore } from './infrastructure/sql-rollup.store';
     RollupRebuildService,
     ReportScopeResolver,
     ReportKit,
-    SalesReportsService,
-    CloseoutReportService,
-    InvoiceReportsService,
-    InventoryReportsService,
+    ...REPORTS,
+    SalesRollups,
+    InventoryKit,
   ],
-  exports: [RollupRebuildService, RollupApplier, SalesReportsService, CloseoutReportService, InvoiceReportsService, InventoryReportsService],
+  exports: [RollupRebuildService, RollupApplier, ...REPORTS],
 })
 export class IntegrationModule {}

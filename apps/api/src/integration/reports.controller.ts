@@ -1,7 +1,18 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiTags } from '@nestjs/swagger';
 import { Principal } from '@pos/identity';
-import { CloseoutReportService, ReportFilters, SalesReportsService } from '@pos/integration';
+import {
+  ActivityReportsService,
+  CashierReportsService,
+  CloseoutReportService,
+  CustomerReportService,
+  PaymentReportService,
+  ProductReportsService,
+  ReportFilters,
+  ReturnsReportsService,
+  RevenueReportsService,
+  TaxReportService,
+} from '@pos/integration';
 import { CurrentPrincipal } from '../access/policy.decorators';
 import { forAudience, INTEGRATION_REPORTS, ReportAudience, STAFF_REPORTS } from './report-audiences';
 import { IdPipe } from '../http/id.pipe';
@@ -19,7 +30,14 @@ function reportsRoutes(audience: ReportAudience) {
   @Controller(audience.paths)
   class ReportsController {
     constructor(
-      private readonly reports: SalesReportsService,
+      private readonly revenueReports: RevenueReportsService,
+      private readonly activity: ActivityReportsService,
+      private readonly returnsReports: ReturnsReportsService,
+      private readonly productReports: ProductReportsService,
+      private readonly customerReports: CustomerReportService,
+      private readonly paymentReports: PaymentReportService,
+      private readonly taxReport: TaxReportService,
+      private readonly cashierReports: CashierReportsService,
       private readonly closeouts: CloseoutReportService,
     ) {}
 
@@ -27,10 +45,10 @@ function reportsRoutes(audience: ReportAudience) {
     @audience.read('reports.view')
     @ReportDocs(
       'Overview',
-      'Headline figures per currency (net sales, refunds, net revenue, COGS, gross profit, margin, tax, sales, average sale, units, voids, returns); rows per store.',
+      'Headline figures per currency (net sales, refunds before tax, net revenue, COGS, gross profit, margin, net tax, total, sales, average sale, units, voids, returns); rows per store. Each figure: README "Report figures".',
     )
     async overview(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.overview', p, q, () => this.reports.overview(p, filters(q)));
+      return sharedReport('sales.overview', p, q, () => this.revenueReports.overview(p, filters(q)));
     }
 
     @Get('sales')
@@ -40,14 +58,14 @@ function reportsRoutes(audience: ReportAudience) {
       'Sales per business day: count, units, gross, discounts, net (excl. tax), tax, total, refunds, voids. Voided sales are excluded and counted as voids.',
     )
     async sales(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.sales_', p, q, () => this.reports.sales_(p, filters(q)));
+      return sharedReport('sales.sales', p, q, () => this.revenueReports.sales(p, filters(q)));
     }
 
     @Get('discounts')
     @audience.read('reports.sales')
     @ReportDocs('Discounts', 'Discounts by kind (pricing rules, bundles, manual line, cart) per day; discount rate and share of discounted sales.')
     async discounts(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.discounts', p, q, () => this.reports.discounts(p, filters(q)));
+      return sharedReport('sales.discounts', p, q, () => this.activity.discounts(p, filters(q)));
     }
 
     @Get('returns')
@@ -57,14 +75,14 @@ function reportsRoutes(audience: ReportAudience) {
       'Processed returns by reason and condition (on the day processed): units, restocked units, refunds (net, tax, total), cost returned.',
     )
     async returns(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.returns', p, q, () => this.reports.returns(p, filters(q)));
+      return sharedReport('sales.returns', p, q, () => this.returnsReports.returns(p, filters(q)));
     }
 
     @Get('closeout')
     @audience.read('reports.sales')
     @ReportDocs(
       'Closeout',
-      'Per business day and cashier session: totals by payment method, tax, discounts, refunds, and the session’s expected vs counted cash (opening, cash in/out, discrepancy).',
+      'Per business day and cashier session: the day’s sales (totals by payment method, tax, discounts, refunds), and every session closed in the period (or still open and opened in it) with its drawer: opening float, cash in/out, cash sales and refunds, change, expected vs counted cash, discrepancy, on the row of the day it closed only (drawer_figures).',
     )
     async closeout(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
       return sharedReport('sales.closeout', p, q, () => this.closeouts.closeout(p, filters(q)));
@@ -77,80 +95,83 @@ function reportsRoutes(audience: ReportAudience) {
       'Revenue (net of refunds, excl. tax), COGS from the unit cost snapshotted on each sale line (net of returns), gross profit and margin per day.',
     )
     async profit(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.profit', p, q, () => this.reports.profit(p, filters(q)));
+      return sharedReport('sales.profit', p, q, () => this.revenueReports.profit(p, filters(q)));
     }
 
     @Get('products')
     @audience.read('reports.inventory')
     @ReportDocs('Products', 'Per item: units sold and returned, gross, discounts, net sales, refunds, revenue, tax, COGS, gross profit, margin; by revenue.')
     async products(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.products', p, q, () => this.reports.products(p, filters(q)));
+      return sharedReport('sales.products', p, q, () => this.productReports.products(p, filters(q)));
     }
 
     @Get('products/abc')
     @audience.read('reports.inventory')
     @ReportDocs('Products: ABC', 'Items ranked by revenue per currency; class A while the cumulative share is <= 80%, B <= 95%, C the rest.')
     async abc(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.abc', p, q, () => this.reports.abc(p, filters(q)));
+      return sharedReport('sales.abc', p, q, () => this.productReports.abc(p, filters(q)));
     }
 
     @Get('customers')
     @audience.read('reports.customers')
     @ReportDocs(
       'Customers',
-      'Sales to named customers: customers served, share of sales, revenue per customer, on account; rows: the top 100 customers by total per currency.',
+      'Sales to named customers: customers served, share of sales, net sales (before tax) and per customer, on account, refunds; rows: the top 100 customers by total per currency.',
     )
     async customers(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.customers', p, q, () => this.reports.customers(p, filters(q)));
+      return sharedReport('sales.customers', p, q, () => this.customerReports.customers(p, filters(q)));
     }
 
     @Get('payments')
     @audience.read('reports.payments')
     @ReportDocs('Payments', 'Per payment method: payments, money taken (after change), change given, refunds, net, share; voided sales’ payments are reversed.')
     async payments(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.payments', p, q, () => this.reports.payments(p, filters(q)));
+      return sharedReport('sales.payments', p, q, () => this.paymentReports.payments(p, filters(q)));
     }
 
     @Get('stores')
     @audience.read('reports.stores')
     @ReportDocs('Stores', 'Per store: sales, units, net sales, tax, total, refunds, net revenue, gross profit, margin, average sale, voids, returns.')
     async stores(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.stores', p, q, () => this.reports.stores(p, filters(q)));
+      return sharedReport('sales.stores', p, q, () => this.revenueReports.stores(p, filters(q)));
     }
 
     @Get('tax')
     @audience.read('reports.tax')
-    @ReportDocs('Tax', 'Per store and rate: taxable sales, tax collected, refunded, net tax; tax-exempt sales.')
+    @ReportDocs(
+      'Tax',
+      'Per store and rate: taxable sales, tax collected, effective rate, refunded, net tax; the lines of tax-exempt sales in a row of their own (rate `exempt`), not in taxable sales.',
+    )
     async tax(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.tax', p, q, () => this.reports.tax(p, filters(q)));
+      return sharedReport('sales.tax', p, q, () => this.taxReport.tax(p, filters(q)));
     }
 
     @Get('revenue')
     @audience.read('reports.sales')
-    @ReportDocs('Revenue', 'Per day: gross sales, discounts, net sales, refunds, net revenue (excl. tax), tax; net revenue by store.')
+    @ReportDocs('Revenue', 'Per day: gross sales, discounts, net sales, refunds before tax, net revenue (before tax), net tax; net revenue by store.')
     async revenue(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.revenue', p, q, () => this.reports.revenue(p, filters(q)));
+      return sharedReport('sales.revenue', p, q, () => this.revenueReports.revenue(p, filters(q)));
     }
 
     @Get('heatmap')
     @audience.read('reports.sales')
     @ReportDocs('Heatmap', 'Sales by weekday x hour of the day in the store’s local time (7 x 24 cells per currency).')
     async heatmap(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.heatmap', p, q, () => this.reports.heatmap(p, filters(q)));
+      return sharedReport('sales.heatmap', p, q, () => this.activity.heatmap(p, filters(q)));
     }
 
     @Get('voids')
     @audience.read('reports.sales')
     @ReportDocs('Voids', 'Voided sales (on the sale’s day) per cashier: count, total, void rate = voids / (voids + sales kept).')
     async voids(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.voids', p, q, () => this.reports.voids(p, filters(q)));
+      return sharedReport('sales.voids', p, q, () => this.cashierReports.voids(p, filters(q)));
     }
 
     @Get('return-rate')
     @audience.read('reports.sales')
     @ReportDocs('Return rate', 'Units returned / units sold and refunds / sales total, overall, per day and per returned item.')
     async returnRate(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.returnRate', p, q, () => this.reports.returnRate(p, filters(q)));
+      return sharedReport('sales.returnRate', p, q, () => this.returnsReports.returnRate(p, filters(q)));
     }
 
     @Get('price-source')
@@ -160,14 +181,14 @@ function reportsRoutes(audience: ReportAudience) {
       'Sale lines by how they were priced (base, price_book, pricing_rule, bundle, manual, offline): lines, units, gross, discounts, net, shares.',
     )
     async priceSource(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.priceSource', p, q, () => this.reports.priceSource(p, filters(q)));
+      return sharedReport('sales.priceSource', p, q, () => this.productReports.priceSource(p, filters(q)));
     }
 
     @Get('cashier')
     @audience.read('reports.sales')
     @ReportDocs('Cashiers', 'Per cashier: sales, units, net, total, average sale, discounts, voids, returns processed, refunds.')
     async cashiers(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
-      return sharedReport('sales.cashiers', p, q, () => this.reports.cashiers(p, filters(q)));
+      return sharedReport('sales.cashiers', p, q, () => this.cashierReports.cashiers(p, filters(q)));
     }
 
     @Get('cashier/:cashier')
@@ -175,7 +196,7 @@ function reportsRoutes(audience: ReportAudience) {
     @ReportDocs('One cashier', 'The cashier’s figures and one row per business day. The cashier is a user id.')
     @ApiNotFoundResponse({ description: 'No user with that id (or not a positive integer)' })
     async cashier(@CurrentPrincipal() p: Principal, @Param('cashier', IdPipe) id: number, @Query() q: ReportQuery) {
-      return sharedReport('sales.cashier', p, q, () => this.reports.cashier(p, filters(q), id), id);
+      return sharedReport('sales.cashier', p, q, () => this.cashierReports.cashier(p, filters(q), id), id);
     }
   }
   return forAudience(audience, ReportsController);

@@ -6,10 +6,25 @@ const figure = {
   required: ['key', 'label', 'value', 'unit', 'currency'],
   properties: {
     key: { type: 'string', example: 'net_revenue' },
-    label: { type: 'string', example: 'Net revenue (net sales - refunds)' },
+    label: { type: 'string', example: 'Net revenue (before tax)' },
     value: { type: 'number', nullable: true, description: 'Money in the currency’s decimals; null when undefined (e.g. a ratio over zero)' },
     unit: { type: 'string', enum: ['money', 'count', 'quantity', 'percent', 'days', 'ratio'] },
     currency: { type: 'string', nullable: true, description: 'Currency of a money figure (reports over several currencies give one figure per currency)' },
+  },
+};
+
+const column = {
+  type: 'object',
+  required: ['key', 'label', 'unit'],
+  properties: {
+    key: { type: 'string', example: 'net_sales' },
+    label: { type: 'string', example: 'Net sales (before tax)' },
+    unit: {
+      type: 'string',
+      nullable: true,
+      enum: ['money', 'count', 'quantity', 'percent', 'days', 'ratio', null],
+      description: 'The unit of a figure column; null for what a row is about (date, store, item, ...)',
+    },
   },
 };
 
@@ -48,10 +63,11 @@ export const REPORT_RESPONSE = {
     success: { type: 'boolean', enum: [true] },
     data: {
       type: 'object',
-      required: ['summary', 'rows', 'charts'],
+      required: ['summary', 'rows', 'columns', 'charts'],
       properties: {
-        summary: { type: 'array', items: figure, description: 'Named aggregates (README "Reports" defines each)' },
+        summary: { type: 'array', items: figure, description: 'Named aggregates (README "Report figures" defines each key)' },
         rows: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Report rows; money next to its `currency`' },
+        columns: { type: 'array', items: column, description: 'The fields of the rows, in order, labelled from the same catalogue as the summary' },
         charts: { type: 'array', items: chartSchema, description: 'Ready to plot; one series per currency' },
       },
     },

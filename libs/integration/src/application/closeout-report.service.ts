@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '@pos/identity';
 import { EpochDay, formatDay, ZoneCalendar } from '../domain/calendar';
 import { drawerDay, expectedDrawerCash } from '../domain/closeout';
-import { ReportResult, ReportRow, SummaryFigure } from '../domain/report-payload';
+import { figure, row } from '../domain/report-figures';
+import { ReportResult, SummaryFigure } from '../domain/report-payload';
 import { SESSION_PAYMENTS, SESSIONS } from '../domain/rollup-tables';
-import { chart, dailyPoints, figure, groupRows, Money, n, ReportKit, Row, total } from './report-kit';
-import { ReportFilters, reportMeta, ReportScope, ReportScopeResolver } from './report-scope';
+import { chart, dailyPoints, groupRows, Money, n, ReportKit, reportResult, Row, total } from './report-kit';
+import { ReportFilters, ReportScope, ReportScopeResolver } from './report-scope';
 import { SessionDrawer, SessionDrawerReader } from './session-drawer.reader';
 
 const SM = ['sales_count', 'gross', 'discounts', 'net', 'tax', 'total', 'void_count', 'void_total', 'return_count', 'refund_tax', 'refund_total'];
@@ -57,14 +58,12 @@ export class CloseoutReportService {
     const rows = this.rows(scope, days, tenders, drawers, sessionOf);
     const names = await this.kit.users(rows.map((r) => r.userId));
     const view = rows.map((r) => this.rowView(scope, money, r, names.get(r.userId) ?? null));
-    return {
-      data: {
-        summary: scope.currencies.flatMap((c) => this.summary(money, c, days, tenders, drawers)),
-        rows: view,
-        charts: this.charts(scope, money, days, tenders, drawers),
-      },
-      meta: reportMeta(scope),
-    };
+    return reportResult(
+      scope,
+      scope.currencies.flatMap((c) => this.summary(money, c, days, tenders, drawers)),
+      view,
+      this.charts(scope, money, days, tenders, drawers),
+    );
   }
 
   /** Every session of the scope's stores closed in the period, or still open and opened in it, with its whole cash. */
@@ -137,14 +136,14 @@ export class CloseoutReportService {
     return rows.sort((a, b) => a.day - b.day || a.storeId - b.storeId || a.sessionId - b.sessionId || a.userId - b.userId);
   }
 
-  private rowView(scope: ReportScope, money: Money, r: ReturnType<CloseoutReportService['rows']>[number], cashierName: string | null): ReportRow {
+  private rowView(scope: ReportScope, money: Money, r: ReturnType<CloseoutReportService['rows']>[number], cashierName: string | null) {
     const c = r.currency;
     const m = (v: number) => money.v(v, c);
     const byMethod = (k: 'amount' | 'refund_amount') => Object.fromEntries(r.tenders.map((t) => [String(t.method_code), m(n(t, k))]));
     const ofType = (type: string, k: string) => r.tenders.filter((t) => t.method_type === type).reduce((a, t) => a + n(t, k), 0);
     const d = r.drawer;
     const closed = d !== null && d.s.status === 'closed';
-    return {
+    return row({
       date: formatDay(r.day),
       store_id: r.storeId,
       store_name: scope.stores.find((s) => s.id === r.storeId)?.name ?? null,
@@ -178,7 +177,7 @@ export class CloseoutReportService {
       expected_cash: d ? m(d.expected) : null,
       counted_cash: closed && d.s.countedCash !== null ? m(d.s.countedCash) : null,
       discrepancy: closed && d.s.discrepancy !== null ? m(d.s.discrepancy) : null,
-    };
+    });
   }
 
   private summary(money: Money, c: string, days: Row[], tenders: Row[], drawers: Map<number, Drawer>): SummaryFigure[] {
@@ -197,33 +196,27 @@ export class CloseoutReportService {
       'method_code',
     );
     return [
-      figure('sessions', 'Cashier sessions (with sales, closed, or opened and still open in the period)', sessions.size, 'count', c),
-      figure('sessions_closed', 'Sessions closed in the period', closed.length, 'count', c),
-      figure('sales_count', 'Sales', n(t, 'sales_count'), 'count', c),
-      figure('total', 'Total incl. tax', money.v(n(t, 'total'), c), 'money', c),
-      figure('tax', 'Tax', money.v(n(t, 'tax'), c), 'money', c),
-      figure('discounts', 'Discounts', money.v(n(t, 'discounts'), c), 'money', c),
-      figure('refunds', 'Refunds incl. tax', money.v(n(t, 'refund_total'), c), 'money', c),
-      ...[...methods].map(([code, list]) => figure(`taken_${code}`, `Taken by ${code}`, money.v(n(total(list, ['amount']), 'amount'), c), 'money', c)),
+      figure('sessions', sessions.size, c),
+      figure('sessions_closed', closed.length, c),
+      figure('sales_count', n(t, 'sales_count'), c),
+      figure('total', money.v(n(t, 'total'), c), c),
+      figure('tax', money.v(n(t, 'tax'), c), c),
+      figure('discounts', money.v(n(t, 'discounts'), c), c),
+      figure('refunds', money.v(n(t, 'refund_total'), c), c),
+      ...[...methods].map(([code, list]) => figure('taken_{method}', money.v(n(total(list, ['amount']), 'amount'), c), c, { method: code })),
       figure(
         'expected_cash',
-        'Expected cash of the sessions closed in the period',
         sumOf((d) => d.expected),
-        'money',
         c,
       ),
       figure(
         'counted_cash',
-        'Counted cash of the sessions closed in the period',
         sumOf((d) => d.s.countedCash ?? 0),
-        'money',
         c,
       ),
       figure(
         'discrepancy',
-        'Counted - expected (sessions closed in the period)',
         sumOf((d) => d.s.discrepancy ?? 0),
-        'money',
         c,
       ),
     ];

@@ -3,10 +3,11 @@ import { Principal } from '@pos/identity';
 import { ReceivableGroup, ReceivablesReader } from '@pos/sales';
 import { formatDay, ZoneCalendar } from '../domain/calendar';
 import { AGING_BUCKETS, agingCutoffs, daysSalesOutstanding, percent } from '../domain/report-math';
+import { figure, row } from '../domain/report-figures';
 import { Chart, ReportResult, ReportRow, SummaryFigure } from '../domain/report-payload';
 import { SALES } from '../domain/rollup-tables';
-import { chart, dailyPoints, figure, groupRows, Money, n, ReportKit, Row, total } from './report-kit';
-import { ReportFilters, reportMeta, ReportScope, ReportScopeResolver } from './report-scope';
+import { chart, dailyPoints, groupRows, Money, n, ReportKit, reportResult, Row, total } from './report-kit';
+import { ReportFilters, ReportScope, ReportScopeResolver } from './report-scope';
 
 const IM = [
   'sales_count',
@@ -76,20 +77,20 @@ export class InvoiceReportsService {
       const issued = n(t, 'sales_count') + n(t, 'void_count');
       const openCount = sumOf(mine, 'count');
       summary.push(
-        figure('invoices_issued', 'Invoices issued', issued, 'count', c),
-        figure('amount_issued', 'Amount invoiced (incl. voided)', money.v(n(t, 'total') + n(t, 'void_total'), c), 'money', c),
-        figure('paid_at_till', 'Paid at the till', money.v(n(t, 'total') - n(t, 'on_account'), c), 'money', c),
-        figure('on_account_invoices', 'Invoices with an on-account balance', n(t, 'credit_count'), 'count', c),
-        figure('on_account_amount', 'Sold on account', money.v(n(t, 'on_account'), c), 'money', c),
-        figure('open_invoices', 'Still open now', openCount, 'count', c),
-        figure('open_balance', 'Open balance now', money.v(sumOf(mine, 'balance'), c), 'money', c),
-        figure('overdue_invoices', 'Past due now', sumOf(overdue, 'count'), 'count', c),
-        figure('overdue_balance', 'Past-due balance now', money.v(sumOf(overdue, 'balance'), c), 'money', c),
-        figure('collected_on_account', 'On-account amount collected since', money.v(n(t, 'on_account') - sumOf(mine, 'balance'), c), 'money', c),
-        figure('void_invoices', 'Void invoices (voided sales)', n(t, 'void_count'), 'count', c),
-        figure('void_amount', 'Voided amount', money.v(n(t, 'void_total'), c), 'money', c),
-        figure('credit_notes', 'Credit notes issued', n(t, 'credit_note_count'), 'count', c),
-        figure('credit_note_total', 'Credit notes total', money.v(n(t, 'credit_note_total'), c), 'money', c),
+        figure('invoices_issued', issued, c),
+        figure('amount_issued', money.v(n(t, 'total') + n(t, 'void_total'), c), c),
+        figure('paid_at_till', money.v(n(t, 'total') - n(t, 'on_account'), c), c),
+        figure('on_account_invoices', n(t, 'credit_count'), c),
+        figure('on_account_amount', money.v(n(t, 'on_account'), c), c),
+        figure('open_invoices', openCount, c),
+        figure('open_balance', money.v(sumOf(mine, 'balance'), c), c),
+        figure('overdue_invoices', sumOf(overdue, 'count'), c),
+        figure('overdue_balance', money.v(sumOf(overdue, 'balance'), c), c),
+        figure('collected_on_account', money.v(n(t, 'on_account') - sumOf(mine, 'balance'), c), c),
+        figure('void_invoices', n(t, 'void_count'), c),
+        figure('void_amount', money.v(n(t, 'void_total'), c), c),
+        figure('credit_notes', n(t, 'credit_note_count'), c),
+        figure('credit_note_total', money.v(n(t, 'credit_note_total'), c), c),
       );
       statusSeries.push({
         name: c,
@@ -106,7 +107,7 @@ export class InvoiceReportsService {
       .sort((a, b) => n(a, 'day') - n(b, 'day'))
       .map((r) => {
         const c = String(r.currency_code);
-        return {
+        return row({
           date: formatDay(n(r, 'day')),
           currency: c,
           invoices_issued: n(r, 'sales_count') + n(r, 'void_count'),
@@ -116,9 +117,9 @@ export class InvoiceReportsService {
           on_account_amount: money.v(n(r, 'on_account'), c),
           void_invoices: n(r, 'void_count'),
           credit_notes: n(r, 'credit_note_count'),
-        };
+        });
       });
-    return this.result(scope, summary, rows, [
+    return reportResult(scope, summary, rows, [
       this.daily(scope, 'Amount invoiced per day', daily, (r, c) => money.v(n(r, 'total') + n(r, 'void_total'), c)),
       chart('pie', 'Invoices issued in the period by status now', statusSeries),
     ]);
@@ -141,45 +142,48 @@ export class InvoiceReportsService {
     const entries = [...perCustomer.values()]
       .map((e) => ({ ...e, total: sum(e.buckets) }))
       .sort((a, b) => b.total - a.total || (a.customerId ?? 0) - (b.customerId ?? 0));
-    const rows = entries.map((e) => ({
-      customer_id: e.customerId,
-      customer_name: e.customerId === null ? null : (names.get(e.customerId) ?? null),
-      currency: e.currency,
-      open_invoices: e.count,
-      ...Object.fromEntries(AGING_BUCKETS.map((b, i) => [`days_${b.replace('-', '_').replace('+', '_plus')}`, money.v(e.buckets[i], e.currency)])),
-      total: money.v(e.total, e.currency),
-      past_due: money.v(e.overdue, e.currency),
-    }));
+    const rows = entries.map((e) => {
+      const m = (minor: number) => money.v(minor, e.currency);
+      return row({
+        customer_id: e.customerId,
+        customer_name: e.customerId === null ? null : (names.get(e.customerId) ?? null),
+        currency: e.currency,
+        open_invoices: e.count,
+        days_0_30: m(e.buckets[0]),
+        days_31_60: m(e.buckets[1]),
+        days_61_90: m(e.buckets[2]),
+        days_91_120: m(e.buckets[3]),
+        days_120_plus: m(e.buckets[4]),
+        receivables: m(e.total),
+        past_due: m(e.overdue),
+      });
+    });
     const summary: SummaryFigure[] = [];
     const series = [];
     for (const c of scope.currencies) {
       const mine = entries.filter((e) => e.currency === c);
       const buckets = AGING_BUCKETS.map((_, i) => mine.reduce((a, e) => a + e.buckets[i], 0));
       summary.push(
-        figure('receivables', 'Open receivables', money.v(sum(buckets), c), 'money', c),
+        figure('receivables', money.v(sum(buckets), c), c),
         figure(
           'open_invoices',
-          'Open invoices',
           mine.reduce((a, e) => a + e.count, 0),
-          'count',
           c,
         ),
-        figure('customers', 'Customers with a balance', mine.length, 'count', c),
+        figure('customers', mine.length, c),
         figure(
           'past_due',
-          'Past due (after the due date)',
           money.v(
             mine.reduce((a, e) => a + e.overdue, 0),
             c,
           ),
-          'money',
           c,
         ),
-        ...AGING_BUCKETS.map((b, i) => figure(`bucket_${b}`, `${b} days since issue`, money.v(buckets[i], c), 'money', c)),
+        ...AGING_BUCKETS.map((b, i) => figure('bucket_{range}', money.v(buckets[i], c), c, { range: b })),
       );
       series.push({ name: c, currency: c, data: AGING_BUCKETS.map((b, i) => ({ x: b, y: money.v(buckets[i], c) })) });
     }
-    return this.result(
+    return reportResult(
       scope,
       summary,
       rows,
@@ -200,7 +204,7 @@ export class InvoiceReportsService {
     const rows = scope.stores.map((s) => {
       const rec = receivablesOf([s.id]);
       const cs = creditOf([s.id]);
-      return {
+      return row({
         store_id: s.id,
         store_name: s.name,
         currency: s.currencyCode,
@@ -208,20 +212,20 @@ export class InvoiceReportsService {
         credit_sales: money.v(cs, s.currencyCode),
         days,
         dso_days: daysSalesOutstanding(rec, cs, days),
-      };
+      });
     });
     const summary = scope.currencies.flatMap((c) => {
       const ids = scope.stores.filter((s) => s.currencyCode === c).map((s) => s.id);
       const rec = receivablesOf(ids);
       const cs = creditOf(ids);
       return [
-        figure('dso_days', 'Days sales outstanding (receivables / credit sales x days)', daysSalesOutstanding(rec, cs, days), 'days', c),
-        figure('receivables', 'Open receivables now (issued up to date_to)', money.v(rec, c), 'money', c),
-        figure('credit_sales', 'Credit (on-account) sales in the period', money.v(cs, c), 'money', c),
-        figure('days', 'Days in the period', days, 'days', c),
+        figure('dso_days', daysSalesOutstanding(rec, cs, days), c),
+        figure('receivables', money.v(rec, c), c),
+        figure('credit_sales', money.v(cs, c), c),
+        figure('days', days, c),
       ];
     });
-    return this.result(
+    return reportResult(
       scope,
       summary,
       rows,
@@ -253,7 +257,7 @@ export class InvoiceReportsService {
       mine.count++;
       mine.amount += c.amount;
       mine.days.set(c.day, (mine.days.get(c.day) ?? 0) + c.amount);
-      return {
+      return row({
         id: c.id,
         number: c.number,
         date: formatDay(c.day),
@@ -263,16 +267,16 @@ export class InvoiceReportsService {
         customer_id: c.customerId,
         customer_name: c.customerId === null ? null : (names.get(c.customerId) ?? null),
         currency: c.currencyCode,
-        amount: money.v(c.amount, c.currencyCode),
+        credit_note_amount: money.v(c.amount, c.currencyCode),
         created_at: c.createdAt,
-      };
+      });
     });
     const summary = scope.currencies.flatMap((c) => [
-      figure('credit_notes', 'Credit notes', perCurrency.get(c)?.count ?? 0, 'count', c),
-      figure('credit_note_total', 'Credit notes total', money.v(perCurrency.get(c)?.amount ?? 0, c), 'money', c),
+      figure('credit_notes', perCurrency.get(c)?.count ?? 0, c),
+      figure('credit_note_total', money.v(perCurrency.get(c)?.amount ?? 0, c), c),
     ]);
     const perDay = (c: string): Row[] => [...(perCurrency.get(c)?.days ?? [])].map(([day, amount]) => ({ day, amount }));
-    return this.result(scope, summary, rows, [
+    return reportResult(scope, summary, rows, [
       chart(
         'line',
         'Credit notes per day',
@@ -317,13 +321,13 @@ export class InvoiceReportsService {
         { stage: 'partially_paid', label: 'Partially paid', invoices: partial.count, amount: money.v(partial.balance, c), amount_is: 'open balance' },
         { stage: 'overdue', label: 'Past due now', invoices: overdue.count, amount: money.v(overdue.balance, c), amount_is: 'open balance' },
       ];
-      for (const s of stages) rows.push({ ...s, currency: c, share_of_issued: percent(s.invoices, issued) });
+      for (const s of stages) rows.push(row({ ...s, currency: c, share_of_issued: percent(s.invoices, issued) }));
       summary.push(
-        figure('issued', 'On-account invoices issued', issued, 'count', c),
-        figure('paid_in_full', 'Paid in full', paid, 'count', c),
-        figure('collection_rate', 'Paid in full / issued and not voided', percent(paid, n(t, 'credit_count')), 'percent', c),
-        figure('open_balance', 'Open balance now', money.v(unpaid.balance + partial.balance, c), 'money', c),
-        figure('overdue_share', 'Past due / issued and not voided', percent(overdue.count, n(t, 'credit_count')), 'percent', c),
+        figure('issued', issued, c),
+        figure('paid_in_full', paid, c),
+        figure('collection_rate', percent(paid, n(t, 'credit_count')), c),
+        figure('open_balance', money.v(unpaid.balance + partial.balance, c), c),
+        figure('overdue_share', percent(overdue.count, n(t, 'credit_count')), c),
       );
       series.push({
         name: c,
@@ -331,7 +335,7 @@ export class InvoiceReportsService {
         data: ['issued', 'any_payment', 'paid_in_full'].map((k) => ({ x: k, y: stages.find((s) => s.stage === k)!.invoices })),
       });
     }
-    return this.result(
+    return reportResult(
       scope,
       summary,
       rows,
@@ -347,10 +351,6 @@ export class InvoiceReportsService {
       title,
       scope.currencies.map((c) => ({ name: c, currency: c, data: dailyPoints(scope, byCur.get(c) ?? [], (r) => value(r, c)) })),
     );
-  }
-
-  private result(scope: ReportScope, summary: SummaryFigure[], rows: ReportRow[], charts: Chart[], note?: string): ReportResult {
-    return { data: { summary, rows, charts }, meta: reportMeta(scope, note) };
   }
 }
 

@@ -4,10 +4,11 @@ import { ItemCatalog, StockReadModel } from '@pos/catalog';
 import { fromMinor } from '@pos/kernel';
 import { CurrencyDecimals, ReferenceService } from '@pos/pricing';
 import { EpochDay, formatDay } from '../domain/calendar';
-import { Chart, ChartPoint, ChartSeries, ChartType, FigureUnit, SummaryFigure } from '../domain/report-payload';
+import { Chart, ChartPoint, ChartSeries, ChartType, ReportResult, ReportRow, SummaryFigure } from '../domain/report-payload';
+import { columnsOf } from '../domain/report-figures';
 import { CUSTOMERS, CUSTOMERS_ALL, ITEMS, ITEMS_ALL, RollupTable } from '../domain/rollup-tables';
 import { NameDirectory } from './name.directory';
-import { ReportScope } from './report-scope';
+import { reportMeta, ReportScope } from './report-scope';
 import { Filter, RollupQuery, RollupReader, RollupResult } from './rollup.ports';
 
 export type Row = RollupResult;
@@ -15,17 +16,23 @@ export type Row = RollupResult;
 /** A measure of a rollup result row as a number (0 when absent). */
 export const n = (r: Row | undefined, m: string): number => (r ? Number(r[m] ?? 0) : 0);
 
-/** JSON amounts in each currency's decimals (views are built from minor units, never the reverse). */
+/**
+ * JSON amounts in each currency's decimals (views are built from minor units, never the reverse).
+ * Built for the currencies a report shows; there is no default scale, so an amount in any other
+ * currency is a programming error, said loudly rather than shown at a guessed scale.
+ */
 export class Money {
   constructor(private readonly decimals: Map<string, number>) {}
 
   of(minor: number | null, currency: string): number | null {
-    return minor === null ? null : fromMinor(Math.round(minor), this.decimals.get(currency) ?? 2);
+    return minor === null ? null : this.v(minor, currency);
   }
 
   /** Same, for values known to be present. */
   v(minor: number, currency: string): number {
-    return fromMinor(Math.round(minor), this.decimals.get(currency) ?? 2);
+    const decimals = this.decimals.get(currency);
+    if (decimals === undefined) throw new Error(`No decimals for currency "${currency}" in this report`);
+    return fromMinor(Math.round(minor), decimals);
   }
 }
 
@@ -111,7 +118,6 @@ export class ReportKit {
     return this.rollups.sum({ ...q, from: scope.period.from, to: scope.period.to, where: this.where(scope, q.where) });
   }
 
-  /** Item rollups of the scope: the per-currency ones when every store is in scope, else per store. */
   /** Item rollups of the scope (only these items when given): per currency when every store is in scope, else per store. */
   itemSums(scope: ReportScope, groupBy: string[], measures: string[], itemIds?: number[]): Promise<Row[]> {
     return this.perCurrencyOrStore(scope, ITEMS_ALL, ITEMS, groupBy, measures, itemIds);
@@ -176,8 +182,9 @@ export class ReportKit {
   }
 }
 
-export function figure(key: string, label: string, value: number | null, unit: FigureUnit, currency: string | null = null): SummaryFigure {
-  return { key, label, value, unit, currency };
+/** A report's payload and meta: the rows' columns labelled from the metric catalogue. */
+export function reportResult(scope: ReportScope, summary: SummaryFigure[], rows: ReportRow[], charts: Chart[], note?: string): ReportResult {
+  return { data: { summary, rows, columns: columnsOf(rows), charts }, meta: reportMeta(scope, note) };
 }
 
 export function chart(type: ChartType, title: string, series: ChartSeries[]): Chart {

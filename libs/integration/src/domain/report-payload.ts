@@ -39,9 +39,18 @@ export interface Chart {
 
 export type ReportRow = Record<string, unknown>;
 
+/** A field of the rows: a catalogued figure (its label and unit) or a dimension (unit null). */
+export interface ReportColumn {
+  key: string;
+  label: string;
+  unit: FigureUnit | null;
+}
+
 export interface ReportPayload {
   summary: SummaryFigure[];
   rows: ReportRow[];
+  /** The rows' fields, labelled from the metric catalogue. */
+  columns: ReportColumn[];
   charts: Chart[];
 }
 
