@@ -96,6 +96,14 @@ describe('Report rollups', () => {
       payments: [{ payment_method_code: 'card', amount: 13.35 }],
       total_amount: 13.35,
     });
+    // Tax-exempt: its line goes to the tax rollup's exempt row, incrementally and rebuilt alike.
+    await sell({
+      items: [{ id: ids['BEV-001'], qty: 1 }],
+      tax_exempt: true,
+      tax_exempt_reason: 'Charity',
+      payments: [{ payment_method_code: 'card', amount: 1.29 }],
+      total_amount: 1.29,
+    });
     for (const adj of [
       { type: 'damage', warehouse_id: wh['DT-MAIN'], items: [{ item_id: ids['GRO-003'], quantity: 2 }] },
       { type: 'receive', warehouse_id: wh['DT-MAIN'], items: [{ item_id: ids['GRO-003'], quantity: 24, unit_cost: 2.5 }] },
@@ -121,8 +129,9 @@ describe('Report rollups', () => {
     const kept = await dump();
     expect(kept.rpt_sales.length).toBeGreaterThan(0);
     expect(kept.rpt_item_stock.length).toBeGreaterThan(0);
+    expect(kept.rpt_tax.some((r) => (r as string).includes('"exempt":1'))).toBe(true);
     const rebuilt = await rebuild();
-    expect(rebuilt).toMatchObject({ sales: 4, returns: 0 });
+    expect(rebuilt).toMatchObject({ sales: 5, returns: 0 });
     expect(await dump()).toEqual(kept);
 
     // And a rollup that drifted is put right.
