@@ -77,6 +77,14 @@ describe('A yen store: amounts in the currency of the store', () => {
     expect(res.body.data).toMatchObject({ currency: 'JPY', prices_include_tax: true, subtotal: 352, discount_total: 0, tax_total: 35, total: 387 });
   });
 
+  it('shows the till its prices in whole yen (money has no default scale)', async () => {
+    const one = await api().get(`/api/v1/pos/products/${waterId}?store_id=${storeId}`).set(bearer(admin));
+    expect(one.status).toBe(200);
+    expect(one.body.data).toMatchObject({ price: 129, base_price: 129 });
+    const found = await api().get(`/api/v1/pos/products/search?store_id=${storeId}&q=BEV-001`).set(bearer(admin));
+    expect(found.body.data[0]).toMatchObject({ id: waterId, price: 129 });
+  });
+
   it('refuses fractions of a yen with 422 naming the field', async () => {
     for (const [body, field] of [
       [sale({ total_amount: 387.5 }), 'total_amount'],

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CategoryRepository, ItemRepository, StockRepository, TaxClassDirectory } from './application/catalog.ports';
+import { CatalogCurrency, CategoryRepository, ItemRepository, StockRepository, TaxClassDirectory } from './application/catalog.ports';
 import { CategoryService } from './application/category.service';
 import { InventoryService } from './application/inventory.service';
 import { ItemCatalog } from './application/item-catalog';
@@ -16,6 +16,7 @@ import { CATALOG_ENTITIES } from './infrastructure/catalog.entities';
 import { TypeOrmCategoryRepository } from './infrastructure/category.repository';
 import { TypeOrmItemRepository } from './infrastructure/item.repository';
 import { ItemPriceChangeEntity, TypeOrmItemPriceHistoryRepository } from './infrastructure/item-price-history.repository';
+import { SqlCatalogCurrency } from './infrastructure/sql-catalog.currency';
 import { SqlTaxClassDirectory } from './infrastructure/sql-tax-class.directory';
 import { TypeOrmStockRepository } from './infrastructure/stock.repository';
 import { STORE_ENTITIES } from './infrastructure/store.entities';
@@ -41,7 +42,19 @@ import { TypeOrmStoreRepository } from './infrastructure/store.repository';
     { provide: ItemRepository, useClass: TypeOrmItemRepository },
     { provide: StockRepository, useClass: TypeOrmStockRepository },
     { provide: TaxClassDirectory, useClass: SqlTaxClassDirectory },
+    { provide: CatalogCurrency, useClass: SqlCatalogCurrency },
   ],
-  exports: [StoreService, CategoryService, ItemService, InventoryService, StoreContext, StockLedger, StockReadModel, ItemCatalog, ItemPriceHistory],
+  exports: [
+    CatalogCurrency,
+    StoreService,
+    CategoryService,
+    ItemService,
+    InventoryService,
+    StoreContext,
+    StockLedger,
+    StockReadModel,
+    ItemCatalog,
+    ItemPriceHistory,
+  ],
 })
 export class CatalogModule {}

@@ -15,6 +15,7 @@ export type { StockLine, StockReference, AdjustmentInput, AdjustmentLineInput } 
 export { ItemCatalog } from './application/item-catalog';
 export { ItemPriceHistory } from './application/item-price-history';
 export type { ItemChangeQuery, SearchHit, SearchOptions } from './application/catalog.ports';
+export { CatalogCurrency } from './application/catalog.ports';
 export { StockReadModel } from './application/stock-read-model';
 export type { StockSnapshotRow } from './application/catalog.ports';
 export * from './application/catalog.events';

@@ -3,28 +3,28 @@ import { allocateByLargestRemainder, applyBasisPoints, fromMinor, minorToString,
 
 describe('money', () => {
   it('parses decimal numbers and strings without float error', () => {
-    expect(toMinor(0.1 + 0.2)).toBe(30);
-    expect(toMinor('19.99')).toBe(1999);
-    expect(toMinor(19.99)).toBe(1999);
-    expect(toMinor('-0.01')).toBe(-1);
-    expect(toMinor(1.005)).toBe(101); // half away from zero on the third decimal as written
-    expect(toMinor(-1.005)).toBe(-101);
+    expect(toMinor(0.1 + 0.2, 2)).toBe(30);
+    expect(toMinor('19.99', 2)).toBe(1999);
+    expect(toMinor(19.99, 2)).toBe(1999);
+    expect(toMinor('-0.01', 2)).toBe(-1);
+    expect(toMinor(1.005, 2)).toBe(101); // half away from zero on the third decimal as written
+    expect(toMinor(-1.005, 2)).toBe(-101);
     expect(toMinor(1500, 0)).toBe(1500);
     expect(toMinor('12.3456', 3)).toBe(12346);
-    expect(toMinor(1e-7)).toBe(0);
+    expect(toMinor(1e-7, 2)).toBe(0);
   });
 
   it('refuses what is not an amount', () => {
-    for (const bad of ['abc', '1,5', '', '1e5', 'NaN']) expect(() => toMinor(bad)).toThrow(RangeError);
-    expect(() => toMinor(Number.POSITIVE_INFINITY)).toThrow(RangeError);
-    expect(() => toMinor('99999999999999999999')).toThrow(RangeError);
+    for (const bad of ['abc', '1,5', '', '1e5', 'NaN']) expect(() => toMinor(bad, 2)).toThrow(RangeError);
+    expect(() => toMinor(Number.POSITIVE_INFINITY, 2)).toThrow(RangeError);
+    expect(() => toMinor('99999999999999999999', 2)).toThrow(RangeError);
   });
 
   it('formats minor units with the currency decimals', () => {
-    expect(fromMinor(1999)).toBe(19.99);
-    expect(minorToString(-5)).toBe('-0.05');
+    expect(fromMinor(1999, 2)).toBe(19.99);
+    expect(minorToString(-5, 2)).toBe('-0.05');
     expect(minorToString(1500, 0)).toBe('1500');
-    expect(fromMinor(0)).toBe(0);
+    expect(fromMinor(0, 2)).toBe(0);
   });
 
   it('gives the number the decimal text parses to, for every safe integer and number of decimals (the division fast path is exact)', () => {

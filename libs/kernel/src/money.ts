@@ -1,16 +1,15 @@
 import { ValidationFailedError } from './errors';
 
 /**
- * Money is carried as integer minor units (cents) everywhere inside the service.
+ * Money is carried as integer minor units everywhere inside the service.
  * Conversions from and to the JSON decimal numbers of the contract go through strings so
- * binary floating point never takes part in arithmetic.
+ * binary floating point never takes part in arithmetic. Money has no default scale: every
+ * conversion names the decimals of the currency it is in (USD 2, JPY 0).
  */
 export type Minor = number;
 
-export const DEFAULT_DECIMALS = 2;
-
 /** Parses a JSON number or decimal string ("12.5", 12.5, "-0.01") into minor units. */
-export function toMinor(value: number | string, decimals = DEFAULT_DECIMALS): Minor {
+export function toMinor(value: number | string, decimals: number): Minor {
   const text = typeof value === 'number' ? numberToPlainString(value) : value.trim();
   const match = /^([+-])?(\d+)(?:\.(\d+))?$/.exec(text);
   if (!match) throw new RangeError(`Not a decimal amount: ${String(value)}`);
@@ -35,13 +34,13 @@ const POWERS_OF_TEN = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000,
  * `minor / 10^decimals` is that same nearest double (a property test checks the two agree); no
  * arithmetic is done on the result, it is only what JSON carries. (Reports write thousands.)
  */
-export function fromMinor(minor: Minor, decimals = DEFAULT_DECIMALS): number {
+export function fromMinor(minor: Minor, decimals: number): number {
   assertInteger(minor);
   const power = POWERS_OF_TEN[decimals];
   return power === undefined ? Number(minorToString(minor, decimals)) : minor / power + 0;
 }
 
-export function minorToString(minor: Minor, decimals = DEFAULT_DECIMALS): string {
+export function minorToString(minor: Minor, decimals: number): string {
   assertInteger(minor);
   const negative = minor < 0;
   const digits = Math.abs(minor)

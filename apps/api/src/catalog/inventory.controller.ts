@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { InventoryService } from '@pos/catalog';
+import { CatalogCurrency, InventoryService } from '@pos/catalog';
 import { Principal } from '@pos/identity';
-import { toMinor } from '@pos/kernel';
+import { amountToMinor } from '@pos/kernel';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { pageRequest } from '../http/page-query.dto';
 import { AdjustmentDto, InventoryQuery, MovementQuery } from './catalog.dto';
@@ -24,7 +24,10 @@ export function dayEnd(date: string | undefined): Date | undefined {
 @ApiTags('Inventory')
 @Controller('inventory')
 export class InventoryController {
-  constructor(private readonly inventory: InventoryService) {}
+  constructor(
+    private readonly inventory: InventoryService,
+    private readonly currency: CatalogCurrency,
+  ) {}
 
   @Get()
   @RequirePermission('inventory.view')
@@ -56,17 +59,18 @@ export class InventoryController {
   @ApiOperation({ summary: 'Stock adjustment: count, receive, damage, spoilage or transfer (one transaction)' })
   @ApiEnvelope(Adjustment, { status: 201 })
   @ApiErrors([409, 'Not enough stock, or a level beyond 1,000,000,000 units'])
-  adjust(@CurrentPrincipal() p: Principal, @Body() body: AdjustmentDto) {
+  async adjust(@CurrentPrincipal() p: Principal, @Body() body: AdjustmentDto) {
+    const decimals = await this.currency.decimals();
     return this.inventory.adjust(p, {
       type: body.type,
       warehouseId: body.warehouse_id,
       toWarehouseId: body.to_warehouse_id,
       reference: body.reference,
       notes: body.notes,
-      items: body.items.map((l) => ({
+      items: body.items.map((l, i) => ({
         itemId: l.item_id,
         quantity: l.quantity,
-        unitCost: l.unit_cost === undefined ? undefined : toMinor(l.unit_cost),
+        unitCost: l.unit_cost === undefined ? undefined : amountToMinor(l.unit_cost, decimals, `items.${i}.unit_cost`),
         serialNumbers: l.serial_numbers?.map((s) => s.trim()),
         notes: l.notes,
       })),

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { InventoryService, ItemInput, ItemService } from '@pos/catalog';
+import { CatalogCurrency, InventoryService, ItemInput, ItemService } from '@pos/catalog';
 import { Principal } from '@pos/identity';
-import { toMinor } from '@pos/kernel';
+import { amountToMinor } from '@pos/kernel';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { MessageResult } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
@@ -11,14 +11,16 @@ import { CheckNameQuery, CreateItemDto, ItemListQuery, ItemWriteDto, SerialQuery
 import { Item, ItemDetail, ItemNameCheck, SerialNumber } from './catalog.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 
-export function itemInput(body: ItemWriteDto | CreateItemDto): ItemInput {
+/** The item body to the use case's input; amounts in the catalog currency (its `decimals`: more is a 422 on the field). */
+export function itemInput(body: ItemWriteDto | CreateItemDto, decimals: number): ItemInput {
+  const money = (v: number, field: string) => amountToMinor(v, decimals, field);
   return {
     sku: body.sku,
     name: body.name,
     description: body.description,
     categoryId: body.category_id,
-    basePrice: body.base_price === undefined ? undefined : toMinor(body.base_price),
-    cost: body.cost === undefined ? undefined : toMinor(body.cost),
+    basePrice: body.base_price === undefined ? undefined : money(body.base_price, 'base_price'),
+    cost: body.cost === undefined ? undefined : money(body.cost, 'cost'),
     taxClassId: body.tax_class_id,
     baseUnit: body.base_unit,
     isActive: body.is_active,
@@ -26,10 +28,10 @@ export function itemInput(body: ItemWriteDto | CreateItemDto): ItemInput {
     reorderLevel: body.reorder_level,
     reorderQuantity: body.reorder_quantity,
     barcodes: body.barcodes?.map((b) => b.trim()),
-    units: body.units?.map((u) => ({
+    units: body.units?.map((u, i) => ({
       name: u.name.trim(),
       factor: u.factor,
-      price: u.price === undefined ? null : toMinor(u.price),
+      price: u.price === undefined ? null : money(u.price, `units.${i}.price`),
       barcode: u.barcode?.trim() || null,
     })),
     warehouseReorderLevels: body.warehouse_reorder_levels?.map((w) => ({ warehouseId: w.warehouse_id, reorderLevel: w.reorder_level ?? null })),
@@ -43,6 +45,7 @@ export class ItemsController {
   constructor(
     private readonly items: ItemService,
     private readonly inventory: InventoryService,
+    private readonly currency: CatalogCurrency,
   ) {}
 
   @Get()
@@ -87,8 +90,8 @@ export class ItemsController {
   @ApiOperation({ summary: 'Create an item (back office; SKU and barcodes unique)' })
   @ApiEnvelope(ItemDetail, { status: 201 })
   @ApiErrors(409)
-  create(@CurrentPrincipal() p: Principal, @Body() body: CreateItemDto) {
-    const input = itemInput(body);
+  async create(@CurrentPrincipal() p: Principal, @Body() body: CreateItemDto) {
+    const input = itemInput(body, await this.currency.decimals());
     return this.items.create(p, { ...input, sku: body.sku, name: body.name, basePrice: input.basePrice! });
   }
 
@@ -98,8 +101,8 @@ export class ItemsController {
   @ApiOperation({ summary: 'Update an item; barcodes/units, when given, replace the current ones' })
   @ApiEnvelope(ItemDetail)
   @ApiErrors(409)
-  update(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Body() body: ItemWriteDto) {
-    return this.items.update(p, id, itemInput(body));
+  async update(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Body() body: ItemWriteDto) {
+    return this.items.update(p, id, itemInput(body, await this.currency.decimals()));
   }
 
   @Delete(':item')

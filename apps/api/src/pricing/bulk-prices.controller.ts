@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Principal } from '@pos/identity';
-import { toMinor } from '@pos/kernel';
-import { BulkPriceService } from '@pos/pricing';
+import { amountToMinor } from '@pos/kernel';
+import { BulkPriceService, CurrencyDecimals } from '@pos/pricing';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { BulkPricesDto } from './pricing.dto';
@@ -13,17 +13,28 @@ import { ApiEnvelope } from '../http/openapi';
 @Controller('prices/bulk')
 @RequirePermission('pricing.manage')
 export class BulkPricesController {
-  constructor(private readonly bulk: BulkPriceService) {}
+  constructor(
+    private readonly bulk: BulkPriceService,
+    private readonly currencies: CurrencyDecimals,
+  ) {}
 
   @Post()
   @HttpCode(200)
   @RateTier('bulk')
   @ApiOperation({ summary: 'Up to 10,000 price changes (items or price-book entries): validated, then applied by a queued job' })
   @ApiEnvelope(BulkPriceJob)
-  submit(@CurrentPrincipal() p: Principal, @Body() body: BulkPricesDto) {
+  async submit(@CurrentPrincipal() p: Principal, @Body() body: BulkPricesDto) {
+    // A base price is a catalog amount; a price book entry is in its book's currency.
+    const decimals = new Map<number | undefined, number>([[undefined, await this.currencies.ofCatalog()]]);
+    for (const book of new Set(body.changes.map((c) => c.price_book_id))) if (!decimals.has(book)) decimals.set(book, await this.currencies.ofPriceBook(book!));
     return this.bulk.submit(
       p,
-      body.changes.map((c) => ({ itemId: c.item_id, price: toMinor(c.price), priceBookId: c.price_book_id, minQuantity: c.min_quantity })),
+      body.changes.map((c, i) => ({
+        itemId: c.item_id,
+        price: amountToMinor(c.price, decimals.get(c.price_book_id)!, `changes.${i}.price`),
+        priceBookId: c.price_book_id,
+        minQuantity: c.min_quantity,
+      })),
     );
   }
 

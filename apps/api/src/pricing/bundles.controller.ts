@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Principal } from '@pos/identity';
-import { toMinor } from '@pos/kernel';
-import { BundleService } from '@pos/pricing';
+import { amountToMinor } from '@pos/kernel';
+import { BundleService, CurrencyDecimals } from '@pos/pricing';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { MessageResult } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
@@ -16,7 +16,15 @@ const endOfDay = (d: string) => new Date(d.length === 10 ? `${d}T23:59:59.999Z` 
 @ApiTags('Bundles')
 @Controller('bundles')
 export class BundlesController {
-  constructor(private readonly bundles: BundleService) {}
+  constructor(
+    private readonly bundles: BundleService,
+    private readonly currencies: CurrencyDecimals,
+  ) {}
+
+  /** A bundle price in the catalog currency (bundles are chain-wide): more decimals than it has is a 422. */
+  private async price(v: number | undefined): Promise<number | undefined> {
+    return v === undefined ? undefined : amountToMinor(v, await this.currencies.ofCatalog(), 'price');
+  }
 
   @Get()
   @RequirePermission('items.view')
@@ -32,12 +40,12 @@ export class BundlesController {
   @ApiOperation({ summary: 'Create a bundle' })
   @ApiEnvelope(Bundle, { status: 201 })
   @ApiErrors(409)
-  create(@CurrentPrincipal() p: Principal, @Body() b: CreateBundleDto) {
+  async create(@CurrentPrincipal() p: Principal, @Body() b: CreateBundleDto) {
     return this.bundles.create(p, {
       name: b.name,
       code: b.code,
       description: b.description ?? null,
-      price: toMinor(b.price),
+      price: (await this.price(b.price))!,
       active: b.is_active ?? true,
       storeIds: b.store_ids ?? [],
       validFrom: b.valid_from ? new Date(b.valid_from) : null,
@@ -51,10 +59,10 @@ export class BundlesController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: "Bundle price against its components' price, and the saving" })
   @ApiEnvelope(BundleCalculation, { status: 201 })
-  calculate(@Body() b: BundleCalculateDto) {
+  async calculate(@Body() b: BundleCalculateDto) {
     return this.bundles.calculate({
       bundleId: b.bundle_id,
-      price: b.price === undefined ? undefined : toMinor(b.price),
+      price: await this.price(b.price),
       quantity: b.quantity,
       components: b.items?.map((i) => ({ itemId: i.item_id, quantity: i.quantity })),
     });
@@ -73,12 +81,12 @@ export class BundlesController {
   @ApiOperation({ summary: 'Update a bundle' })
   @ApiEnvelope(Bundle)
   @ApiErrors(409)
-  update(@CurrentPrincipal() p: Principal, @Param('bundle', IdPipe) id: number, @Body() b: UpdateBundleDto) {
+  async update(@CurrentPrincipal() p: Principal, @Param('bundle', IdPipe) id: number, @Body() b: UpdateBundleDto) {
     return this.bundles.update(p, id, {
       name: b.name,
       code: b.code,
       description: b.description,
-      price: b.price === undefined ? undefined : toMinor(b.price),
+      price: await this.price(b.price),
       active: b.is_active,
       storeIds: b.store_ids,
       validFrom: b.valid_from === undefined ? undefined : new Date(b.valid_from),

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { assertStoreAccess, currentStoreId, Principal } from '@pos/identity';
-import { fromMinor, toMinor } from '@pos/kernel';
+import { amountToMinor, fromMinor, toMinor } from '@pos/kernel';
 import { CurrencyDecimals, PricingRuleService, PricingService, RuleValues, RuleWrite } from '@pos/pricing';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { MessageResult } from '../http/envelope';
@@ -12,15 +12,17 @@ import { CreateRuleDto, PricingCartDto, RuleListQuery, UpdateRuleDto } from './p
 import { PricingRule, RuleEvaluation } from './pricing.responses';
 import { ApiEnvelope, ApiMessage } from '../http/openapi';
 
+/** A percent (two decimals) in basis points. */
 const bp = (percent: number | undefined) => (percent === undefined ? undefined : toMinor(percent, 2));
-const minor = (v: number | undefined) => (v === undefined ? undefined : toMinor(v));
 
-/** The kind-specific values as given (the use case picks the one its resulting kind needs). */
-function ruleValues(b: CreateRuleDto | UpdateRuleDto): RuleValues {
-  return { percentOffBp: bp(b.percent_off), amountOff: minor(b.amount_off), fixedPrice: minor(b.fixed_price) };
+/** The kind-specific values as given (the use case picks the one its resulting kind needs); amounts in the catalog currency. */
+function ruleValues(b: CreateRuleDto | UpdateRuleDto, decimals: number): RuleValues {
+  const minor = (v: number | undefined, field: string) => (v === undefined ? undefined : amountToMinor(v, decimals, field));
+  return { percentOffBp: bp(b.percent_off), amountOff: minor(b.amount_off, 'amount_off'), fixedPrice: minor(b.fixed_price, 'fixed_price') };
 }
 
-function ruleInput(b: CreateRuleDto | UpdateRuleDto): Partial<RuleWrite> {
+function ruleInput(b: CreateRuleDto | UpdateRuleDto, decimals: number): Partial<RuleWrite> {
+  const minor = (v: number | undefined, field: string) => (v === undefined ? undefined : amountToMinor(v, decimals, field));
   const kind = b.kind;
   const conditions: RuleWrite['conditions'] = {};
   if (b.item_ids !== undefined) conditions.itemIds = b.item_ids;
@@ -28,7 +30,7 @@ function ruleInput(b: CreateRuleDto | UpdateRuleDto): Partial<RuleWrite> {
   if (b.customer_group_ids !== undefined) conditions.customerGroupIds = b.customer_group_ids;
   if (b.store_ids !== undefined) conditions.storeIds = b.store_ids;
   if (b.min_quantity !== undefined) conditions.minQuantity = b.min_quantity;
-  if (b.min_subtotal !== undefined) conditions.minSubtotal = minor(b.min_subtotal);
+  if (b.min_subtotal !== undefined) conditions.minSubtotal = minor(b.min_subtotal, 'min_subtotal');
   if (b.days_of_week !== undefined) conditions.daysOfWeek = b.days_of_week;
   if (b.start_time !== undefined) conditions.startTime = b.start_time;
   if (b.end_time !== undefined) conditions.endTime = b.end_time;
@@ -42,7 +44,13 @@ function ruleInput(b: CreateRuleDto | UpdateRuleDto): Partial<RuleWrite> {
     ...(b.is_exclusive !== undefined ? { exclusive: b.is_exclusive } : {}),
     ...(b.is_active !== undefined ? { active: b.is_active } : {}),
     ...(b.tiers !== undefined
-      ? { tiers: b.tiers.map((t) => ({ minQuantity: t.min_quantity, percentOffBp: bp(t.percent_off), unitPrice: minor(t.unit_price) })) }
+      ? {
+          tiers: b.tiers.map((t, i) => ({
+            minQuantity: t.min_quantity,
+            percentOffBp: bp(t.percent_off),
+            unitPrice: minor(t.unit_price, `tiers.${i}.unit_price`),
+          })),
+        }
       : {}),
     ...(b.buy_quantity !== undefined ? { buyQuantity: b.buy_quantity } : {}),
     ...(b.get_quantity !== undefined ? { getQuantity: b.get_quantity } : {}),
@@ -80,8 +88,9 @@ export class PricingRulesController {
     description: 'Answers 200, as the contract gives it (201 is only for the creates it names: categories, customers, bundles).',
   })
   @ApiEnvelope(PricingRule)
-  create(@Body() body: CreateRuleDto) {
-    const input = ruleInput(body);
+  async create(@Body() body: CreateRuleDto) {
+    const decimals = await this.currencies.ofCatalog();
+    const input = ruleInput(body, decimals);
     return this.rules.create(
       {
         description: null,
@@ -98,7 +107,7 @@ export class PricingRulesController {
         name: body.name,
         kind: body.kind,
       } as RuleWrite,
-      ruleValues(body),
+      ruleValues(body, decimals),
     );
   }
 
@@ -141,8 +150,9 @@ export class PricingRulesController {
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Update a rule' })
   @ApiEnvelope(PricingRule)
-  update(@Param('pricingRule', IdPipe) id: number, @Body() body: UpdateRuleDto) {
-    return this.rules.update(id, ruleInput(body), ruleValues(body));
+  async update(@Param('pricingRule', IdPipe) id: number, @Body() body: UpdateRuleDto) {
+    const decimals = await this.currencies.ofCatalog();
+    return this.rules.update(id, ruleInput(body, decimals), ruleValues(body, decimals));
   }
 
   @Delete(':pricingRule')

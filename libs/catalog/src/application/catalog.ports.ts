@@ -195,3 +195,15 @@ export abstract class StockRepository {
 export abstract class TaxClassDirectory {
   abstract find(ids: number[]): Promise<{ id: number; name: string; code: string }[]>;
 }
+
+/**
+ * The currency chain-wide catalog amounts are kept in (item prices and costs, unit prices, rule
+ * amounts, bundle prices): the chain's base currency (`currencies.is_base`). Money has no default
+ * scale, so the catalog reads and writes those amounts with its decimals. Currencies belong to
+ * the pricing context, which depends on the catalog: this narrow port of the catalog's own reads
+ * the one fact it needs.
+ */
+export abstract class CatalogCurrency {
+  /** The base currency's decimals; 409 `base_currency_missing` when no currency is marked base. */
+  abstract decimals(): Promise<number>;
+}

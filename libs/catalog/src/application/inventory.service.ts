@@ -4,7 +4,7 @@ import { AuditLog, Transactional } from '@pos/platform';
 import { assertStoreAccess, Principal } from '@pos/identity';
 import { stockStatus, StockStatus } from '../domain/stock-status';
 import { StockMovementRecord } from './catalog.records';
-import { ItemRepository, StockRepository } from './catalog.ports';
+import { CatalogCurrency, ItemRepository, StockRepository } from './catalog.ports';
 import { AdjustmentInput, StockLedger } from './stock-ledger';
 import { StoreContext } from './store-context';
 
@@ -23,7 +23,8 @@ export interface MovementView {
   created_at: string;
 }
 
-export function movementView(m: StockMovementRecord): MovementView {
+/** A ledger row; its unit cost is a catalog amount (`decimals`: the catalog currency's). */
+export function movementView(m: StockMovementRecord, decimals: number): MovementView {
   return {
     id: m.id,
     item_id: m.itemId,
@@ -31,7 +32,7 @@ export function movementView(m: StockMovementRecord): MovementView {
     type: m.type,
     quantity: m.quantity,
     balance_after: m.balanceAfter,
-    unit_cost: m.unitCost === null ? null : fromMinor(m.unitCost),
+    unit_cost: m.unitCost === null ? null : fromMinor(m.unitCost, decimals),
     reference_type: m.referenceType,
     reference_id: m.referenceId,
     user_id: m.userId,
@@ -52,6 +53,7 @@ export class InventoryService {
     private readonly stores: StoreContext,
     private readonly ledger: StockLedger,
     private readonly audit: AuditLog,
+    private readonly currency: CatalogCurrency,
   ) {}
 
   async list(principal: Principal, filter: { storeId?: number; warehouseId?: number; itemId?: number; status?: StockStatus }, page: PageRequest) {
@@ -74,7 +76,8 @@ export class InventoryService {
     page: PageRequest,
   ): Promise<Page<MovementView>> {
     if (filter.warehouseId !== undefined) await this.stores.requireWarehouse(principal, filter.warehouseId, 'forbidden');
-    return (await this.stock.movements({ scope: principal.stores, ...filter }, page)).map(movementView);
+    const [movements, decimals] = await Promise.all([this.stock.movements({ scope: principal.stores, ...filter }, page), this.currency.decimals()]);
+    return movements.map((m) => movementView(m, decimals));
   }
 
   async serials(principal: Principal, itemId: number, filter: { warehouseId?: number; status?: string }) {
@@ -94,6 +97,7 @@ export class InventoryService {
   @Transactional()
   async adjust(principal: Principal, input: AdjustmentInput) {
     const r = await this.ledger.adjust(principal, input);
+    const decimals = await this.currency.decimals();
     await this.audit.record({
       action: 'stock.adjusted',
       target: { type: 'stock_adjustment', id: r.adjustmentId },
@@ -112,7 +116,7 @@ export class InventoryService {
       warehouse_id: r.from.id,
       to_warehouse_id: r.to?.id ?? null,
       reference: input.reference ?? null,
-      movements: r.movements.map(movementView),
+      movements: r.movements.map((m) => movementView(m, decimals)),
     };
   }
 }

@@ -3,7 +3,7 @@ import { Clock, ConflictError, fromMinor, NotFoundError, Page, PageRequest, Vali
 import { Principal } from '@pos/identity';
 import { AuditLog, ChangeLog, isUniqueViolation, Transactional } from '@pos/platform';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord } from './catalog.records';
-import { CategoryRepository, ItemRepository, ItemWrite, StockRepository, TaxClassDirectory, UnitWrite } from './catalog.ports';
+import { CatalogCurrency, CategoryRepository, ItemRepository, ItemWrite, StockRepository, TaxClassDirectory, UnitWrite } from './catalog.ports';
 import { StoreContext } from './store-context';
 import { ItemReferenceCache } from './item-reference.cache';
 import { ItemPriceHistoryRepository } from './item-price-history';
@@ -49,15 +49,15 @@ export interface ItemInput {
   warehouseReorderLevels?: { warehouseId: number; reorderLevel: number | null }[];
 }
 
-/** An item's selling units (a case of 12) with their own price and barcode. */
-export function unitViews(itemId: number, units: ItemUnitRecord[], barcodes: ItemBarcodeRecord[]) {
+/** An item's selling units (a case of 12) with their own price and barcode (`decimals`: the currency the price is read in). */
+export function unitViews(itemId: number, units: ItemUnitRecord[], barcodes: ItemBarcodeRecord[], decimals: number) {
   return units
     .filter((u) => u.itemId === itemId)
     .map((u) => ({
       id: u.id,
       name: u.name,
       factor: u.factor,
-      price: u.price === null ? null : fromMinor(u.price),
+      price: u.price === null ? null : fromMinor(u.price, decimals),
       barcode: barcodes.find((b) => b.itemUnitId === u.id)?.barcode ?? null,
     }));
 }
@@ -67,7 +67,14 @@ function priceFacts(i: Pick<ItemRecord, 'sku' | 'name' | 'basePrice' | 'cost'>) 
   return { sku: i.sku, name: i.name, base_price: i.basePrice, cost: i.cost };
 }
 
-export function itemView(i: ItemRecord, barcodes: ItemBarcodeRecord[], units: ItemUnitRecord[], category: { id: number; name: string } | null): ItemView {
+/** An item with its amounts in the catalog currency (`decimals`: the base currency's). */
+export function itemView(
+  i: ItemRecord,
+  barcodes: ItemBarcodeRecord[],
+  units: ItemUnitRecord[],
+  category: { id: number; name: string } | null,
+  decimals: number,
+): ItemView {
   const own = barcodes.filter((b) => b.itemId === i.id);
   return {
     id: i.id,
@@ -76,8 +83,8 @@ export function itemView(i: ItemRecord, barcodes: ItemBarcodeRecord[], units: It
     description: i.description,
     category_id: i.categoryId,
     category,
-    base_price: fromMinor(i.basePrice),
-    cost: fromMinor(i.cost),
+    base_price: fromMinor(i.basePrice, decimals),
+    cost: fromMinor(i.cost, decimals),
     tax_class_id: i.taxClassId,
     base_unit: i.baseUnit,
     is_active: i.isActive,
@@ -85,7 +92,7 @@ export function itemView(i: ItemRecord, barcodes: ItemBarcodeRecord[], units: It
     reorder_level: i.reorderLevel,
     reorder_quantity: i.reorderQuantity,
     barcodes: own.filter((b) => b.itemUnitId === null).map((b) => b.barcode),
-    units: unitViews(i.id, units, own),
+    units: unitViews(i.id, units, own, decimals),
     created_at: i.createdAt.toISOString(),
     updated_at: i.updatedAt.toISOString(),
     deleted_at: i.deletedAt?.toISOString() ?? null,
@@ -110,6 +117,7 @@ export class ItemService {
     private readonly clock: Clock,
     private readonly reference: ItemReferenceCache,
     private readonly priceHistory: ItemPriceHistoryRepository,
+    private readonly currency: CatalogCurrency,
   ) {}
 
   /** Rewrites the name search index from the items (after a raw import, e.g. the benchmark seeders); the rows written. */
@@ -125,10 +133,15 @@ export class ItemService {
   async withDetails(result: Page<ItemRecord>): Promise<Page<ItemView>> {
     const ids = result.items.map((i) => i.id);
     const categoryIds = [...new Set(result.items.map((i) => i.categoryId).filter((c): c is number => c !== null))];
-    const [barcodes, units, categories] = await Promise.all([this.items.barcodes(ids), this.items.units(ids), this.categories.findByIds(categoryIds)]);
+    const [barcodes, units, categories, decimals] = await Promise.all([
+      this.items.barcodes(ids),
+      this.items.units(ids),
+      this.categories.findByIds(categoryIds),
+      this.currency.decimals(),
+    ]);
     return result.map((i) => {
       const c = categories.find((cat) => cat.id === i.categoryId);
-      return itemView(i, barcodes, units, c ? { id: c.id, name: c.name } : null);
+      return itemView(i, barcodes, units, c ? { id: c.id, name: c.name } : null, decimals);
     });
   }
 
@@ -140,15 +153,16 @@ export class ItemService {
   async show(principal: Principal, id: number) {
     const item = await this.items.find(id, true);
     if (!item) throw new NotFoundError('Item');
-    const [barcodes, units, category, levels, taxClasses] = await Promise.all([
+    const [barcodes, units, category, levels, taxClasses, decimals] = await Promise.all([
       this.items.barcodes([id]),
       this.items.units([id]),
       item.categoryId ? this.categories.find(item.categoryId) : Promise.resolve(null),
       this.stock.levelsForItem(id),
       item.taxClassId ? this.taxClasses.find([item.taxClassId]) : Promise.resolve([]),
+      this.currency.decimals(),
     ]);
     return {
-      ...itemView(item, barcodes, units, category ? { id: category.id, name: category.name } : null),
+      ...itemView(item, barcodes, units, category ? { id: category.id, name: category.name } : null, decimals),
       tax_class: taxClasses[0] ? { id: taxClasses[0].id, name: taxClasses[0].name, code: taxClasses[0].code } : null,
       stock: await this.visibleStock(principal, item, levels),
     };

@@ -100,10 +100,14 @@ export class AuthService {
     await this.tokens.revoke(principal.token.id);
   }
 
-  /** GET /auth/me: built once per resolved principal (the token cache keeps the same object for AUTH_CACHE_TTL_MS). */
-  me(principal: Principal) {
+  /**
+   * GET /auth/me: built once per resolved principal (the token cache keeps the same object for
+   * AUTH_CACHE_TTL_MS); the amount limit in the currency of the user's store.
+   */
+  async me(principal: Principal) {
     let view = meViews.get(principal);
     if (!view) {
+      const decimals = await this.stores.moneyDecimals(currentStoreId(principal));
       view = {
         id: principal.userId,
         name: principal.name,
@@ -113,7 +117,7 @@ export class AuthService {
         permissions: [...principal.permissions].sort(),
         discount_limits: {
           max_discount_percent: principal.discountLimits.maxPercentBp / 100,
-          max_discount_amount: fromMinor(principal.discountLimits.maxAmount),
+          max_discount_amount: fromMinor(principal.discountLimits.maxAmount, decimals),
         },
       };
       meViews.set(principal, view);

@@ -150,6 +150,11 @@ export abstract class PasswordHasher {
 export abstract class StoreDirectory {
   abstract names(ids: number[]): Promise<Map<number, string>>;
   abstract existingIds(ids: number[]): Promise<number[]>;
+  /**
+   * The decimals of the currency a user's amounts (discount limits) are read in: their store's
+   * currency, or the base currency when they have no store. Money has no default scale.
+   */
+  abstract moneyDecimals(storeId: number | null): Promise<number>;
 }
 
 /** TOTP (RFC 6238) and secret sealing; implemented with otpauth + AES-GCM. */

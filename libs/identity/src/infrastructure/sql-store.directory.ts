@@ -1,14 +1,33 @@
 import { Injectable } from '@nestjs/common';
+import { ConflictError } from '@pos/kernel';
 import { TxRepository } from '@pos/platform';
 import { StoreDirectory } from '../application/ports';
 
+const DECIMALS_TTL_MS = 60_000;
+
 /**
- * Reads store ids and names straight from the stores table. Identity needs only these two facts,
- * so it reads them itself rather than depending on the catalog module (which depends on
+ * Reads store ids and names (and the decimals of a store's currency) straight from the stores and
+ * currencies tables. Identity needs only these facts, so it reads them itself rather than depending on the catalog module (which depends on
  * identity's principal for store scoping).
  */
 @Injectable()
 export class SqlStoreDirectory extends TxRepository implements StoreDirectory {
+  private readonly decimals = new Map<number, { decimals: number; until: number }>();
+
+  async moneyDecimals(storeId: number | null): Promise<number> {
+    const key = storeId ?? 0;
+    const hit = this.decimals.get(key);
+    if (hit && hit.until > Date.now()) return hit.decimals;
+    const [row] =
+      storeId === null
+        ? await this.em.query('SELECT decimals FROM currencies WHERE is_base = 1 ORDER BY id LIMIT 1')
+        : await this.em.query('SELECT c.decimals AS decimals FROM stores s JOIN currencies c ON c.code = s.currency_code WHERE s.id = ?', [storeId]);
+    if (!row) throw new ConflictError('currency_missing', storeId === null ? 'No base currency is configured.' : "The store's currency is not configured.");
+    if (this.decimals.size > 10_000) this.decimals.clear();
+    this.decimals.set(key, { decimals: Number(row.decimals), until: Date.now() + DECIMALS_TTL_MS });
+    return Number(row.decimals);
+  }
+
   async names(ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
     const rows = await this.em

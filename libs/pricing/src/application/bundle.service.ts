@@ -1,17 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DEFAULT_DECIMALS, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, canAccessStore, currentStoreId, Principal } from '@pos/identity';
-import { ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
+import { CatalogCurrency, ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
 import { AuditLog, ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
 import { bundleCount, validityAt } from '../domain/pricing-engine';
 import { BundleRecord, BundleWrite, PricingRepository } from './pricing.ports';
 
-export function bundleView(b: BundleRecord) {
-  return bundleViewInCurrency(b, DEFAULT_DECIMALS);
-}
-
-/** The bundle's view with its price in a currency of `decimals` decimals (a store's, for offline sync). */
+/** The bundle's view with its price in a currency of `decimals` decimals (the catalog's; a store's for offline sync). */
 export function bundleViewInCurrency(b: BundleRecord, decimals: number) {
   return {
     id: b.id,
@@ -41,14 +37,21 @@ export class BundleService {
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly active: ActivePricingCache,
+    private readonly currency: CatalogCurrency,
   ) {}
+
+  /** Views in the catalog currency (bundle prices are chain-wide amounts). */
+  private async views(): Promise<(b: BundleRecord) => ReturnType<typeof bundleViewInCurrency>> {
+    const decimals = await this.currency.decimals();
+    return (b) => bundleViewInCurrency(b, decimals);
+  }
 
   /** Bundles sold in the caller's stores (unscoped bundles are sold everywhere). */
   async list(
     principal: Principal,
     filter: { storeId?: number; validity?: 'active' | 'upcoming' | 'expired' },
     page: PageRequest,
-  ): Promise<Page<ReturnType<typeof bundleView>>> {
+  ): Promise<Page<ReturnType<typeof bundleViewInCurrency>>> {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
     const at = this.clock.now();
     const mine = (await this.pricing.bundles()).filter((b) => {
@@ -58,7 +61,7 @@ export class BundleService {
       return filter.validity === undefined || validityAt(b, at) === filter.validity;
     });
     const start = (page.page - 1) * page.perPage;
-    return new Page(mine.slice(start, start + page.perPage).map(bundleView), mine.length, page.page, page.perPage);
+    return new Page(mine.slice(start, start + page.perPage).map(await this.views()), mine.length, page.page, page.perPage);
   }
 
   /** Offline sync: the active bundles sold in this store (scoped to it or to every store), expired ones left out. */
@@ -68,7 +71,8 @@ export class BundleService {
   }
 
   async show(principal: Principal, id: number) {
-    return bundleView(await this.visible(principal, id));
+    const [b, view] = await Promise.all([this.visible(principal, id), this.views()]);
+    return view(b);
   }
 
   private visibleTo(principal: Principal, b: BundleRecord): boolean {
@@ -110,7 +114,7 @@ export class BundleService {
     await this.pricing.saveBundle(id, merged, this.clock.now());
     this.active.clear();
     const view = await this.show(principal, id);
-    await this.audit.record({ action: 'bundle.updated', target: { type: 'bundle', id }, before: bundleView(current), after: view });
+    await this.audit.record({ action: 'bundle.updated', target: { type: 'bundle', id }, before: (await this.views())(current), after: view });
     return view;
   }
 
@@ -119,7 +123,7 @@ export class BundleService {
     const current = await this.pricing.bundle(id);
     if (!current) throw new NotFoundError('Bundle');
     await this.pricing.deleteBundle(id, this.clock.now());
-    await this.audit.record({ action: 'bundle.deleted', target: { type: 'bundle', id }, before: bundleView(current) });
+    await this.audit.record({ action: 'bundle.deleted', target: { type: 'bundle', id }, before: (await this.views())(current) });
     this.active.clear();
     await this.changes.tombstone('bundle', id);
   }
@@ -140,6 +144,8 @@ export class BundleService {
     components.forEach((c, i) => !found.some((f) => f.id === c.itemId) && (errors[`items.${i}.item_id`] = ['The selected item does not exist.']));
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
     const qty = input.quantity ?? 1;
+    const decimals = await this.currency.decimals();
+    const m = (v: number) => fromMinor(v, decimals);
     const lines = components.map((c) => {
       const item = found.find((f) => f.id === c.itemId)!;
       return {
@@ -147,8 +153,8 @@ export class BundleService {
         sku: item.sku,
         name: item.name,
         quantity: c.quantity * qty,
-        unit_price: fromMinor(item.basePrice),
-        total: fromMinor(item.basePrice * c.quantity * qty),
+        unit_price: m(item.basePrice),
+        total: m(item.basePrice * c.quantity * qty),
         minor: item.basePrice * c.quantity * qty,
       };
     });
@@ -158,9 +164,9 @@ export class BundleService {
       bundle_id: input.bundleId ?? null,
       quantity: qty,
       items: lines.map(({ minor: _minor, ...l }) => l),
-      components_total: fromMinor(componentsTotal),
-      bundle_price: fromMinor(bundleTotal),
-      saving: fromMinor(Math.max(0, componentsTotal - bundleTotal)),
+      components_total: m(componentsTotal),
+      bundle_price: m(bundleTotal),
+      saving: m(Math.max(0, componentsTotal - bundleTotal)),
       saving_percent: componentsTotal > 0 ? Math.max(0, Math.round(((componentsTotal - bundleTotal) / componentsTotal) * 10000) / 100) : 0,
     };
   }

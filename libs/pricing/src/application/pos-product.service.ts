@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { fromMinor, NotFoundError, Page, PageRequest } from '@pos/kernel';
 import { Principal } from '@pos/identity';
 import { ItemCatalog, ItemRecord, StockLedger, StockLevelRecord, stockStatus, StoreContext, StoreRecord, unitViews } from '@pos/catalog';
+import { CurrencyDecimals } from './currency-decimals';
 import { LivePriceService } from './live-price.service';
 
 export interface PosContext {
@@ -21,6 +22,7 @@ export class PosProductService {
     private readonly stock: StockLedger,
     private readonly stores: StoreContext,
     private readonly prices: LivePriceService,
+    private readonly currencies: CurrencyDecimals,
   ) {}
 
   async list(principal: Principal, ctx: PosContext & { categoryId?: number; q?: string }, page: PageRequest) {
@@ -52,12 +54,15 @@ export class PosProductService {
   /** The till's view of each item; `known` holds levels already read with the items (a search), else they are read here. */
   private async rows(items: ItemRecord[], store: StoreRecord, warehouseId: number | null, known?: Map<number, KnownLevel | null>) {
     const ids = items.map((i) => i.id);
-    const [barcodes, units, levels, prices] = await Promise.all([
+    const [barcodes, units, levels, prices, decimals] = await Promise.all([
       this.items.barcodes(ids),
       this.items.units(ids),
       known || !warehouseId ? Promise.resolve(known ?? new Map<number, KnownLevel | null>()) : this.levelsIn(ids, warehouseId),
       this.prices.unitPrices(items, store),
+      this.currencies.of(store.currencyCode),
     ]);
+    // Amounts in the selling store's currency (catalog prices are read in it: see README).
+    const m = (v: number) => fromMinor(v, decimals);
     return items.map((i) => {
       const level = levels.get(i.id);
       const quantity = level?.quantity ?? 0;
@@ -69,13 +74,13 @@ export class PosProductService {
         name: i.name,
         category_id: i.categoryId,
         barcodes: barcodes.filter((b) => b.itemId === i.id && b.itemUnitId === null).map((b) => b.barcode),
-        price: fromMinor(price.price),
+        price: m(price.price),
         price_source: price.source,
-        base_price: fromMinor(i.basePrice),
+        base_price: m(i.basePrice),
         tax_class_id: i.taxClassId,
         is_serial_tracked: i.isSerialTracked,
         base_unit: i.baseUnit,
-        units: unitViews(i.id, units, barcodes),
+        units: unitViews(i.id, units, barcodes, decimals),
         stock: { warehouse_id: warehouseId, quantity, reorder_level: reorder, stock_status: stockStatus(quantity, reorder) },
       };
     });

@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DEFAULT_DECIMALS, fromMinor, NotFoundError, Page, pageOffset, PageRequest, ValidationFailedError } from '@pos/kernel';
-import { ItemCatalog } from '@pos/catalog';
+import { Clock, fromMinor, NotFoundError, Page, pageOffset, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { CatalogCurrency, ItemCatalog } from '@pos/catalog';
 import { AuditLog, ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
 import { validityAt } from '../domain/pricing-engine';
 import { RuleFilter, RuleRecord, RuleWrite, PricingRepository } from './pricing.ports';
-
-export function ruleView(r: RuleRecord) {
-  return ruleViewInCurrency(r, DEFAULT_DECIMALS);
-}
 
 /** The rule's view with amounts in a currency of `decimals` decimals (a store's, for offline sync). */
 export function ruleViewInCurrency(r: RuleRecord, decimals: number) {
@@ -78,9 +74,16 @@ export class PricingRuleService {
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly active: ActivePricingCache,
+    private readonly currency: CatalogCurrency,
   ) {}
 
-  async list(filter: Omit<RuleFilter, 'at'>, page: PageRequest): Promise<Page<ReturnType<typeof ruleView>>> {
+  /** Views in the catalog currency (rule amounts are chain-wide). */
+  private async views(): Promise<(r: RuleRecord) => ReturnType<typeof ruleViewInCurrency>> {
+    const decimals = await this.currency.decimals();
+    return (r) => ruleViewInCurrency(r, decimals);
+  }
+
+  async list(filter: Omit<RuleFilter, 'at'>, page: PageRequest): Promise<Page<ReturnType<typeof ruleViewInCurrency>>> {
     const at = this.clock.now();
     const all = (await this.pricing.rules(filter.isActive)).filter((r) => {
       const c = r.conditions;
@@ -89,7 +92,7 @@ export class PricingRuleService {
       if (filter.categoryId !== undefined && !c.categoryIds?.includes(filter.categoryId)) return false;
       return filter.validity === undefined || validityAt(c, at) === filter.validity;
     });
-    return new Page(all.slice(pageOffset(page), pageOffset(page) + page.perPage).map(ruleView), all.length, page.page, page.perPage);
+    return new Page(all.slice(pageOffset(page), pageOffset(page) + page.perPage).map(await this.views()), all.length, page.page, page.perPage);
   }
 
   /**
@@ -106,7 +109,7 @@ export class PricingRuleService {
   async show(id: number) {
     const r = await this.pricing.rule(id);
     if (!r) throw new NotFoundError('Pricing rule');
-    return ruleView(r);
+    return (await this.views())(r);
   }
 
   @Transactional()
@@ -150,7 +153,7 @@ export class PricingRuleService {
     await this.pricing.saveRule(id, merged, this.clock.now());
     this.active.clear();
     const view = await this.show(id);
-    await this.audit.record({ action, target: { type: 'pricing_rule', id }, before: ruleView(current), after: view });
+    await this.audit.record({ action, target: { type: 'pricing_rule', id }, before: (await this.views())(current), after: view });
     return view;
   }
 
@@ -166,7 +169,7 @@ export class PricingRuleService {
     const current = await this.pricing.rule(id);
     if (!current) throw new NotFoundError('Pricing rule');
     await this.pricing.deleteRule(id, this.clock.now());
-    await this.audit.record({ action: 'pricing_rule.deleted', target: { type: 'pricing_rule', id }, before: ruleView(current) });
+    await this.audit.record({ action: 'pricing_rule.deleted', target: { type: 'pricing_rule', id }, before: (await this.views())(current) });
     this.active.clear();
     await this.changes.tombstone('pricing_rule', id);
   }

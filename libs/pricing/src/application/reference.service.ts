@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { fromMinor, NotFoundError, PageRequest } from '@pos/kernel';
+import { ConflictError, fromMinor, NotFoundError, PageRequest } from '@pos/kernel';
 import { canAccessStore, Principal } from '@pos/identity';
 import { CurrencyRecord } from './reference.records';
 import { PriceBookWithScope, ReferenceRepository } from './reference.ports';
@@ -77,7 +77,10 @@ export class ReferenceService {
   async priceBook(principal: Principal, id: number) {
     const book = await this.reference.priceBook(id);
     if (!book || (book.storeIds.length > 0 && !book.storeIds.some((s) => canAccessStore(principal, s)))) throw new NotFoundError('Price book');
-    const entries = await this.reference.priceBookEntries(id);
-    return { ...priceBookView(book), entries: entries.map((e) => ({ id: e.id, item_id: e.itemId, price: fromMinor(e.price), min_quantity: e.minQuantity })) };
+    // Entries are in the book's own currency (a book applies only to stores selling in it).
+    const [entries, currency] = await Promise.all([this.reference.priceBookEntries(id), this.reference.currency(book.currencyCode)]);
+    if (!currency) throw new ConflictError('currency_missing', `The price book's currency ${book.currencyCode} is not configured.`);
+    const m = (v: number) => fromMinor(v, currency.decimals);
+    return { ...priceBookView(book), entries: entries.map((e) => ({ id: e.id, item_id: e.itemId, price: m(e.price), min_quantity: e.minQuantity })) };
   }
 }

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { ConflictError } from '@pos/kernel';
+import { TxRepository } from '@pos/platform';
+import { CatalogCurrency } from '../application/catalog.ports';
+
+const TTL_MS = 60_000;
+
+/**
+ * The base currency's decimals, read from the pricing context's `currencies` table (read only,
+ * never written here) and kept per process for a minute: the base currency is set up once.
+ */
+@Injectable()
+export class SqlCatalogCurrency extends TxRepository implements CatalogCurrency {
+  private cached: { decimals: number; until: number } | null = null;
+
+  async decimals(): Promise<number> {
+    if (this.cached && this.cached.until > Date.now()) return this.cached.decimals;
+    const [row] = await this.em.query('SELECT decimals FROM currencies WHERE is_base = 1 ORDER BY id LIMIT 1');
+    if (!row) throw new ConflictError('base_currency_missing', 'No base currency is configured (currencies.is_base): catalog amounts are kept in it.');
+    this.cached = { decimals: Number(row.decimals), until: Date.now() + TTL_MS };
+    return this.cached.decimals;
+  }
+}
