@@ -197,6 +197,52 @@ describe('Offline sync: prices judged against the reference then', () => {
     expect(big).toMatchObject({ status: 'accepted', review: { lines: [{ difference: 7.49, decision: 'approval_invalid' }] } });
   });
 
+  it('records an offline sale with an explicit discount beyond the limits (the goods left) and flags it, line or cart', async () => {
+    const id = await item(40);
+    // 40.00 with 50% off the line (20.00: beyond the cashier's 10%), and 40.00 with 25% off the cart
+    const lineOff = {
+      idempotency_key: 'offline-line-50',
+      type: 'sale',
+      offline_created_at: daysAgo(1),
+      data: {
+        items: [{ id, qty: 1, price: 40, discount_type: 'percent', discount_value: 50 }],
+        payments: [{ payment_method_code: 'card', amount: 20 }],
+        total_amount: 20,
+      },
+    };
+    const cartOff = {
+      idempotency_key: 'offline-cart-25',
+      type: 'sale',
+      offline_created_at: daysAgo(1),
+      data: {
+        items: [{ id, qty: 1, price: 40 }],
+        cart_discount_type: 'percent',
+        cart_discount_value: 25,
+        cart_discount_approval_token: 'forged',
+        payments: [{ payment_method_code: 'card', amount: 30 }],
+        total_amount: 30,
+      },
+    };
+    const [line, cart] = await upload([lineOff, cartOff]);
+    expect(line).toMatchObject({
+      status: 'accepted',
+      review: {
+        reason: 'offline_discount_beyond_limits',
+        difference: 20,
+        lines: [{ line: 0, item_id: id, difference: 20, decision: 'line_discount_beyond_limits' }],
+      },
+    });
+    expect(cart).toMatchObject({
+      status: 'accepted',
+      review: { reason: 'offline_discount_beyond_limits', difference: 10, lines: [{ line: 0, difference: 10, decision: 'cart_discount_approval_invalid' }] },
+    });
+    for (const r of [line, cart]) {
+      expect(await reviewRows(r.id)).toBe(1);
+      expect((await audits(r.id))[0].after.discounts_beyond_limits).toHaveLength(1);
+    }
+    expect((await api().get(`/api/v1/sales/${line.id}`).set(bearer(admin)).expect(200)).body.data).toMatchObject({ total_amount: 20 });
+  });
+
   it('leaves a price at or above the reference alone: no audit entry, no review', async () => {
     const id = await item(3.5);
     const results = await upload([sale('at-reference', daysAgo(2), id, 3.5, 2), sale('above-reference', daysAgo(2), id, 4)]);

@@ -180,20 +180,29 @@ describe('Offline sync: upload', () => {
       cola('too-late', future),
       cola('too-old', iso(31 * 86_400_000)),
       { idempotency_key: 'no-session', type: 'cash_movement', offline_created_at: iso(86_400_000), data: { type: 'cash_out', amount: 1, reason: 'x' } },
-      cola('big-discount', iso(1000), { items: [{ id: ids['BEV-003'], qty: 1, discount_type: 'percent', discount_value: 50 }], total_amount: 0.97 }),
       cola('bad-total', iso(1000), { total_amount: 1.9 }),
       { idempotency_key: 'bad-amount', type: 'cash_movement', offline_created_at: iso(100), data: { type: 'cash_in', amount: 1.005, reason: 'x' } },
       'not an object',
     ]);
     const r = res.body.data.results;
-    expect(r.map((x: { status: string }) => x.status)).toEqual(Array(7).fill('rejected'));
+    expect(r.map((x: { status: string }) => x.status)).toEqual(Array(6).fill('rejected'));
     expect(r[0]).toMatchObject({ code: 'offline_time_refused', errors: { offline_created_at: [expect.stringMatching(/future/)] } });
     expect(r[1]).toMatchObject({ code: 'offline_time_refused', errors: { offline_created_at: [expect.stringMatching(/30 days/)] } });
     expect(r[2].errors['data.session_id']).toBeDefined();
-    expect(r[3].code).toBe('discount_requires_approval');
-    expect(r[4]).toMatchObject({ code: 'total_mismatch', errors: { 'data.total_amount': expect.any(Array) } });
-    expect(r[5].errors['data.amount']).toBeDefined();
-    expect(r[6]).toMatchObject({ idempotency_key: null, errors: { transaction: expect.any(Array) } });
+    expect(r[3]).toMatchObject({ code: 'total_mismatch', errors: { 'data.total_amount': expect.any(Array) } });
+    expect(r[4].errors['data.amount']).toBeDefined();
+    expect(r[5]).toMatchObject({ idempotency_key: null, errors: { transaction: expect.any(Array) } });
+    // a discount beyond the limit is no reason to lose an offline sale: it is kept and flagged for review
+    const line = { id: ids['BEV-003'], qty: 1, discount_type: 'percent', discount_value: 50 };
+    const priced = await api()
+      .post('/api/v1/pricing/cart')
+      .set(bearer(cashier))
+      .send({ store_id: 1, items: [line] });
+    const total = priced.body.data.total;
+    const big = await upload([
+      cola('big-discount', iso(1000), { items: [line], total_amount: total, payments: [{ payment_method_code: 'cash', amount: total }] }),
+    ]);
+    expect(big.body.data.results[0]).toMatchObject({ status: 'accepted', review: { reason: 'offline_discount_beyond_limits' } });
   });
 
   it('validates the upload itself: store, transactions, at most 500 (422), and needs pos.access', async () => {

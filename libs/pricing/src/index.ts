@@ -13,7 +13,7 @@ export type { CartLineRequest, CartRequest, PricedCartResult } from './applicati
 export { PosProductService } from './application/pos-product.service';
 export type { PosContext } from './application/pos-product.service';
 export { DiscountApprovalService } from './application/discount-approval.service';
-export type { ApprovalScope } from './application/discount-approval.service';
+export type { ApprovalScope, ApprovalUse } from './application/discount-approval.service';
 export { CurrencyDecimals } from './application/currency-decimals';
 export { TaxAndCurrencyService } from './application/tax-and-currency.service';
 export { ReferenceService, currencyView } from './application/reference.service';

@@ -3,8 +3,8 @@ import { Clock } from '@pos/kernel';
 import { Principal } from '@pos/identity';
 import { ItemPriceHistory } from '@pos/catalog';
 import { AuditLog } from '@pos/platform';
-import { DiscountApprovalService, PricedCartResult, PricingService } from '@pos/pricing';
-import { CheckoutInput } from './checkout.types';
+import { ApprovalUse, DiscountApprovalService, PricedCartResult, PricingService } from '@pos/pricing';
+import { CheckoutInput, UnapprovedDiscount } from './checkout.types';
 import { judgeOfflinePrices, NEEDS_REVIEW, OfflineLineFacts, OfflinePriceJudgement } from './offline-price-policy';
 import { SaleReviewLine, SaleReviewRepository } from './sale-review.ports';
 import { SaleRecord } from './sale.ports';
@@ -14,6 +14,8 @@ export interface OfflinePriceCheck {
   at: Date;
   /** The lines charged below their reference, with how each was settled. */
   lines: OfflinePriceJudgement[];
+  /** Explicit line and cart discounts beyond the cashier's limits that no token covers (per line). */
+  discounts: SaleReviewLine[];
 }
 
 /**
@@ -24,8 +26,10 @@ export interface OfflinePriceCheck {
  * (a terminal never gets flagged for charging either). At or above the reference: accepted as is.
  * Below it, the difference is a manual markdown judged by the cashier's discount limits, as at
  * the till (offline-price-policy); beyond them without a valid approval token the sale is still
- * recorded (the goods left the shop) but flagged for review (`sale_reviews`). Every sale charged
- * below its reference leaves a `sale.offline_price` audit entry, flagged or not.
+ * recorded (the goods left the shop) but flagged for review (`sale_reviews`). So is an explicit
+ * line or cart discount beyond the limits that no token covers (the till would have refused it with
+ * a 403; an offline sale already happened). Every sale charged below its reference or flagged leaves
+ * a `sale.offline_price` audit entry.
  */
 @Injectable()
 export class CheckoutOfflinePrices {
@@ -38,11 +42,13 @@ export class CheckoutOfflinePrices {
     private readonly clock: Clock,
   ) {}
 
-  /** Judges the offline-priced lines of a priced cart (null: none, nothing to record). Writes nothing. */
-  async judge(principal: Principal, input: CheckoutInput, priced: PricedCartResult): Promise<OfflinePriceCheck | null> {
+  /** Judges the offline-priced lines and unapproved discounts of a priced cart (null: nothing to record). Writes nothing. */
+  async judge(principal: Principal, input: CheckoutInput, priced: PricedCartResult, unapproved: UnapprovedDiscount[] = []): Promise<OfflinePriceCheck | null> {
     const at = input.offlineCreatedAt;
+    if (at === undefined) return null;
+    const discounts = unapproved.flatMap((u) => discountReviewLines(u, priced));
     const offline = priced.cart.lines.map((l, i) => ({ l, i })).filter(({ l }) => l.priceSource === 'offline');
-    if (at === undefined || offline.length === 0) return null;
+    if (offline.length === 0) return discounts.length ? { at, lines: [], discounts } : null;
     const then = await this.history.basePricesAt([...new Set(offline.map(({ l }) => l.itemId))], at);
     const lower = new Map([...then].filter(([itemId, price]) => price < (priced.items.get(itemId)?.basePrice ?? price)));
     // The server's own pricing of the same cart then: no terminal price, no manual or cart discount.
@@ -67,38 +73,47 @@ export class CheckoutOfflinePrices {
         referenceAmount: ref.gross - ref.ruleDiscount - ref.bundleDiscount,
       };
     });
+    // Every use of a token so far is verified together: a token presented on two lines covers its
+    // approved amount once, as at the till.
+    const uses: ApprovalUse[] = [];
     const lines = judgeOfflinePrices(facts, principal.discountLimits, (line, itemId, discount) => {
       const token = input.items[line].discountApprovalToken;
       if (!token) return undefined;
-      return this.approvals.verify(token, principal, { storeId: input.storeId, target: { itemId }, discount, cartReference: input.idempotencyKey });
+      uses.push({ token, scope: { storeId: input.storeId, target: { itemId }, discount, cartReference: input.idempotencyKey } });
+      return this.approvals.verifyUses(principal, uses)[uses.length - 1];
     });
-    return { at, lines };
+    return { at, lines, discounts };
   }
 
   /** In the sale's transaction, once it is written: the review of a flagged sale and the audit entry. */
   async record(sale: SaleRecord, check: OfflinePriceCheck | null): Promise<void> {
-    if (!check || check.lines.length === 0) return;
-    const flagged = check.lines.filter((l) => NEEDS_REVIEW.has(l.decision));
+    if (!check || check.lines.length + check.discounts.length === 0) return;
+    const flaggedPrices = check.lines.filter((l) => NEEDS_REVIEW.has(l.decision));
+    const flagged = [
+      ...flaggedPrices.map((l): SaleReviewLine => ({
+        line: l.line,
+        itemId: l.itemId,
+        quantity: l.quantity,
+        unitPrice: l.unitPrice,
+        amount: l.amount,
+        referenceUnitPrice: l.referenceUnitPrice,
+        referenceAmount: l.referenceAmount,
+        difference: l.difference,
+        percentBp: l.percentBp,
+        decision: l.decision as SaleReviewLine['decision'],
+      })),
+      // A line already flagged for its price carries its own discount in that difference.
+      ...check.discounts.filter((d) => !(d.decision.startsWith('line_') && flaggedPrices.some((p) => p.line === d.line))),
+    ];
     const review = flagged.length
       ? await this.reviews.create({
           saleId: sale.id,
           storeId: sale.storeId,
           userId: sale.userId,
           receiptNumber: sale.receiptNumber,
-          reason: 'offline_price_below_reference',
+          reason: flaggedPrices.length ? 'offline_price_below_reference' : 'offline_discount_beyond_limits',
           currencyCode: sale.currencyCode,
-          lines: flagged.map((l): SaleReviewLine => ({
-            line: l.line,
-            itemId: l.itemId,
-            quantity: l.quantity,
-            unitPrice: l.unitPrice,
-            amount: l.amount,
-            referenceUnitPrice: l.referenceUnitPrice,
-            referenceAmount: l.referenceAmount,
-            difference: l.difference,
-            percentBp: l.percentBp,
-            decision: l.decision as SaleReviewLine['decision'],
-          })),
+          lines: flagged,
           difference: flagged.reduce((a, l) => a + l.difference, 0),
           saleCreatedAt: sale.createdAt,
           createdAt: new Date(Math.floor(this.clock.now().getTime() / 1000) * 1000),
@@ -129,7 +144,33 @@ export class CheckoutOfflinePrices {
           decision: l.decision,
           approved_by: l.approvedBy,
         })),
+        discounts_beyond_limits: check.discounts,
       },
     });
   }
+}
+
+/**
+ * An unapproved explicit discount as review lines, in shelf amounts (as limits judge them): a
+ * line discount on its line; a cart discount on each line it was shared over (its share).
+ */
+function discountReviewLines(u: UnapprovedDiscount, priced: PricedCartResult): SaleReviewLine[] {
+  const line = (i: number, difference: number, kind: 'line' | 'cart'): SaleReviewLine => {
+    const l = priced.cart.lines[i];
+    const before = l.gross - l.ruleDiscount - l.bundleDiscount - (kind === 'cart' ? l.manualDiscount : 0);
+    return {
+      line: i,
+      itemId: l.itemId,
+      quantity: l.quantity,
+      unitPrice: l.unitPrice,
+      amount: before - difference,
+      referenceUnitPrice: l.unitPrice,
+      referenceAmount: before,
+      difference,
+      percentBp: u.percentBp,
+      decision: `${kind}_discount_${u.tokenRefused ? 'approval_invalid' : 'beyond_limits'}`,
+    };
+  };
+  if (u.target !== 'cart') return [line(u.target, priced.cart.lines[u.target].manualDiscount, 'line')];
+  return priced.cart.lines.flatMap((l, i) => (l.cartDiscount > 0 ? [line(i, l.cartDiscount, 'cart')] : []));
 }

@@ -115,7 +115,7 @@ export class CheckoutService {
         : await this.sessions.sessionAt(principal.userId, input.storeId, mode.createdAt);
     const p = await this.prepare(principal, input, true, mode.kind === 'offline');
     // An offline terminal's prices against the server's then: never refused, flagged for review beyond the cashier's limits.
-    const offlinePrices = mode.kind === 'offline' ? await this.offlinePrices.judge(principal, input, p.priced) : null;
+    const offlinePrices = mode.kind === 'offline' ? await this.offlinePrices.judge(principal, input, p.priced, p.unapproved) : null;
     // Whole seconds (MySQL's DATETIME keeps no fraction): the records in memory are then exactly
     // what a later read returns, and the response is built from them without reading them back.
     const now = wholeSeconds(this.clock.now());
@@ -180,7 +180,7 @@ export class CheckoutService {
       })),
     });
     this.payments.requireTenders(input);
-    const { approvals, cartApproval } = this.discounts.approve(principal, input, priced, offline);
+    const { approvals, cartApproval, unapproved } = this.discounts.approve(principal, input, priced, offline);
     const { warehouses, settled } = await asCartRules(async () => {
       // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
       const warehouses = await this.lineWarehouses(store, input, priced);
@@ -192,7 +192,7 @@ export class CheckoutService {
       return { warehouses, settled: await this.payments.settle(store, input, priced) };
     });
     const profile = input.customerId === undefined ? null : await this.customers.pricingProfile(input.customerId);
-    return { store, priced, warehouses, approvals, cartApproval, ...settled, paymentTermsDays: profile?.paymentTermsDays ?? 30 };
+    return { store, priced, warehouses, approvals, cartApproval, unapproved, ...settled, paymentTermsDays: profile?.paymentTermsDays ?? 30 };
   }
 
   /** Each line's warehouse (the store's default unless named; it must serve the store), units and serial rules. */

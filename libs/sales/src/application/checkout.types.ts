@@ -72,10 +72,22 @@ export interface SettledPayments {
   onAccount: number;
 }
 
+/** An offline sale's explicit discount beyond the cashier's limits with no valid approval (kept, flagged for review). */
+export interface UnapprovedDiscount {
+  /** The line's position, or 'cart'. */
+  target: number | 'cart';
+  amount: number;
+  percentBp: number;
+  /** A token was presented and did not verify. */
+  tokenRefused: boolean;
+}
+
 /** Who approved each line's discount (null: within the cashier's limits) and the cart's. */
 export interface DiscountApprovals {
   approvals: (number | null)[];
   cartApproval: number | null;
+  /** Offline sales only: explicit discounts beyond the limits that no token covers. */
+  unapproved: UnapprovedDiscount[];
 }
 
 /** Everything a checkout decided before writing anything. */

@@ -1,8 +1,19 @@
 import { Page, PageRequest } from '@pos/kernel';
 import type { OfflinePriceDecision } from './offline-price-policy';
 
-/** Why a sale waits for a manager: so far, an offline price below the server's reference beyond the cashier's limits. */
-export type SaleReviewReason = 'offline_price_below_reference';
+/**
+ * Why a sale waits for a manager: an offline price below the server's reference beyond the
+ * cashier's limits, or (with none such) an offline sale's explicit discount beyond them.
+ */
+export type SaleReviewReason = 'offline_price_below_reference' | 'offline_discount_beyond_limits';
+
+/** How a flagged line went beyond the cashier's limits with no approval that verifies. */
+export type SaleReviewDecision =
+  | Extract<OfflinePriceDecision, 'beyond_limits' | 'approval_invalid'>
+  | 'line_discount_beyond_limits'
+  | 'line_discount_approval_invalid'
+  | 'cart_discount_beyond_limits'
+  | 'cart_discount_approval_invalid';
 
 /** A flagged line, in minor units of the sale's currency. */
 export interface SaleReviewLine {
@@ -17,7 +28,7 @@ export interface SaleReviewLine {
   referenceAmount: number;
   difference: number;
   percentBp: number;
-  decision: Extract<OfflinePriceDecision, 'beyond_limits' | 'approval_invalid'>;
+  decision: SaleReviewDecision;
 }
 
 export interface SaleReviewRecord {
