@@ -33,6 +33,7 @@ describe('insertRows', () => {
     discountTotal: 0,
     taxTotal: 17,
     totalAmount: 123_456_789_029 + n,
+    pricesIncludeTax: n === 2,
     paidAmount: 5,
     changeAmount: 0,
     balanceDue: 0,
