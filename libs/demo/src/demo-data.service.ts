@@ -2,18 +2,27 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DEFAULT_ROLES, UserAdminService } from '@pos/identity';
+import { RebuildReport, RollupRebuildService } from '@pos/integration';
 import { APP_CONFIG, AppConfig, DemoSeedReport, seedDemoData } from '@pos/platform';
 
-/** Loads the demo data set in one transaction (idempotent). */
+/**
+ * Loads the demo data set in one transaction (idempotent). The seed writes the opening stock as
+ * ledger rows directly (stock = sum of movements), which the report rollups, kept from the
+ * catalog's facts, never hear of: when it wrote any, the rollups are rebuilt from the raw records
+ * right after it commits, so a fresh demo database's inventory reports agree with its ledger.
+ */
 @Injectable()
 export class DemoDataService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly users: UserAdminService,
+    private readonly rollups: RollupRebuildService,
   ) {}
 
-  seed(): Promise<DemoSeedReport> {
-    return this.db.transaction((em) => seedDemoData(em, { hashPassword: (p) => this.users.hashSecret(p) }, DEFAULT_ROLES));
+  async seed(): Promise<DemoSeedReport & { rollups?: RebuildReport }> {
+    const report = await this.db.transaction((em) => seedDemoData(em, { hashPassword: (p) => this.users.hashSecret(p) }, DEFAULT_ROLES));
+    if (!report.created.stock_movements) return report;
+    return { ...report, rollups: await this.rollups.rebuild(() => undefined) };
   }
 
   async isEmpty(): Promise<boolean> {

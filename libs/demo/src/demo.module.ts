@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { IdentityModule } from '@pos/identity';
+import { IntegrationModule } from '@pos/integration';
 import { DemoDataOnFirstStart, DemoDataService } from './demo-data.service';
 
 @Module({
-  imports: [IdentityModule],
+  imports: [IdentityModule, IntegrationModule],
   providers: [DemoDataService, DemoDataOnFirstStart],
   exports: [DemoDataService],
 })

@@ -257,6 +257,8 @@ export async function seedDemoData(
         notes: 'Demo opening stock',
         created_at: now,
       });
+      // Written straight to the ledger, not through StockLedger: no report rollup hears of it (DemoDataService rebuilds them).
+      created.stock_movements = (created.stock_movements ?? 0) + 1;
       if (serial) {
         for (let n = 1; n <= qty; n++) {
           await ensure(
