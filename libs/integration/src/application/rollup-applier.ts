@@ -4,8 +4,9 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { APP_CONFIG, AppConfig, PeriodicScheduler, withTransactionRetry } from '@pos/platform';
 import { ZoneCalendar } from '../domain/calendar';
 import { RollupBatch } from '../domain/rollup-batch';
-import { addMovements, addReturn, addSale, addVoid, CreditNoteRow, creditNoteOf, lastSaleCandidates } from '../domain/rollup-deltas';
-import { JournalEntry } from '../domain/rollup-journal';
+import { addMovements, addSale, addVoid, lastSaleCandidates } from '../domain/rollup-deltas';
+import { addReturn, CreditNoteRow, creditNoteOf } from '../domain/return-deltas';
+import { JournalEntry, returnedSaleOf } from '../domain/rollup-journal';
 import { LastSale, RollupJournalStore, RollupStore } from './rollup.ports';
 import { StoreFactsCache } from './store-facts';
 
@@ -74,9 +75,9 @@ export class RollupApplier implements OnModuleInit {
         recompute.push(...lastSaleCandidates(e.facts, store));
       } else if (e.kind === 'return') {
         const store = await this.stores.store(e.facts.saleReturn.storeId);
-        const rates = new Map(e.rates);
-        addReturn(batch, e.facts, store, { exempt: e.exempt ?? false, rateOf: (id) => rates.get(id) ?? 0 });
-        const note = creditNoteOf(e.facts, store);
+        const sale = returnedSaleOf(e);
+        addReturn(batch, e.facts, store, sale);
+        const note = creditNoteOf(e.facts, store, sale);
         if (note) notes.push(note);
       } else {
         for (const id of new Set(e.movements.map((m) => m.warehouseId))) if (!zones.has(id)) zones.set(id, await this.stores.zoneOfWarehouse(id));

@@ -34,7 +34,7 @@ export class RollupKeeper {
   @OnDomainEvent(ReturnProcessedFacts)
   async returnProcessed(facts: ReturnFacts): Promise<void> {
     const sale = await this.sales.sale(facts.saleReturn.saleId);
-    await this.record(returnEntry(facts, new Map(sale?.items.map((l) => [l.id, l.taxRateBp]) ?? []), sale?.sale.taxExempt ?? false));
+    await this.record(returnEntry(facts, { exempt: sale?.sale.taxExempt ?? false, lines: sale?.items ?? [] }));
   }
 
   @OnDomainEvent(StockMovedFacts)

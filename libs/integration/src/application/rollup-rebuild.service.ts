@@ -6,7 +6,8 @@ import { ReturnFactsReader } from '@pos/returns';
 import { SaleFactsReader } from '@pos/sales';
 import { ZoneCalendar } from '../domain/calendar';
 import { RollupBatch } from '../domain/rollup-batch';
-import { addMovements, addReturn, addSaleAsItStands, CreditNoteRow, creditNoteOf } from '../domain/rollup-deltas';
+import { addMovements, addSaleAsItStands } from '../domain/rollup-deltas';
+import { addReturn, CreditNoteRow, creditNoteOf, returnedSale } from '../domain/return-deltas';
 import { RollupJournalStore, RollupStore } from './rollup.ports';
 import { StoreFactsCache } from './store-facts';
 
@@ -76,10 +77,10 @@ export class RollupRebuildService {
       if (!list.length) break;
       for (const { facts } of list) {
         const store = await this.stores.store(facts.saleReturn.storeId);
-        const sale = await this.sales.sale(facts.saleReturn.saleId);
-        const rates = new Map(sale?.items.map((l) => [l.id, l.taxRateBp]) ?? []);
-        addReturn(batch, facts, store, { exempt: sale?.sale.taxExempt ?? false, rateOf: (id) => rates.get(id) ?? 0 });
-        const note = creditNoteOf(facts, store);
+        const found = await this.sales.sale(facts.saleReturn.saleId);
+        const sale = returnedSale(found?.sale.taxExempt ?? false, found?.items ?? []);
+        addReturn(batch, facts, store, sale);
+        const note = creditNoteOf(facts, store, sale);
         if (note) notes.push(note);
       }
       returns += list.length;

@@ -1,7 +1,7 @@
 import type { EpochDay } from '../domain/calendar';
 import type { RollupRow } from '../domain/rollup-batch';
 import type { RollupTable } from '../domain/rollup-tables';
-import type { CreditNoteRow } from '../domain/rollup-deltas';
+import type { CreditNoteRow } from '../domain/return-deltas';
 import type { JournalEntry } from '../domain/rollup-journal';
 
 export type { CreditNoteRow };

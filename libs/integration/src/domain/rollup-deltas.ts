@@ -10,7 +10,6 @@ import {
   ITEMS_ALL,
   PAYMENTS,
   PRICE_SOURCES,
-  RETURNS,
   SALES,
   SESSION_PAYMENTS,
   SESSIONS,
@@ -20,8 +19,9 @@ import {
 } from './rollup-tables';
 
 /**
- * Facts to rollup deltas, pure. The shapes below are the fields of the sales, returns and catalog
- * facts these functions read (those facts satisfy them structurally). Amounts are minor units.
+ * Facts to rollup deltas, pure (processed returns: return-deltas.ts). The shapes below are the
+ * fields of the sales and catalog facts these functions read (those facts satisfy them
+ * structurally). Amounts are minor units.
  *   net sales (revenue) = line total - line tax (what was sold, excluding tax, in either tax mode)
  *   cost (COGS)          = unit cost snapshotted on the line x quantity
  */
@@ -62,49 +62,6 @@ export interface SaleFactsInput {
   payments: { methodCode: string; methodType: string; amount: number; changeAmount: number }[];
 }
 
-export interface ReturnFactsInput {
-  saleReturn: {
-    id: number;
-    saleId: number;
-    storeId: number;
-    sessionId: number | null;
-    userId: number;
-    customerId: number | null;
-    currencyCode: string;
-    reasonCode: string | null;
-    processedAt: Date;
-  };
-  lines: {
-    saleItemId: number;
-    itemId: number;
-    baseQuantity: number;
-    warehouseId: number;
-    restock: boolean;
-    condition: string;
-    refundNet: number;
-    refundTax: number;
-    refundTotal: number;
-    cost: number;
-  }[];
-  refunds: { methodCode: string; methodType: string; amount: number }[];
-  creditNote: { id: number; number: string; amount: number } | null;
-}
-
-/** A credit note as reports list it (kept row by row: there are few). */
-export interface CreditNoteRow {
-  id: number;
-  number: string;
-  day: number;
-  storeId: number;
-  warehouseId: number;
-  returnId: number;
-  saleId: number;
-  customerId: number | null;
-  currencyCode: string;
-  amount: number;
-  createdAt: Date;
-}
-
 export interface MovementInput {
   itemId: number;
   warehouseId: number;
@@ -120,7 +77,7 @@ export interface StoreFacts {
 }
 
 /** The measures of `m` a table keeps. */
-function pick(m: Record<string, number>, keep: readonly string[]): Record<string, number> {
+export function pick(m: Record<string, number>, keep: readonly string[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const k of keep) if (k in m) out[k] = m[k];
   return out;
@@ -130,14 +87,8 @@ const discounts = (l: SaleFactsInput['items'][number]) => l.ruleDiscount + l.bun
 const revenue = (l: { total: number; tax: number }) => l.total - l.tax;
 
 /** The tax row of a line: its rate, or the exempt row when its sale was tax-exempt (no rate applied). */
-function taxKey(exempt: boolean, rateBp: number): { exempt: number; rate_bp: number } {
+export function taxKey(exempt: boolean, rateBp: number): { exempt: number; rate_bp: number } {
   return exempt ? { exempt: 1, rate_bp: 0 } : { exempt: 0, rate_bp: rateBp };
-}
-
-/** What a return's tax rows need of its sale: each sale line's rate, and whether the sale was tax-exempt. */
-export interface ReturnedSaleTax {
-  exempt: boolean;
-  rateOf: (saleItemId: number) => number;
 }
 
 /** The business day and local hour of a sale in its store. */
@@ -263,67 +214,6 @@ export function addSaleAsItStands(batch: RollupBatch, f: SaleFactsInput, store: 
   else addSale(batch, f, store);
 }
 
-/**
- * A processed return on the day it was processed, by the processing cashier and session:
- * refunds (net excluding tax, tax, total, cost of the goods back), per method, per original tax
- * rate (the sale line's; the exempt row for a tax-exempt sale's lines), per item, per customer,
- * per reason and condition, credit note.
- */
-export function addReturn(batch: RollupBatch, f: ReturnFactsInput, store: StoreFacts, sale: ReturnedSaleTax): void {
-  const r = f.saleReturn;
-  const day = ZoneCalendar.of(store.timeZone).dayOf(r.processedAt);
-  const cur = { currency_code: r.currencyCode };
-  const warehouses = [...new Set(f.lines.map((l) => l.warehouseId))];
-  const where = { day, store_id: r.storeId, warehouse_id: warehouses.length === 1 ? warehouses[0] : 0 };
-  const session = r.sessionId ?? 0;
-  const sum = (fn: (l: ReturnFactsInput['lines'][number]) => number) => f.lines.reduce((a, l) => a + fn(l), 0);
-  const refundTotal = sum((l) => l.refundTotal);
-  const refundTax = sum((l) => l.refundTax);
-  const returnMeasures = {
-    return_count: 1,
-    return_units: sum((l) => l.baseQuantity),
-    refund_net: refundTotal - refundTax,
-    refund_tax: refundTax,
-    refund_total: refundTotal,
-    refund_cost: sum((l) => l.cost),
-    credit_note_count: f.creditNote ? 1 : 0,
-    credit_note_total: f.creditNote?.amount ?? 0,
-  };
-  batch.add(SALES, where, cur, returnMeasures);
-  batch.add(CASHIERS, { ...where, user_id: r.userId }, cur, pick(returnMeasures, CASHIERS.measures));
-  batch.add(SESSIONS, { ...where, user_id: r.userId, session_id: session }, cur, { return_count: 1, refund_tax: refundTax, refund_total: refundTotal });
-  for (const p of f.refunds) {
-    const attrs = { ...cur, method_type: p.methodType };
-    batch.add(PAYMENTS, { ...where, method_code: p.methodCode }, attrs, { refund_count: 1, refund_amount: p.amount });
-    batch.add(SESSION_PAYMENTS, { ...where, session_id: session, method_code: p.methodCode }, attrs, { refund_count: 1, refund_amount: p.amount });
-  }
-  f.lines.forEach((l, i) => {
-    const lineKey = { day, store_id: r.storeId, warehouse_id: l.warehouseId };
-    const refund = { return_units: l.baseQuantity, refund_net: l.refundTotal - l.refundTax, refund_total: l.refundTotal, refund_cost: l.cost };
-    batch.add(TAX, { ...lineKey, ...taxKey(sale.exempt, sale.rateOf(l.saleItemId)) }, cur, {
-      refund_taxable: l.refundTotal - l.refundTax,
-      refund_tax: l.refundTax,
-    });
-    batch.add(ITEMS, { ...lineKey, item_id: l.itemId }, cur, refund);
-    batch.add(ITEMS_ALL, { day, currency_code: r.currencyCode, item_id: l.itemId }, {}, refund);
-    batch.add(RETURNS, { ...lineKey, reason_code: r.reasonCode ?? '', item_condition: l.condition, item_id: l.itemId }, cur, {
-      returns_count: i === 0 ? 1 : 0,
-      line_count: 1,
-      units: l.baseQuantity,
-      restocked_units: l.restock ? l.baseQuantity : 0,
-      refund_net: l.refundTotal - l.refundTax,
-      refund_tax: l.refundTax,
-      refund_total: l.refundTotal,
-      cost: l.cost,
-    });
-  });
-  if (r.customerId !== null) {
-    const m = { return_count: 1, refund_total: refundTotal };
-    batch.add(CUSTOMERS, { ...where, customer_id: r.customerId }, cur, m);
-    batch.add(CUSTOMERS_ALL, { day, currency_code: r.currencyCode, customer_id: r.customerId }, {}, m);
-  }
-}
-
 /** Stock movements: per warehouse and type, and per item. `zoneOf` gives a warehouse's calendar. */
 export function addMovements(batch: RollupBatch, movements: MovementInput[], zoneOf: (warehouseId: number) => ZoneCalendar): void {
   for (const m of movements) {
@@ -363,24 +253,4 @@ export function lastSaleCandidates(f: SaleFactsInput, store: StoreFacts): { ware
   const seen = new Map<string, { warehouseId: number; itemId: number; day: number }>();
   for (const l of f.items) if (l.baseQuantity > 0) seen.set(`${l.warehouseId}:${l.itemId}`, { warehouseId: l.warehouseId, itemId: l.itemId, day });
   return [...seen.values()];
-}
-
-/** The credit note a return issued, if any, on the day the return was processed. */
-export function creditNoteOf(f: ReturnFactsInput, store: StoreFacts): CreditNoteRow | null {
-  if (!f.creditNote) return null;
-  const r = f.saleReturn;
-  const warehouses = [...new Set(f.lines.map((l) => l.warehouseId))];
-  return {
-    id: f.creditNote.id,
-    number: f.creditNote.number,
-    day: ZoneCalendar.of(store.timeZone).dayOf(r.processedAt),
-    storeId: r.storeId,
-    warehouseId: warehouses.length === 1 ? warehouses[0] : 0,
-    returnId: r.id,
-    saleId: r.saleId,
-    customerId: r.customerId,
-    currencyCode: r.currencyCode,
-    amount: f.creditNote.amount,
-    createdAt: r.processedAt,
-  };
 }

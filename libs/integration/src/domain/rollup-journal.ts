@@ -1,16 +1,27 @@
-import type { MovementInput, ReturnFactsInput, SaleFactsInput } from './rollup-deltas';
+import type { MovementInput, SaleFactsInput } from './rollup-deltas';
+import { ReturnedSale, returnedSale, type ReturnFactsInput } from './return-deltas';
 
 /**
  * What the report journal keeps of each fact: exactly the fields the rollup deltas read (the
  * *Input shapes), so an entry stays small and its meaning does not drift with the publishers'
- * records. A return carries its sale lines' tax rates and whether the sale was tax-exempt (read
- * when it is processed).
+ * records. A return carries its sale lines' tax rates and warehouses and whether the sale was
+ * tax-exempt (read when it is processed).
  */
 export type JournalEntry =
   | { kind: 'sale'; facts: SaleFactsInput }
   | { kind: 'void'; facts: SaleFactsInput }
-  /** `exempt`: the sale was tax-exempt (absent in rows journalled before it was kept: not exempt, as they were applied then). */
-  | { kind: 'return'; facts: ReturnFactsInput; rates: [saleItemId: number, rateBp: number][]; exempt?: boolean }
+  /**
+   * `exempt`: the sale was tax-exempt; `sold`: the warehouse each sale line left. Both absent in rows
+   * journalled before they were kept: not exempt, and the warehouse the goods came back to, as
+   * they were applied then (a rebuild puts those right).
+   */
+  | {
+      kind: 'return';
+      facts: ReturnFactsInput;
+      rates: [saleItemId: number, rateBp: number][];
+      exempt?: boolean;
+      sold?: [saleItemId: number, warehouseId: number][];
+    }
   | { kind: 'moves'; movements: MovementInput[] };
 
 export function saleEntry(kind: 'sale' | 'void', f: SaleFactsInput): JournalEntry {
@@ -56,7 +67,11 @@ export function saleEntry(kind: 'sale' | 'void', f: SaleFactsInput): JournalEntr
   };
 }
 
-export function returnEntry(f: ReturnFactsInput, rates: Map<number, number>, exempt: boolean): JournalEntry {
+/** A processed return with what it needs of its sale: whether it was tax-exempt, its lines' rates and warehouses. */
+export function returnEntry(
+  f: ReturnFactsInput,
+  sale: { exempt: boolean; lines: readonly { id: number; taxRateBp: number; warehouseId: number }[] },
+): JournalEntry {
   const r = f.saleReturn;
   return {
     kind: 'return',
@@ -87,9 +102,20 @@ export function returnEntry(f: ReturnFactsInput, rates: Map<number, number>, exe
       refunds: f.refunds.map((p) => ({ methodCode: p.methodCode, methodType: p.methodType, amount: p.amount })),
       creditNote: f.creditNote ? { id: f.creditNote.id, number: f.creditNote.number, amount: f.creditNote.amount } : null,
     },
-    rates: [...rates],
-    exempt,
+    rates: sale.lines.map((l) => [l.id, l.taxRateBp]),
+    exempt: sale.exempt,
+    sold: sale.lines.map((l) => [l.id, l.warehouseId]),
   };
+}
+
+/** What a journalled return knows of its sale. */
+export function returnedSaleOf(e: Extract<JournalEntry, { kind: 'return' }>): ReturnedSale {
+  const warehouses = new Map(e.sold ?? []);
+  const rates = new Map(e.rates);
+  return returnedSale(
+    e.exempt ?? false,
+    [...rates].map(([id, taxRateBp]) => ({ id, taxRateBp, warehouseId: warehouses.get(id) })),
+  );
 }
 
 export function movesEntry(movements: MovementInput[]): JournalEntry {
