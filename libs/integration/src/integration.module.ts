@@ -25,9 +25,11 @@ import { RollupKeeper } from './application/rollup-keeper';
 import { RollupRebuildService } from './application/rollup-rebuild.service';
 import { RollupJournalStore, RollupReader, RollupStore } from './application/rollup.ports';
 import { SessionDrawerReader } from './application/session-drawer.reader';
+import { InvoiceSettlementReader } from './application/invoice-settlement.reader';
 import { StoreFactsCache } from './application/store-facts';
 import { SqlNameDirectory } from './infrastructure/sql-name.directory';
 import { SqlSessionDrawerReader } from './infrastructure/sql-session-drawer.reader';
+import { SqlInvoiceSettlementReader } from './infrastructure/sql-invoice-settlement.reader';
 import { SqlRollupJournal } from './infrastructure/sql-rollup-journal';
 import { SqlRollupStore } from './infrastructure/sql-rollup.store';
 
@@ -61,6 +63,7 @@ const REPORTS = [
     { provide: RollupJournalStore, useClass: SqlRollupJournal },
     { provide: NameDirectory, useClass: SqlNameDirectory },
     { provide: SessionDrawerReader, useClass: SqlSessionDrawerReader },
+    { provide: InvoiceSettlementReader, useClass: SqlInvoiceSettlementReader },
     StoreFactsCache,
     RollupKeeper,
     RollupApplier,

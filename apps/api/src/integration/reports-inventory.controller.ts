@@ -23,7 +23,7 @@ function reportsInventoryRoutes(audience: ReportAudience) {
     @audience.read('inventory.reports')
     @ReportDocs(
       'Inventory: overview',
-      'Stock now (items in stock, units, value at current cost, out, low, dead) per warehouse, and units sold, received and written off in the period.',
+      'Stock now (items in stock, units, value at current cost, out, low, dead) per warehouse, and in the period: units sold out of these warehouses (voided sales excluded), received (receive adjustments; a transfer is not a receipt) and written off.',
     )
     async overview(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
       return sharedReport('inventory.overview', p, q, () => this.stockReports.overview(p, filters(q)));
@@ -70,7 +70,7 @@ function reportsInventoryRoutes(audience: ReportAudience) {
     @audience.read('inventory.reports')
     @ReportDocs(
       'Inventory: turns',
-      'Turns = COGS of the period / average inventory value ((opening + closing) / 2 at current cost), per item; days of inventory.',
+      'Turns = COGS of the period / average inventory value ((opening + closing) / 2 at current cost), per item; days of inventory = days x average value / COGS. A return reverses its cost in the warehouse its line was sold from.',
     )
     async turns(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
       return sharedReport('inventory.turns', p, q, () => this.flowReports.turns(p, filters(q)));

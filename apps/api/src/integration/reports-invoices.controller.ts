@@ -51,7 +51,7 @@ function reportsInvoicesRoutes(audience: ReportAudience) {
     @audience.read('reports.sales')
     @ReportDocs(
       'Invoices: funnel',
-      'On-account invoices issued in the period: voided, received a payment, paid in full, unpaid, partially paid, past due (state now).',
+      'On-account invoices issued in the period: voided, received a payment after the sale, paid in full (a credit note cancelling the invoice whole is not a payment), unpaid, partially paid, past due (state now).',
     )
     async funnel(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
       return sharedReport('invoices.funnel', p, q, () => this.reports.funnel(p, filters(q)));

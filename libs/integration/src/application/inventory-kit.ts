@@ -1,9 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { StockReadModel, StockSnapshotRow } from '@pos/catalog';
 import { Principal } from '@pos/identity';
-import { ITEM_STOCK, STOCK_MOVES } from '../domain/rollup-tables';
+import { ITEM_STOCK, ITEMS, ITEMS_ALL, STOCK_MOVES } from '../domain/rollup-tables';
 import { Money, ReportKit, Row } from './report-kit';
 import { ReportFilters, ReportScope, ReportScopeResolver } from './report-scope';
+
+/**
+ * The movement types whose units are received (units_received): the `receive` adjustment (goods
+ * in from a supplier; the demo's opening stock too). A transfer moves stock the chain already
+ * held between two of its warehouses, and a restocked return brings sold goods back (the returns
+ * report's units_restocked): neither is a receipt.
+ */
+export const RECEIVED = ['receive'];
 
 export const STOCK_NOW = 'Stock as of generated_at (current levels); date filters do not apply to it.';
 
@@ -52,6 +60,19 @@ export class InventoryKit {
       groupBy,
       measures: ['movements', 'qty_in', 'qty_out'],
     });
+  }
+
+  /**
+   * The period's sale-line rollups of the lines that left the scope's warehouses, whichever store
+   * sold them (units, cost and their returns; voided sales are out of them): per currency over
+   * every store when nothing is filtered (unless grouped by warehouse).
+   */
+  lines(scope: ReportScope, groupBy: string[], measures: string[], itemIds?: number[]): Promise<Row[]> {
+    const q = { from: scope.period.from, to: scope.period.to, groupBy, measures };
+    const items = itemIds ? { item_id: itemIds } : {};
+    return scope.unrestricted && !groupBy.includes('warehouse_id')
+      ? this.kit.rollups.sum({ ...q, table: ITEMS_ALL, where: items })
+      : this.kit.rollups.sum({ ...q, table: ITEMS, where: { warehouse_id: scope.warehouseIds, ...items } });
   }
 
   itemStock(scope: ReportScope, from: number, to: number, measures: string[]): Promise<Row[]> {

@@ -8,6 +8,7 @@ import { Chart, ReportResult, ReportRow, SummaryFigure } from '../domain/report-
 import { SALES } from '../domain/rollup-tables';
 import { chart, dailyPoints, groupRows, Money, n, ReportKit, reportResult, Row, total } from './report-kit';
 import { ReportFilters, ReportScope, ReportScopeResolver } from './report-scope';
+import { InvoiceSettlement, InvoiceSettlementReader } from './invoice-settlement.reader';
 
 const IM = [
   'sales_count',
@@ -35,6 +36,7 @@ export class InvoiceReportsService {
     private readonly scopes: ReportScopeResolver,
     private readonly kit: ReportKit,
     private readonly receivables: ReceivablesReader,
+    private readonly settlements: InvoiceSettlementReader,
   ) {}
 
   private async open(p: Principal, f: ReportFilters): Promise<{ scope: ReportScope; money: Money }> {
@@ -42,18 +44,33 @@ export class InvoiceReportsService {
     return { scope, money: await this.kit.money(scope.currencies) };
   }
 
+  /** Each store's business days of the period as instants. */
+  private windows(scope: ReportScope): { storeId: number; from: Date; to: Date }[] {
+    return scope.stores.map((s) => {
+      const cal = ZoneCalendar.of(s.timeZone);
+      return { storeId: s.id, from: cal.startOf(scope.period.from), to: cal.startOf(scope.period.to + 1) };
+    });
+  }
+
   /** Open invoices of the scope's stores issued in the period (or, `upToEnd`, at any time up to its end). */
   private openInvoices(scope: ReportScope, upToEnd: boolean, cutoffs: Date[] = [], byCustomer = false): Promise<ReceivableGroup[]> {
     return this.receivables.open({
-      windows: scope.stores.map((s) => {
-        const cal = ZoneCalendar.of(s.timeZone);
-        return { storeId: s.id, from: upToEnd ? undefined : cal.startOf(scope.period.from), to: cal.startOf(scope.period.to + 1) };
-      }),
+      windows: this.windows(scope).map((w) => (upToEnd ? { storeId: w.storeId, to: w.to } : w)),
       warehouseId: scope.warehouseId ?? undefined,
       now: scope.now,
       ageCutoffs: cutoffs,
       byCustomer,
     });
+  }
+
+  /** Per currency: what became of the on-account invoices issued in the period (payments received later, credited whole). */
+  private async settled(scope: ReportScope): Promise<(currency: string) => Omit<InvoiceSettlement, 'storeId'>> {
+    const list = await this.settlements.settled({ windows: this.windows(scope), warehouseId: scope.warehouseId ?? undefined });
+    return (c) => {
+      const mine = list.filter((s) => this.currencyOf(scope, s.storeId) === c);
+      const add = (k: 'invoicesPaidLater' | 'collected' | 'creditedWhole') => mine.reduce((a, s) => a + s[k], 0);
+      return { invoicesPaidLater: add('invoicesPaidLater'), collected: add('collected'), creditedWhole: add('creditedWhole') };
+    };
   }
 
   private currencyOf(scope: ReportScope, storeId: number): string {
@@ -62,9 +79,10 @@ export class InvoiceReportsService {
 
   async invoices(p: Principal, f: ReportFilters): Promise<ReportResult> {
     const { scope, money } = await this.open(p, f);
-    const [daily, open] = await Promise.all([
+    const [daily, open, settled] = await Promise.all([
       this.kit.sum(scope, { table: SALES, daily: true, groupBy: ['day', 'currency_code'], measures: IM }),
       this.openInvoices(scope, false),
+      this.settled(scope),
     ]);
     const byCur = groupRows(daily, 'currency_code');
     const summary: SummaryFigure[] = [];
@@ -86,7 +104,7 @@ export class InvoiceReportsService {
         figure('open_balance', money.v(sumOf(mine, 'balance'), c), c),
         figure('overdue_invoices', sumOf(overdue, 'count'), c),
         figure('overdue_balance', money.v(sumOf(overdue, 'balance'), c), c),
-        figure('collected_on_account', money.v(n(t, 'on_account') - sumOf(mine, 'balance'), c), c),
+        figure('collected_on_account', money.v(settled(c).collected, c), c),
         figure('void_invoices', n(t, 'void_count'), c),
         figure('void_amount', money.v(n(t, 'void_total'), c), c),
         figure('credit_notes', n(t, 'credit_note_count'), c),
@@ -287,7 +305,11 @@ export class InvoiceReportsService {
 
   async funnel(p: Principal, f: ReportFilters): Promise<ReportResult> {
     const { scope, money } = await this.open(p, f);
-    const [sold, open] = await Promise.all([this.kit.sum(scope, { table: SALES, groupBy: ['currency_code'], measures: IM }), this.openInvoices(scope, false)]);
+    const [sold, open, settled] = await Promise.all([
+      this.kit.sum(scope, { table: SALES, groupBy: ['currency_code'], measures: IM }),
+      this.openInvoices(scope, false),
+      this.settled(scope),
+    ]);
     const rows: ReportRow[] = [];
     const summary: SummaryFigure[] = [];
     const series = [];
@@ -305,7 +327,9 @@ export class InvoiceReportsService {
       const unpaid = of((g) => g.status === 'issued');
       const partial = of((g) => g.status === 'partially_paid');
       const overdue = of((g) => g.overdue);
-      const paid = n(t, 'credit_count') - unpaid.count - partial.count;
+      // Settled = neither open nor void; paid in full = settled less what credit notes cancelled whole (the goods came back, nobody paid).
+      const { invoicesPaidLater, creditedWhole } = settled(c);
+      const paid = n(t, 'credit_count') - unpaid.count - partial.count - creditedWhole;
       const stages = [
         {
           stage: 'issued',
@@ -315,7 +339,7 @@ export class InvoiceReportsService {
           amount_is: 'on-account amount',
         },
         { stage: 'voided', label: 'Voided', invoices: n(t, 'void_credit_count'), amount: money.v(n(t, 'void_on_account'), c), amount_is: 'on-account amount' },
-        { stage: 'any_payment', label: 'Received a payment (in part or in full)', invoices: paid + partial.count, amount: null, amount_is: null },
+        { stage: 'any_payment', label: 'Received a payment after the sale (in part or in full)', invoices: invoicesPaidLater, amount: null, amount_is: null },
         { stage: 'paid_in_full', label: 'Paid in full', invoices: paid, amount: null, amount_is: null },
         { stage: 'unpaid', label: 'No payment yet', invoices: unpaid.count, amount: money.v(unpaid.balance, c), amount_is: 'open balance' },
         { stage: 'partially_paid', label: 'Partially paid', invoices: partial.count, amount: money.v(partial.balance, c), amount_is: 'open balance' },

@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { StockSnapshotRow } from '@pos/catalog';
 import { Principal } from '@pos/identity';
 import { figure, row } from '../domain/report-figures';
-import { inventoryTurns, percent, ratio, reorderSuggestion } from '../domain/report-math';
+import { daysOfInventory, inventoryTurns, percent, reorderSuggestion } from '../domain/report-math';
 import { ReportResult } from '../domain/report-payload';
-import { ITEM_STOCK, ITEMS, ITEMS_ALL, STOCK_MOVES, WRITE_OFFS } from '../domain/rollup-tables';
+import { STOCK_MOVES, WRITE_OFFS } from '../domain/rollup-tables';
 import { chart, dailyPoints, groupRows, n, reportResult, Row, total } from './report-kit';
 import { ReportFilters } from './report-scope';
-import { InventoryKit } from './inventory-kit';
+import { InventoryKit, RECEIVED } from './inventory-kit';
 
 /** Stock over the period (contract 4.10): inventory/movement, replenishment, turns, damage-spoilage. Figures: metrics.ts. */
 @Injectable()
@@ -48,17 +48,8 @@ export class StockFlowReportsService {
     const candidates = [
       ...new Set(levels.filter((l) => l.isActive && reorderSuggestion(l.quantity, l.reorderLevel, l.reorderQuantity) !== null).map((l) => l.itemId)),
     ];
-    const sold = candidates.length
-      ? await this.inv.kit.rollups.sum({
-          table: ITEM_STOCK,
-          from: scope.period.from,
-          to: scope.period.to,
-          where: { warehouse_id: scope.warehouseIds, item_id: candidates },
-          groupBy: ['warehouse_id', 'item_id'],
-          measures: ['sold_qty'],
-        })
-      : [];
-    const soldOf = new Map(sold.map((r) => [`${r.warehouse_id}:${r.item_id}`, n(r, 'sold_qty')]));
+    const sold = candidates.length ? await this.inv.lines(scope, ['warehouse_id', 'item_id'], ['units'], candidates) : [];
+    const soldOf = new Map(sold.map((r) => [`${r.warehouse_id}:${r.item_id}`, n(r, 'units')]));
     const rows = levels
       .filter((l) => l.isActive)
       .map((l) => ({ l, suggested: reorderSuggestion(l.quantity, l.reorderLevel, l.reorderQuantity) }))
@@ -117,22 +108,7 @@ export class StockFlowReportsService {
   async turns(p: Principal, f: ReportFilters): Promise<ReportResult> {
     const { scope, money, base, levels } = await this.inv.open(p, f);
     const [cogsRows, during, after] = await Promise.all([
-      scope.unrestricted
-        ? this.inv.kit.rollups.sum({
-            table: ITEMS_ALL,
-            from: scope.period.from,
-            to: scope.period.to,
-            groupBy: ['item_id'],
-            measures: ['cost', 'refund_cost', 'units'],
-          })
-        : this.inv.kit.rollups.sum({
-            table: ITEMS,
-            from: scope.period.from,
-            to: scope.period.to,
-            where: { warehouse_id: scope.warehouseIds },
-            groupBy: ['item_id'],
-            measures: ['cost', 'refund_cost', 'units'],
-          }),
+      this.inv.lines(scope, ['item_id'], ['cost', 'refund_cost']),
       this.inv.itemStock(scope, scope.period.from, scope.period.to, ['net_qty']),
       this.inv.itemStock(scope, scope.period.to + 1, Math.max(scope.today, scope.period.to), ['net_qty']),
     ]);
@@ -155,11 +131,11 @@ export class StockFlowReportsService {
         const unitCost = cost.get(id) ?? info.get(id)?.cost ?? 0;
         const closing = (onHand.get(id) ?? 0) - (afterPeriod.get(id) ?? 0);
         const opening = closing - (inPeriod.get(id) ?? 0);
-        const avgValue = Math.round(((Math.max(opening, 0) + Math.max(closing, 0)) * unitCost) / 2);
+        // kept unrounded (it may end in half a minor unit): turns and days are divided by it
+        const avgValue = ((Math.max(opening, 0) + Math.max(closing, 0)) * unitCost) / 2;
         const cogs = cogsOf.get(id) ?? 0;
         cogsTotal += cogs;
         avgTotal += avgValue;
-        const t = inventoryTurns(cogs, avgValue);
         return row({
           item_id: id,
           sku: info.get(id)?.sku ?? null,
@@ -168,19 +144,18 @@ export class StockFlowReportsService {
           cogs: money.v(cogs, base),
           opening_units: opening,
           closing_units: closing,
-          average_inventory_value: money.v(avgValue, base),
-          turns: t,
-          days_of_inventory: t ? Math.round((scope.period.days / t) * 10) / 10 : null,
+          average_inventory_value: money.v(Math.round(avgValue), base),
+          turns: inventoryTurns(cogs, avgValue),
+          days_of_inventory: daysOfInventory(scope.period.days, cogs, avgValue),
         });
       })
       .filter((r) => r.cogs !== 0 || r.opening_units !== 0 || r.closing_units !== 0)
       .sort((a, b) => (b.turns ?? -1) - (a.turns ?? -1) || a.item_id - b.item_id);
-    const turns = inventoryTurns(cogsTotal, avgTotal);
     const summary = [
       figure('cogs', money.v(cogsTotal, base), base),
-      figure('average_inventory_value', money.v(avgTotal, base), base),
-      figure('turns', turns),
-      figure('days_of_inventory', turns ? ratio(scope.period.days, turns) : null),
+      figure('average_inventory_value', money.v(Math.round(avgTotal), base), base),
+      figure('turns', inventoryTurns(cogsTotal, avgTotal)),
+      figure('days_of_inventory', daysOfInventory(scope.period.days, cogsTotal, avgTotal)),
     ];
     return reportResult(scope, summary, rows, [
       chart('bar', 'Fastest turning items (top 10)', [
@@ -213,7 +188,7 @@ export class StockFlowReportsService {
         table: STOCK_MOVES,
         from: scope.period.from,
         to: scope.period.to,
-        where: { warehouse_id: scope.warehouseIds, move_type: ['receive', 'transfer_in'] },
+        where: { warehouse_id: scope.warehouseIds, move_type: RECEIVED },
         groupBy: [],
         measures: ['qty_in'],
       }),

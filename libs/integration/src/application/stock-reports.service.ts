@@ -7,7 +7,7 @@ import { DEAD_STOCK_DAYS, isDeadStock, percent } from '../domain/report-math';
 import { ReportResult } from '../domain/report-payload';
 import { chart, n, reportResult } from './report-kit';
 import { ReportFilters } from './report-scope';
-import { byCategory, InventoryKit, STOCK_NOW, stockValue } from './inventory-kit';
+import { byCategory, InventoryKit, RECEIVED, STOCK_NOW, stockValue } from './inventory-kit';
 
 /** Stock now (contract 4.10): inventory/overview, stock, valuation, dead-stock. Figures: metrics.ts. */
 @Injectable()
@@ -16,7 +16,11 @@ export class StockReportsService {
 
   async overview(p: Principal, f: ReportFilters): Promise<ReportResult> {
     const { scope, money, base, levels } = await this.inv.open(p, f);
-    const [moves, last] = await Promise.all([this.inv.moves(scope, ['move_type']), this.inv.kit.rollups.lastSales(scope.warehouseIds)]);
+    const [moves, last, sold] = await Promise.all([
+      this.inv.moves(scope, ['move_type']),
+      this.inv.kit.rollups.lastSales(scope.warehouseIds),
+      this.inv.lines(scope, [], ['units']),
+    ]);
     const lastOf = new Map(last.map((l) => [`${l.warehouseId}:${l.itemId}`, l.day]));
     const active = levels.filter((l) => l.isActive);
     const status = (l: StockSnapshotRow) => stockStatus(l.quantity, l.reorderLevel);
@@ -43,8 +47,11 @@ export class StockReportsService {
       figure('out_of_stock', active.filter((l) => status(l) === 'out').length),
       figure('low_stock', active.filter((l) => status(l) === 'low').length),
       figure('dead_stock', dead.length),
-      figure('sale_units_out', moved('sale', 'qty_out')),
-      figure('units_received', moved('receive', 'qty_in') + moved('transfer_in', 'qty_in')),
+      figure('sale_units_out', n(sold[0], 'units')),
+      figure(
+        'units_received',
+        RECEIVED.reduce((a, type) => a + moved(type, 'qty_in'), 0),
+      ),
       figure('units_written_off', moved('damage', 'qty_out') + moved('spoilage', 'qty_out')),
     ];
     const rows = scope.warehouseIds.map((w) => {

@@ -10,8 +10,10 @@ import type { FigureUnit } from './report-payload';
  *
  * Words used below: a "kept sale" is a completed, partially refunded or refunded sale (a voided
  * sale is in no sales figure), counted on its business day (created_at in the store's time zone);
- * a "processed return" counts on the business day it was processed. Money is in minor units of
- * the sale's currency; line gross, discounts and net are before tax in both tax modes.
+ * a "processed return" counts on the business day it was processed, and with a warehouse filter
+ * in the warehouse its lines were sold from (the stock movements of its goods count where they
+ * came back to). Money is in minor units of the sale's currency; line gross, discounts and net
+ * are before tax in both tax modes.
  */
 type Defined = { readonly label: string; readonly unit: FigureUnit; readonly formula: string };
 type Same = { readonly same: string; readonly label?: string };
@@ -77,7 +79,11 @@ export const METRICS = {
   refunded_tax: { same: 'refund_tax' },
   refund_total: { label: 'Refunds incl. tax', unit: 'money', formula: `sum of refund line totals (refund_net + refund_tax) ${RET}` },
   refunds: { same: 'refund_total' },
-  cost_returned: { label: 'Cost of goods returned', unit: 'money', formula: `sum of the sale line's snapshotted unit cost x quantity returned ${RET}` },
+  cost_returned: {
+    label: 'Cost of goods returned',
+    unit: 'money',
+    formula: `sum of the sale line's snapshotted unit cost x quantity returned ${RET} (in the warehouse the line was sold from)`,
+  },
   cost: { same: 'cost_returned' },
   refund_rate: { label: 'Refunds / sales total (incl. tax)', unit: 'percent', formula: 'refund_total / total' },
   value_return_rate: { same: 'refund_rate' },
@@ -204,7 +210,12 @@ export const METRICS = {
   open_balance: { label: 'Open balance now', unit: 'money', formula: 'sum of balances now of the invoices issued in the period' },
   overdue_invoices: { label: 'Past due now', unit: 'count', formula: 'open invoices issued in the period past their due date now' },
   overdue_balance: { label: 'Past-due balance now', unit: 'money', formula: 'sum of their balances' },
-  collected_on_account: { label: 'On-account amount collected since', unit: 'money', formula: 'on_account_amount - open_balance' },
+  collected_on_account: {
+    label: 'Collected on account since (payments received)',
+    unit: 'money',
+    formula:
+      'sum of the payments recorded after the sale on the on-account invoices issued in the period (void ones excluded); a credit note settles a balance but collects nothing',
+  },
   credit_notes: { label: 'Credit notes issued', unit: 'count', formula: `number of credit notes ${RET}` },
   credit_note_total: { label: 'Credit notes total', unit: 'money', formula: `sum of credit note amounts ${RET}` },
   credit_note_amount: { label: 'Credit note amount', unit: 'money', formula: 'the amount of the credit note a processed return issued' },
@@ -220,7 +231,11 @@ export const METRICS = {
   dso_days: { label: 'Days sales outstanding', unit: 'days', formula: 'receivables / credit_sales x days' },
   days: { label: 'Days in the period', unit: 'days', formula: 'date_to - date_from + 1' },
   issued: { label: 'On-account invoices issued', unit: 'count', formula: 'on_account_invoices + voided sales that had left an on-account balance' },
-  paid_in_full: { label: 'Paid in full', unit: 'count', formula: 'on_account_invoices with no balance now' },
+  paid_in_full: {
+    label: 'Paid in full',
+    unit: 'count',
+    formula: 'on_account_invoices with no balance now, less those credit notes cancelled whole (status credited: settled, never paid)',
+  },
   collection_rate: { label: 'Paid in full / issued and not voided', unit: 'percent', formula: 'paid_in_full / on_account_invoices' },
   overdue_share: { label: 'Past due / issued and not voided', unit: 'percent', formula: 'overdue_invoices / on_account_invoices' },
   invoices: { label: 'Invoices', unit: 'count', formula: 'on-account invoices at the stage of the row' },
@@ -257,7 +272,11 @@ export const METRICS = {
   suggested_order: { label: 'Suggested order', unit: 'quantity', formula: 'max(reorder quantity, reorder level - on hand)' },
   units_suggested: { label: 'Units suggested', unit: 'quantity', formula: 'sum of suggested_order' },
   estimated_cost: { label: 'Estimated cost of the suggested orders', unit: 'money', formula: 'sum of suggested_order x unit_cost' },
-  units_sold_in_period: { label: 'Units sold in the period', unit: 'quantity', formula: 'units out by sale movements from the warehouse in the period' },
+  units_sold_in_period: {
+    label: 'Units sold in the period',
+    unit: 'quantity',
+    formula: "sum of line base quantity of kept sales whose line left the warehouse, on the sale's business day (voided sales excluded)",
+  },
   average_daily_sales: { label: 'Average units sold per day', unit: 'quantity', formula: 'units_sold_in_period / days' },
   days_of_cover: { label: 'Days of cover', unit: 'days', formula: 'on hand / average_daily_sales' },
   // Stock movements over the period (movement day in the warehouse's store time zone)
@@ -266,17 +285,26 @@ export const METRICS = {
   units_out: { label: 'Units out', unit: 'quantity', formula: 'sum of negative movement quantities, as a positive number' },
   net_change: { label: 'Net change in units', unit: 'quantity', formula: 'units_in - units_out' },
   sale_units_out: {
-    label: 'Units out by sale movements',
+    label: 'Units sold out of these warehouses (kept sales)',
     unit: 'quantity',
-    formula: 'units_out of sale movements (a voided sale brings its units back by a void movement)',
+    formula:
+      "sum of line base quantity of kept sales whose line left a warehouse in scope, whichever store sold it, on the sale's business day (voided sales excluded; returns not deducted)",
   },
-  units_received: { label: 'Units received', unit: 'quantity', formula: 'units_in of receive and transfer_in movements' },
+  units_received: {
+    label: 'Units received (receive adjustments)',
+    unit: 'quantity',
+    formula: 'units_in of receive movements; a transfer between warehouses and a restocked return are not receipts (see inventory/movement)',
+  },
   units_written_off: { label: 'Units damaged or spoiled', unit: 'quantity', formula: 'units_out of damage and spoilage movements' },
   opening_units: { label: 'On hand at the start', unit: 'quantity', formula: 'on hand now less the net change since date_from' },
   closing_units: { label: 'On hand at the end', unit: 'quantity', formula: 'on hand now less the net change after date_to' },
   average_inventory_value: { label: 'Average inventory value', unit: 'money', formula: '(max(opening_units, 0) + max(closing_units, 0)) / 2 x unit_cost' },
   turns: { label: 'Inventory turns', unit: 'ratio', formula: 'cogs / average_inventory_value' },
-  days_of_inventory: { label: 'Days of inventory', unit: 'days', formula: 'days / turns' },
+  days_of_inventory: {
+    label: 'Days of inventory',
+    unit: 'days',
+    formula: 'days / turns, from the unrounded figures: days x average_inventory_value / cogs (null without COGS or inventory)',
+  },
   damaged_units: { label: 'Units damaged', unit: 'quantity', formula: 'units_out of damage movements' },
   spoiled_units: { label: 'Units spoiled', unit: 'quantity', formula: 'units_out of spoilage movements' },
   damaged_value: { label: 'Damaged at current cost', unit: 'money', formula: 'damaged_units x unit_cost' },

@@ -1,5 +1,15 @@
 import fc from 'fast-check';
-import { abcClassify, agingCutoffs, average, daysSalesOutstanding, inventoryTurns, isDeadStock, percent, reorderSuggestion } from './report-math';
+import {
+  abcClassify,
+  agingCutoffs,
+  average,
+  daysOfInventory,
+  daysSalesOutstanding,
+  inventoryTurns,
+  isDeadStock,
+  percent,
+  reorderSuggestion,
+} from './report-math';
 
 describe('report math (decisions.md definitions)', () => {
   it('ABC: A while the cumulative share is <= 80%, B <= 95%, C after; nothing sold is C', () => {
@@ -37,6 +47,14 @@ describe('report math (decisions.md definitions)', () => {
     expect(daysSalesOutstanding(100, 0, 30)).toBeNull();
     expect(inventoryTurns(12_000, 4_000)).toBe(3);
     expect(inventoryTurns(12_000, 0)).toBeNull();
+    // days of inventory from the unrounded figures: 30 days x 7,350 / 150 = 1,470 (turns 0.0204, shown 0.02: 1,500 if divided)
+    expect(inventoryTurns(150, 7_350)).toBe(0.02);
+    expect(daysOfInventory(30, 150, 7_350)).toBe(1470);
+    // turns below 0.005 show 0.00, yet stock did turn: 30 x 100,000 / 100 = 30,000 days, not none
+    expect(inventoryTurns(100, 100_000)).toBe(0);
+    expect(daysOfInventory(30, 100, 100_000)).toBe(30_000);
+    expect(daysOfInventory(30, 0, 100_000)).toBeNull();
+    expect(daysOfInventory(30, 100, 0)).toBeNull();
     expect(reorderSuggestion(3, 10, 40)).toBe(40);
     expect(reorderSuggestion(-50, 10, 40)).toBe(60);
     expect(reorderSuggestion(10, 10, 0)).toBe(0);

@@ -62,9 +62,18 @@ export function reorderSuggestion(onHand: number, reorderLevel: number, reorderQ
   return Math.max(reorderQuantity, reorderLevel - onHand);
 }
 
-/** Inventory turns = COGS / average inventory value; null without inventory. */
+/** Inventory turns = COGS / average inventory value, 2 decimals; null without inventory. */
 export function inventoryTurns(cogs: number, averageInventoryValue: number): number | null {
   return averageInventoryValue <= 0 ? null : Math.round((cogs / averageInventoryValue) * 100) / 100;
+}
+
+/**
+ * Days of inventory = days / turns, from the unrounded figures (days x average inventory value /
+ * COGS), 1 decimal: turns rounded first would read 0.02 for 0.0204 (1,500 days, not 1,470) and
+ * 0.00 (no figure) for a COGS that is not 0. Null without COGS or without inventory.
+ */
+export function daysOfInventory(days: number, cogs: number, averageInventoryValue: number): number | null {
+  return cogs === 0 || averageInventoryValue <= 0 ? null : Math.round(((days * averageInventoryValue) / cogs) * 10) / 10;
 }
 
 /** Dead stock: on hand > 0 and no sale in the 90 days up to `today` (never sold counts as none). */
