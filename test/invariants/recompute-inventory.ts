@@ -70,7 +70,7 @@ export async function recomputeInventoryOverview(q: Q, filters: ReportFilters, n
     skus_in_stock: count(positive(s.levels).length),
     ...figs(s.levels),
     dead_stock: count(deadLevels(s).length),
-    units_sold: qty(sum(period(s, s.sold), (l) => l.baseQuantity)),
+    sale_units_out: qty(sum(period(s, s.sold), (l) => l.baseQuantity)),
     units_received: qty(sum(moved, (m) => (m.type === 'receive' ? m.quantity : 0))),
     units_written_off: qty(sum(moved, (m) => (m.type === 'damage' || m.type === 'spoilage' ? -m.quantity : 0))),
   });

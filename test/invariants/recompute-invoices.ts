@@ -248,7 +248,7 @@ export async function recomputeAging(q: Q, filters: ReportFilters, now = new Dat
           customer_name: text(id === null ? null : (b.customers.get(id) ?? null)),
           open_invoices: count(ys.length),
           ...buckets(ys, ([, r]) => r),
-          total: money(sum(ys, (i) => i.balance)),
+          receivables: money(sum(ys, (i) => i.balance)),
           past_due: past(ys),
         }),
       );
@@ -322,7 +322,7 @@ export async function recomputeCreditNotes(q: Q, filters: ReportFilters, now = n
       customer_id: text(n.customerId),
       customer_name: text(n.customerId === null ? null : (b.customers.get(n.customerId) ?? null)),
       currency: text(n.currency),
-      amount: money(n.amount),
+      credit_note_amount: money(n.amount),
     }),
   );
   return expectation('invoices/credit-notes', b.scope, { summary, rows, rowKey: ['id'], ignoredRowFields: ['created_at'], charts });

@@ -16,63 +16,7 @@ import { compareReport, INVENTORY_REPORTS } from './recompute-inventory';
  * defect; REPORTS_KNOWN_MISMATCH=1 runs them too, and fails while they stand). REPORTS_PRINT=1 prints
  * every difference found, known ones included.
  */
-const KNOWN_MISMATCH: { id: string; match: RegExp; why: string }[] = [
-  {
-    id: 'demo-seed-stock-not-in-rollups',
-    match: /^\[seed\] inventory\/(movement|overview|turns|damage-spoilage) /,
-    why:
-      "The demo seed writes its opening stock as 'receive' ledger rows (stock = sum of movements) but no rollup facts: on a fresh demo database " +
-      'inventory/movement shows no receipts (0 movements) where the ledger holds one per item and warehouse, units_received is 0, and turns opens ' +
-      'the period with the stock the seed received inside it. A rollup rebuild after seeding (or seeding through the StockLedger) would agree.',
-  },
-  {
-    id: 'collected-on-account-counts-credit-notes',
-    match: /invoices summary collected_on_account /,
-    why:
-      'invoices.collected_on_account ("On-account amount collected since") counts what credit notes cancelled as collected (it reads as the ' +
-      'on-account amount less the open balance): an on-account sale returned whole adds its amount. A credit note settles a balance and ' +
-      'collects nothing; the collection is the payments received on those invoices.',
-  },
-  {
-    id: 'funnel-credit-note-as-payment',
-    match: /invoices\/funnel (summary (paid_in_full|collection_rate) |row (any_payment|paid_in_full)\||chart )/,
-    why:
-      'invoices/funnel counts an on-account invoice cancelled whole by a credit note (status credited, no payment: the goods came back) as ' +
-      '"received a payment" and "paid in full", so collection_rate counts invoices nobody paid.',
-  },
-  {
-    id: 'overview-units-sold-counts-voids',
-    match: /inventory\/overview summary units_sold /,
-    why:
-      'inventory/overview.units_sold ("Units sold in the period") counts the units of voided sales: a voided sale leaves every sales figure ' +
-      '(README, Definitions), as it does the other reports (replenishment, dead stock).',
-  },
-  {
-    id: 'received-counts-transfers',
-    match: /inventory\/(overview summary units_received|damage-spoilage summary written_off_per_received) /,
-    why:
-      'inventory/overview.units_received and the divisor of damage-spoilage.written_off_per_received count transfers in as receipts: 5 units ' +
-      'moved from Central to Downtown Floor are "received" by the chain and by the Downtown store, whose scope holds both warehouses. ' +
-      "Received is the 'receive' adjustment (README, Stock); a transfer is its own movement type.",
-  },
-  {
-    id: 'returns-counted-where-the-goods-came-back',
-    match:
-      /^\[story\] (invoices(\/credit-notes)? (summary credit_note(s|_total) |row \S+ credit_notes: |row \d+: (missing|not expected)|chart "Credit notes per day")|inventory\/turns (summary (cogs|turns) |row \S+ (cogs|turns): )).*\((central|downtown floor|airport), \d+ days\)$/,
-    why:
-      'With warehouse_id (or a store served by that warehouse), a return is counted in the warehouse its goods came back to, not the one its ' +
-      'lines left (README: line-level figures count "the lines that left it"): a coffee sold from Downtown Floor and returned spoiled to ' +
-      "Central moves its credit note (12.74) to Central's invoices and credit-notes reports and its cost (6.10) off Central's COGS, which " +
-      "goes negative (-3.30; Airport, served by Central, -0.90), while Downtown Floor keeps the sale's COGS without the return.",
-  },
-  {
-    id: 'turns-days-of-inventory-from-rounded-turns',
-    match: /inventory\/turns (summary days_of_inventory |row \S+ days_of_inventory: )/,
-    why:
-      'inventory/turns.days_of_inventory is days / turns computed from turns rounded to 2 decimals: 30 / 0.02 = 1500 where 30 x 73.5 / 1.5 = 1470, ' +
-      'and null (as if nothing turned) when turns rounds to 0.00 though COGS is not 0.',
-  },
-];
+const KNOWN_MISMATCH: { id: string; match: RegExp; why: string }[] = [];
 const RECOMPUTE = { ...INVOICE_REPORTS, ...INVENTORY_REPORTS };
 const strict = process.env.REPORTS_KNOWN_MISMATCH === '1';
 const known = (line: string) => KNOWN_MISMATCH.find((k) => k.match.test(line));
@@ -179,7 +123,7 @@ describe('Invoice and inventory reports against their recomputation from the raw
   });
   afterAll(() => t.close());
 
-  it('on the demo data as seeded, only the seed defect differs', async () => {
+  it('on the demo data as seeded, the reports equal their recomputation', async () => {
     tk = -1;
     const lines = await differences('seed', { all: {} }, ['inventory/movement', 'inventory/overview', 'inventory/stock', 'inventory/valuation']);
     if (process.env.REPORTS_PRINT === '1') console.log(lines.join('\n'));
