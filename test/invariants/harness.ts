@@ -67,7 +67,8 @@ export interface World {
 export const storeIds = (w: World): number[] => STORE_KEYS.map((k) => w.stores[k].id);
 
 export async function startSuite(): Promise<Suite> {
-  const t = await startTestApp();
+  // Each sequence's stores are new: reports read the store directory afresh (it is kept 30 s by default).
+  const t = await startTestApp({ REPORTS_DIRECTORY_TTL_MS: '0' });
   const q = async (sql: string, params: unknown[] = []) => (await t.db.query(sql, params)) as Record<string, unknown>[];
   const reports = (
     await integrationToken(t, [

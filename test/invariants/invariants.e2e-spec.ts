@@ -4,19 +4,22 @@ import { newWorld, startSuite, Suite } from './harness';
 import { Op, sequenceArb } from './operations';
 import { runSequence } from './executor';
 import { checkBooks } from './checks';
+import { REGRESSIONS } from './regressions';
 
 /**
  * Issue 23's invariant suite: random sequences of real operations through the HTTP API, each in
  * stores of its own, then every invariant from the raw records, the HTTP views and the reports.
  *   INVARIANT_SEED (23), INVARIANT_RUNS (3 sequences), INVARIANT_LENGTH (15 operations each);
  *   INVARIANT_SHRINK=1 shrinks a failure to a minimal sequence (each attempt replays on new stores);
- *   INVARIANT_VERBOSE=1 prints every sequence's log and what the listed defects still hide.
+ *   INVARIANT_VERBOSE=1 prints every sequence's log and what the listed defects still hide;
+ *   INVARIANT_FOCUS=<regex> fails only on failures matching it (to shrink one finding at a time).
  */
 const SEED = Number(process.env.INVARIANT_SEED ?? 23);
 const RUNS = Number(process.env.INVARIANT_RUNS ?? 3);
 const LENGTH = Number(process.env.INVARIANT_LENGTH ?? 15);
 const VERBOSE = process.env.INVARIANT_VERBOSE === '1';
 const SHRINK = process.env.INVARIANT_SHRINK === '1';
+const FOCUS = process.env.INVARIANT_FOCUS ? new RegExp(process.env.INVARIANT_FOCUS) : null;
 /** A bound on the work (not a timing assertion): generous for a 2-core machine shared with other suites. */
 const TIMEOUT = SHRINK ? 4 * 3_600_000 : Math.max(300_000, RUNS * LENGTH * 4_000);
 
@@ -28,8 +31,11 @@ export async function runAndCheck(suite: Suite, ops: Op[], seen?: Map<Defect, nu
   await checkBooks(w, f);
   for (const [d, list] of f.known) seen?.set(d, (seen.get(d) ?? 0) + list.length);
   if (VERBOSE) console.log(`${w.log.join('\n')}\n${[...f.known].map(([k, v]) => `${k}: ${v.length}\n  ${v.slice(0, 5).join('\n  ')}`).join('\n')}`);
-  if (f.failures.length)
-    throw new Error(`${f.failures.length} invariant failures:\n${f.summary()}\n--- operations ---\n${JSON.stringify(ops)}\n--- log ---\n${w.log.join('\n')}`);
+  const failures = FOCUS ? f.failures.filter((x) => FOCUS.test(x)) : f.failures;
+  if (failures.length)
+    throw new Error(
+      `${failures.length} invariant failures:\n${failures.slice(0, 40).join('\n')}\n--- operations ---\n${JSON.stringify(ops)}\n--- log ---\n${w.log.join('\n')}`,
+    );
 }
 
 describe('The books balance (issue 23): random sequences through the API', () => {
@@ -54,4 +60,6 @@ describe('The books balance (issue 23): random sequences through the API', () =>
     },
     TIMEOUT,
   );
+
+  for (const r of REGRESSIONS) it(`shrunk counterexample [${r.defect}]: ${r.title}`, () => runAndCheck(suite, r.ops));
 });

@@ -4,7 +4,7 @@
  * here is still evaluated, but its mismatches are only counted, not failed, so the suite stays
  * green to commit. Delete an entry when its fix lands: its checks then fail the suite again if
  * the fix is incomplete. An entry whose checks found nothing in a run is printed at the end
- * (`INVARIANT_VERBOSE=1`), a hint that it can go.
+ * (`INVARIANT_VERBOSE=1`), a hint that it can go; `INVARIANT_STRICT=1` fails on every entry.
  */
 export const DEFECTS = {
   /** Item 1: change is not computed from `tendered` (tendered = amount + change fails; validate answers change 0). */
@@ -19,12 +19,37 @@ export const DEFECTS = {
   'session-scale': 'issue 23 item 5: session money in the store currency decimals',
   /** Item 6: refund_net, gross_sales and customer_revenue each with one definition (excl. tax). */
   'figure-definitions': 'issue 23 item 6: one definition per figure',
+  // Found beyond the issue's list (by this suite and by test/invariants/reports-fixed.e2e-spec.ts, same ids).
+  /** The returns report counts a return in one row only: a return of a resellable and a spoiled line shows "spoiled: 1 line, 0 returns". */
+  'returns-row-counts-return-once': 'returns report rows count a return with lines of several conditions in one row',
+  /** Closeout's rows of sales without a drawer (offline, no session open then) show every cashier's cash, not their own (shrunk: two offline cash sales, two cashiers). */
+  'closeout-sessionless-cash': "closeout rows of sales without a session repeat the day's cash of every cashier",
+  /** inventory/overview.units_sold counts the units of voided sales (shrunk: sell 1 unit, void it: 1 sold). */
+  'overview-units-sold-counts-voids': 'inventory/overview units_sold counts voided sales',
+  /** inventory/replenishment's sales in the period (and so its daily rate and days of cover) count voided sales (shrunk: sell 1, void it, sell 5: 6). */
+  'replenishment-rate-counts-voids': 'inventory/replenishment sales rate counts voided sales',
+  /** inventory/turns.days_of_inventory is days / turns rounded to 2 decimals (24 days reads 25; null below 0.005 turns). */
+  'turns-days-of-inventory-from-rounded-turns': 'inventory/turns days_of_inventory from rounded turns',
+  /** inventory/overview.units_received and damage-spoilage's divisor count transfers in as receipts. */
+  'received-counts-transfers': 'inventory units_received counts transfers',
+  /** invoices.collected_on_account counts what credit notes cancelled as collected. */
+  'collected-on-account-counts-credit-notes': 'invoices collected_on_account counts credit notes',
+  /** invoices/funnel counts an on-account invoice cancelled whole by a credit note as paid. */
+  'funnel-credit-note-as-payment': 'invoices/funnel counts a credit note as a payment',
 } as const;
 
 export type Defect = keyof typeof DEFECTS;
 
-/** The entries still open. Delete a line when its fix lands. */
-export const KNOWN_DEFECTS: readonly Defect[] = ['inclusive-identity', 'figure-definitions', 'tax-report-exempt', 'closeout-sessions'];
+/**
+ * The entries still open. Delete a line when its fix lands. Fixed, and so not listed: items 1
+ * (tendered-change), 2 (inclusive-identity), 3 (tax-report-exempt), 4 (closeout-sessions), 5
+ * (session-scale) and 6 (figure-definitions), and the report defects found beside them; their
+ * checks and shrunk counterexamples fail the suite again if they come back.
+ */
+export const KNOWN_DEFECTS: readonly Defect[] = ['returns-row-counts-return-once', 'closeout-sessionless-cash'];
+
+/** INVARIANT_STRICT=1: every listed defect fails too (what the suite says once the list is empty). */
+const STRICT = process.env.INVARIANT_STRICT === '1';
 
 /**
  * What the checks of one sequence found: `failures` fail the property; `known` are mismatches of
@@ -40,7 +65,7 @@ export class Findings {
     this.checks += 1;
     if (ok) return;
     const line = `${what}: ${detail()}`;
-    if (defect && KNOWN_DEFECTS.includes(defect)) {
+    if (defect && KNOWN_DEFECTS.includes(defect) && !STRICT) {
       const list = this.known.get(defect) ?? [];
       if (list.length < 50) list.push(line);
       this.known.set(defect, list);
