@@ -46,7 +46,7 @@ export class CloseoutReportService {
       this.kit.sum(scope, { table: SESSIONS, groupBy: ['day', 'store_id', 'user_id', 'session_id', 'currency_code'], measures: SM, sumInApp: true }),
       this.kit.sum(scope, {
         table: SESSION_PAYMENTS,
-        groupBy: ['day', 'session_id', 'method_code', 'method_type', 'currency_code'],
+        groupBy: ['day', 'session_id', 'user_id', 'method_code', 'method_type', 'currency_code'],
         measures: ['amount', 'refund_amount'],
         sumInApp: true,
       }),
@@ -100,8 +100,10 @@ export class CloseoutReportService {
   /** One row per business day and session with sales that day, plus the drawer's row where that day had none. */
   private rows(scope: ReportScope, days: Row[], tenders: Row[], drawers: Map<number, Drawer>, sessionOf: Map<number, SessionDrawer>) {
     const key = (day: number, session: number) => `${day}:${session}`;
+    // A session is one cashier's; the sales without a drawer (session 0) are each cashier's own.
+    const tenderKey = (day: number, session: number, user: number) => `${day}:${session}:${session ? 0 : user}`;
     const tendersOf = groupRows(
-      tenders.map((t) => ({ ...t, key: key(n(t, 'day'), n(t, 'session_id')) })),
+      tenders.map((t) => ({ ...t, key: tenderKey(n(t, 'day'), n(t, 'session_id'), n(t, 'user_id')) })),
       'key',
     );
     const rows = days.map((r) => {
@@ -115,7 +117,7 @@ export class CloseoutReportService {
         sessionId,
         session: sessionOf.get(sessionId) ?? null,
         sales: r,
-        tenders: tendersOf.get(key(n(r, 'day'), sessionId)) ?? [],
+        tenders: tendersOf.get(tenderKey(n(r, 'day'), sessionId, n(r, 'user_id'))) ?? [],
         drawer: drawer && drawer.day === n(r, 'day') ? drawer : null,
       };
     });

@@ -30,8 +30,13 @@ export class ReturnsReportsService {
     const summary = scope.currencies.flatMap((c) => {
       const t = total(byCur.get(c) ?? [], RM);
       const s = total(soldCur.get(c) ?? [], ['sales_count', 'total', 'units']);
+      // Distinct returns from the sales rollup: a row counts a return in each condition it has.
+      const returns = total(
+        daily.filter((d) => d.currency_code === c),
+        ['return_count'],
+      );
       return [
-        figure('returns', n(t, 'returns_count'), c),
+        figure('returns', n(returns, 'return_count'), c),
         figure('units_returned', n(t, 'units'), c),
         figure('units_restocked', n(t, 'restocked_units'), c),
         figure('refund_total', money.v(n(t, 'refund_total'), c), c),

@@ -67,7 +67,11 @@ export const METRICS = {
   void_rate: { label: 'Voids / sales rung (voided + kept)', unit: 'percent', formula: 'voids / (voids + sales_count)' },
   sales_kept: { same: 'sales_count', label: 'Sales kept' },
   // Returns and refunds
-  returns: { label: 'Returns processed', unit: 'count', formula: 'number of processed returns' },
+  returns: {
+    label: 'Returns processed',
+    unit: 'count',
+    formula: 'number of processed returns (a row by reason and condition counts a return in each condition it has lines of)',
+  },
   returns_processed: { same: 'returns' },
   lines_returned: { label: 'Lines returned', unit: 'count', formula: `number of returned lines ${RET}` },
   units_returned: { label: 'Units returned', unit: 'quantity', formula: `sum of base quantity of returned lines ${RET}` },

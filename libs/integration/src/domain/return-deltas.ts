@@ -109,8 +109,14 @@ export function addReturn(batch: RollupBatch, f: ReturnFactsInput, store: StoreF
   for (const p of f.refunds) {
     const attrs = { ...cur, method_type: p.methodType };
     batch.add(PAYMENTS, { ...where, method_code: p.methodCode }, attrs, { refund_count: 1, refund_amount: p.amount });
-    batch.add(SESSION_PAYMENTS, { ...where, session_id: session, method_code: p.methodCode }, attrs, { refund_count: 1, refund_amount: p.amount });
+    batch.add(SESSION_PAYMENTS, { ...where, session_id: session, user_id: r.userId, method_code: p.methodCode }, attrs, {
+      refund_count: 1,
+      refund_amount: p.amount,
+    });
   }
+  // A return counts once in each condition it has lines of (the returns report's rows are by
+  // reason and condition; the return's reason is one): on its first line of that condition.
+  const firstOfCondition = new Set(f.lines.map((l) => l.condition).map((c) => f.lines.findIndex((l) => l.condition === c)));
   f.lines.forEach((l, i) => {
     const lineKey = { day, store_id: r.storeId, warehouse_id: soldFrom.lines[i] };
     const refund = { return_units: l.baseQuantity, refund_net: l.refundTotal - l.refundTax, refund_total: l.refundTotal, refund_cost: l.cost };
@@ -121,7 +127,7 @@ export function addReturn(batch: RollupBatch, f: ReturnFactsInput, store: StoreF
     batch.add(ITEMS, { ...lineKey, item_id: l.itemId }, cur, refund);
     batch.add(ITEMS_ALL, { day, currency_code: r.currencyCode, item_id: l.itemId }, {}, refund);
     batch.add(RETURNS, { ...lineKey, reason_code: r.reasonCode ?? '', item_condition: l.condition, item_id: l.itemId }, cur, {
-      returns_count: i === 0 ? 1 : 0,
+      returns_count: firstOfCondition.has(i) ? 1 : 0,
       line_count: 1,
       units: l.baseQuantity,
       restocked_units: l.restock ? l.baseQuantity : 0,

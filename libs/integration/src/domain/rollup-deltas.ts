@@ -144,7 +144,7 @@ export function addSale(batch: RollupBatch, f: SaleFactsInput, store: StoreFacts
     batch.add(PAYMENTS, { ...where, ...method }, attrs, { payment_count: 1, amount: p.amount, change_given: p.changeAmount }, sign);
     batch.add(
       SESSION_PAYMENTS,
-      { ...where, session_id: session, ...method },
+      { ...where, session_id: session, user_id: s.userId, ...method },
       attrs,
       { payment_count: 1, amount: p.amount, change_given: p.changeAmount },
       sign,

@@ -105,7 +105,8 @@ export const PAYMENTS: RollupTable = {
 /** Per business day, session and payment method (closeout; summed over a session's days: its drawer's cash). */
 export const SESSION_PAYMENTS: RollupTable = {
   name: 'rpt_session_payments',
-  keys: ['day', 'store_id', 'warehouse_id', 'session_id', 'method_code'],
+  // user_id: a sale without a drawer (session 0) is its cashier's, in closeout as in the books.
+  keys: ['day', 'store_id', 'warehouse_id', 'session_id', 'user_id', 'method_code'],
   attrs: ['method_type', 'currency_code'],
   measures: ['payment_count', 'amount', 'refund_count', 'refund_amount', 'change_given'],
 };

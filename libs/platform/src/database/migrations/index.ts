@@ -23,6 +23,7 @@ import { SessionPaymentsChange1764220000000 } from './1764220000000-session-paym
 import { SaleBooksBeforeTax1764230000000 } from './1764230000000-sale-books-before-tax';
 import { OfflinePriceReviews1764431000000 } from './1764431000000-offline-price-reviews';
 import { ApprovalAttempts1764440000000 } from './1764440000000-approval-attempts';
+import { SessionPaymentsUser1764600000000 } from './1764600000000-session-payments-user';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   SaleBooksBeforeTax1764230000000,
   OfflinePriceReviews1764431000000,
   ApprovalAttempts1764440000000,
+  SessionPaymentsUser1764600000000,
 ];
