@@ -22,8 +22,14 @@ export const DEFECTS = {
   // Found beyond the list (by this suite and by test/invariants/reports-fixed.e2e-spec.ts, same ids).
   /** The returns report counts a return in one row only: a return of a resellable and a spoiled line shows "spoiled: 1 line, 0 returns". */
   'returns-row-counts-return-once': 'returns report rows count a return with lines of several conditions in one row',
-  /** Closeout's rows of sales without a drawer (offline, no session open then) show every cashier's cash, not their own (shrunk: two offline cash sales, two cashiers). */
-  'closeout-sessionless-cash': "closeout rows of sales without a session repeat the day's cash of every cashier",
+  /**
+   * Closeout's rows of what happened without a drawer (offline sales with no session open then,
+   * returns processed with none open) show the cash sales, cash refunds and takings and refunds
+   * by method of every cashier of the day, not their own (shrunk: two offline cash sales, two cashiers).
+   */
+  'closeout-sessionless-cash': "closeout rows without a session repeat the day's cash and by-method figures of every cashier",
+  /** A closed session's summary recomputes expected cash: a sale of it voided after the close changes it, so expected, counted and discrepancy disagree (expected 50.00, counted 51.32, discrepancy 0.00). */
+  'closed-summary-recomputed': "a closed session's summary recomputes expected cash after the close",
   /** inventory/overview.units_sold counts the units of voided sales (shrunk: sell 1 unit, void it: 1 sold). */
   'overview-units-sold-counts-voids': 'inventory/overview units_sold counts voided sales',
   /** inventory/replenishment's sales in the period (and so its daily rate and days of cover) count voided sales (shrunk: sell 1, void it, sell 5: 6). */
@@ -46,7 +52,7 @@ export type Defect = keyof typeof DEFECTS;
  * (session-scale) and 6 (figure-definitions), and the report defects found beside them; their
  * checks and shrunk counterexamples fail the suite again if they come back.
  */
-export const KNOWN_DEFECTS: readonly Defect[] = ['returns-row-counts-return-once', 'closeout-sessionless-cash'];
+export const KNOWN_DEFECTS: readonly Defect[] = ['returns-row-counts-return-once', 'closeout-sessionless-cash', 'closed-summary-recomputed'];
 
 /** INVARIANT_STRICT=1: every listed defect fails too (what the suite says once the list is empty). */
 const STRICT = process.env.INVARIANT_STRICT === '1';

@@ -23,7 +23,7 @@ const SALES_FAMILY: [string, Build, [RegExp, Defect][]][] = [
     'closeout',
     (x) => closeoutReport(x).expected,
     [
-      [/^closeout row \S+\|null\|\d+ (cash_sales|totals_by_payment_method\.)/, 'closeout-sessionless-cash'],
+      [/^closeout row \S+\|null\|\d+ (cash_sales|cash_refunds|totals_by_payment_method\.|refunds_by_payment_method\.)/, 'closeout-sessionless-cash'],
       [/^closeout (row \S+: missing|summary (sessions|sessions_closed|expected_cash|counted_cash|discrepancy) )/, 'closeout-sessions'],
     ],
   ],
