@@ -92,6 +92,23 @@ export async function startSuite(): Promise<Suite> {
   const users = Object.fromEntries(
     await Promise.all(ACTORS.map(async (a) => [a, Number((await q('SELECT id FROM users WHERE email = ?', [DEMO[a]]))[0].id)] as const)),
   ) as Record<Actor, number>;
+  // Pricing rules (a new price, and a free unit: a rule discount) and a bundle on pool items.
+  for (const [path, body] of [
+    ['/pricing-rules', { name: 'Invariant crisps 10% off', kind: 'percent_off', percent_off: 10, item_ids: [items['SNK-001']] }],
+    ['/pricing-rules', { name: 'Invariant salt 2 + 1 free', kind: 'buy_x_get_y', buy_quantity: 2, get_quantity: 1, item_ids: [items['GRO-007']] }],
+    [
+      '/bundles',
+      {
+        name: 'Invariant coffee and eggs',
+        code: 'INV-BREAKFAST',
+        price: 15,
+        items: [items['COF-002'], items['GRO-003']].map((item_id) => ({ item_id, quantity: 1 })),
+      },
+    ],
+  ] as const) {
+    const res = await request(t.http).post(`/api/v1${path}`).set(bearer(admin)).send(body);
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
   const taxClasses = Object.fromEntries((await q('SELECT id, code FROM tax_classes')).map((r) => [String(r.code), Number(r.id)]));
   const [book] = await q("SELECT id FROM price_books WHERE code = 'AIRPORT'");
   return {

@@ -108,7 +108,7 @@ const actor = fc.constantFrom<Actor>(...ACTORS);
 const line: fc.Arbitrary<LineIntent> = fc.record(
   {
     item: fc.nat(POOL.length - 1),
-    qty: fc.integer({ min: 1, max: 3 }),
+    qty: fc.integer({ min: 1, max: 4 }),
     back: fc.boolean(),
     byCase: fc.constantFrom(false, false, false, false, false, false, false, true),
     discount: fc.option(
