@@ -250,9 +250,11 @@ export function productsReport(x: SalesScope): Expected {
 }
 
 /** ABC by cumulative revenue share: A while the cumulative share is <= 80%, B <= 95%, C the rest and items without revenue. */
-export function abcReport(x: SalesScope): Expected {
+export function abcReport(x: SalesScope, actual?: { data?: { rows?: { item_id: number; rank: number }[] } }): Expected {
   const c = x.store.currency_code;
-  const items = perItem(x).sort((a, b) => b.revenue - a.revenue || a.id - b.id);
+  // Items of equal revenue may come in any order: the report's own order among them is taken.
+  const shown = new Map((actual?.data?.rows ?? []).map((r) => [Number(r.item_id), Number(r.rank)]));
+  const items = perItem(x).sort((a, b) => b.revenue - a.revenue || (shown.get(a.id) ?? 0) - (shown.get(b.id) ?? 0) || a.id - b.id);
   const total = sum(
     items.filter((i) => i.revenue > 0),
     (i) => i.revenue,
