@@ -34,6 +34,7 @@ describe('insertRows', () => {
     taxTotal: 17,
     totalAmount: 123_456_789_029 + n,
     pricesIncludeTax: n === 2,
+    voidedAfterClose: false,
     paidAmount: 5,
     changeAmount: 0,
     balanceDue: 0,

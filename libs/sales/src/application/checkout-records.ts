@@ -49,6 +49,7 @@ export class CheckoutRecords {
       voidedAt: null,
       voidedBy: null,
       voidReason: null,
+      voidedAfterClose: false,
       createdAt: at,
       updatedAt: now,
     });

@@ -30,6 +30,8 @@ export interface SaleRecord {
   voidedAt: Date | null;
   voidedBy: number | null;
   voidReason: string | null;
+  /** Voided after its session had closed: the counted drawer keeps the sale (sessions' figures). */
+  voidedAfterClose: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -7,6 +7,7 @@ import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
 import { ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
 import { CurrencyDecimals } from '@pos/pricing';
+import { SessionService } from '@pos/sessions';
 import { AuditLog, ChangeLog, DomainEvents, requirePort, withTransactionRetry } from '@pos/platform';
 import { SaleErrors } from '../domain/sale.errors';
 import { OpenReturns } from './sale-returns';
@@ -33,6 +34,7 @@ export class SaleService implements OnModuleInit {
     private readonly domainEvents: DomainEvents,
     private readonly clock: Clock,
     private readonly moduleRef: ModuleRef,
+    private readonly sessions: SessionService,
   ) {}
 
   onModuleInit(): void {
@@ -71,6 +73,8 @@ export class SaleService implements OnModuleInit {
       if (items.some((l) => l.returnedQuantity > 0)) throw SaleErrors.hasReturns();
       if (await this.openReturns.exist(id)) throw SaleErrors.hasOpenReturns();
       const now = this.clock.now();
+      // A closed session's drawer was counted with this sale's cash in it: it keeps the sale.
+      const voidedAfterClose = sale.sessionId !== null && (await this.sessions.isClosed(sale.sessionId));
       await this.ledger.restock(
         { type: 'sale_void', id: String(id), userId: principal.userId, storeId: sale.storeId, notes: reason ?? null },
         items.map((l) => ({
@@ -83,7 +87,14 @@ export class SaleService implements OnModuleInit {
         })),
         'void',
       );
-      await this.sales.updateSale(id, { status: 'voided', voidedAt: now, voidedBy: principal.userId, voidReason: reason ?? null, updatedAt: now });
+      await this.sales.updateSale(id, {
+        status: 'voided',
+        voidedAt: now,
+        voidedBy: principal.userId,
+        voidReason: reason ?? null,
+        voidedAfterClose,
+        updatedAt: now,
+      });
       const invoice = await this.sales.invoiceOfSale(id);
       if (invoice) await this.sales.updateInvoice(invoice.id, { status: 'void', balance: 0, updatedAt: now });
       const detail = await this.views.detail(id, now);
@@ -96,7 +107,7 @@ export class SaleService implements OnModuleInit {
         after: { status: 'voided', reason: reason ?? null, refunded: detail.paid_amount },
       });
       await this.domainEvents.publish(SaleVoidedFacts, {
-        sale: { ...sale, status: 'voided', voidedAt: now, voidedBy: principal.userId, voidReason: reason ?? null, updatedAt: now },
+        sale: { ...sale, status: 'voided', voidedAt: now, voidedBy: principal.userId, voidReason: reason ?? null, voidedAfterClose, updatedAt: now },
         items,
         payments: await this.sales.payments([id]),
         voidedBy: principal.userId,

@@ -33,6 +33,7 @@ export class SaleEntity implements SaleRecord {
   @Column(date('voided_at', true)) voidedAt!: Date | null;
   @Column({ name: 'voided_by', type: 'integer', nullable: true }) voidedBy!: number | null;
   @Column({ name: 'void_reason', type: 'varchar', nullable: true }) voidReason!: string | null;
+  @Column({ name: 'voided_after_close' }) voidedAfterClose!: boolean;
   @Column(date('created_at')) createdAt!: Date;
   @Column(date('updated_at')) updatedAt!: Date;
 }

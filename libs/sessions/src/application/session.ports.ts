@@ -75,7 +75,11 @@ export interface SessionSalesFigures {
  * sessions) binds it, and SessionService checks the binding at boot (requirePort).
  */
 export abstract class SessionSalesTotals {
-  abstract totals(sessionId: number): Promise<SessionSalesFigures>;
+  /**
+   * `closed`: a closed session's figures as its drawer stood when counted (a sale voided after the
+   * close still counts: its cash was in the drawer).
+   */
+  abstract totals(sessionId: number, closed?: boolean): Promise<SessionSalesFigures>;
 }
 
 /**

@@ -257,13 +257,23 @@ export class SessionService implements OnModuleInit {
    * The session whose drawer a user's cash goes through in a store right now: their open one
    * (null when they have none, or it is suspended: cash movements are refused then too).
    */
+  /** Whether a session has closed (its drawer counted): a sale of it voided now leaves its figures alone. */
+  async isClosed(sessionId: number): Promise<boolean> {
+    return (await this.sessions.find(sessionId))?.status === 'closed';
+  }
+
   async openSessionId(userId: number, storeId: number): Promise<number | null> {
     const s = await this.sessions.live(userId, storeId);
     return s?.status === 'open' ? s.id : null;
   }
 
   private async figures(s: SessionRecord) {
-    const [totals, cashRefunds, movements] = await Promise.all([this.sales.totals(s.id), this.refunds.cashRefunds(s.id), this.sessions.movements(s.id)]);
+    // A closed session's drawer as it stood when counted: a void after the close does not rewrite it.
+    const [totals, cashRefunds, movements] = await Promise.all([
+      this.sales.totals(s.id, s.status === 'closed'),
+      this.refunds.cashRefunds(s.id),
+      this.sessions.movements(s.id),
+    ]);
     const sum = (type: string) => movements.filter((m) => m.type === type).reduce((a, m) => a + m.amount, 0);
     return {
       openingBalance: s.openingBalance,

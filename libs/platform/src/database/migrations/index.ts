@@ -24,6 +24,7 @@ import { SaleBooksBeforeTax1764230000000 } from './1764230000000-sale-books-befo
 import { OfflinePriceReviews1764431000000 } from './1764431000000-offline-price-reviews';
 import { ApprovalAttempts1764440000000 } from './1764440000000-approval-attempts';
 import { SessionPaymentsUser1764600000000 } from './1764600000000-session-payments-user';
+import { SaleVoidedAfterClose1764610000000 } from './1764610000000-sale-voided-after-close';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   OfflinePriceReviews1764431000000,
   ApprovalAttempts1764440000000,
   SessionPaymentsUser1764600000000,
+  SaleVoidedAfterClose1764610000000,
 ];
