@@ -1,10 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
   IsBoolean,
   IsDefined,
   IsIn,
@@ -18,10 +15,14 @@ import {
   Min,
   MinLength,
   ValidateBy,
-  ValidateNested,
   ValidationOptions,
-  isEmail,
 } from 'class-validator';
+import { INT32_MAX } from './array-validators';
+import { IsSafeEmail, IsSafeText } from './text-safety';
+
+export * from './text-safety';
+export * from './strict-body';
+export * from './array-validators';
 
 /**
  * Composed field decorators so every DTO states a field the same way (validation + OpenAPI).
@@ -54,58 +55,6 @@ interface StringOpts {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Text safety
-// ---------------------------------------------------------------------------------------------
-
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-// eslint-disable-next-line no-control-regex -- as above, tab and line breaks allowed
-const CONTROL_EXCEPT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Why a string is unsafe to store, or null. */
-export function unsafeTextReason(value: string, multiline = false): string | null {
-  if (LONE_SURROGATE.test(value)) return 'must not contain unpaired UTF-16 surrogates';
-  if ((multiline ? CONTROL_EXCEPT_LINES : CONTROL).test(value)) return 'must not contain control characters';
-  if (BIDI_CONTROLS.test(value)) return 'must not contain bidirectional override characters';
-  return null;
-}
-
-export const IsSafeText = (multiline = false, options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'isSafeText',
-      validator: {
-        validate: (value: unknown) => typeof value !== 'string' || unsafeTextReason(value, multiline) === null,
-        defaultMessage: (args) =>
-          `$property ${unsafeTextReason(Array.isArray(args?.value) ? (args.value.find((v) => typeof v === 'string' && unsafeTextReason(v, multiline)) as string) : String(args?.value), multiline) ?? 'contains characters that are not allowed'}`,
-      },
-    },
-    options,
-  );
-
-/** An email address; a malformed UTF-16 string is simply not one (validator.js would throw on it). */
-export const IsSafeEmail = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'isEmail',
-      validator: {
-        validate: (value: unknown) => {
-          if (typeof value !== 'string' || unsafeTextReason(value) !== null) return false;
-          try {
-            return isEmail(value);
-          } catch {
-            return false;
-          }
-        },
-        defaultMessage: () => '$property must be a valid email address',
-      },
-    },
-    options,
-  );
-
-// ---------------------------------------------------------------------------------------------
 // Transforms
 // ---------------------------------------------------------------------------------------------
 
@@ -117,11 +66,6 @@ function normalise(o: { nullable?: boolean; trim?: boolean }) {
     return value;
   });
 }
-
-const trimmedEach = Transform(({ value }: { value: unknown }) => {
-  if (value === null) return undefined;
-  return Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'string' ? v.trim() : v)) : value;
-});
 
 const NUMERIC_STRING = /^-?\d{1,20}(\.\d{1,20})?$/;
 
@@ -173,8 +117,6 @@ export const OptionalString = (o: StringOpts = {}) =>
 // Integers and booleans
 // ---------------------------------------------------------------------------------------------
 
-export const INT32_MAX = 2_147_483_647;
-
 interface IntOpts {
   min?: number;
   max?: number;
@@ -215,159 +157,6 @@ export const OptionalBoolean = (description?: string) =>
     IsOptional(),
     IsBoolean(),
   );
-
-// ---------------------------------------------------------------------------------------------
-// Bodies that move money: unknown fields refused
-// ---------------------------------------------------------------------------------------------
-
-const STRICT_BODY = Symbol('STRICT_BODY');
-const STRICT_BODIES = new Set<string>();
-
-/**
- * A body that moves money (checkout, returns, payments, sessions' cash, offline uploads) refuses a
- * field it does not know with a 422 naming it: a `currency` sent with a payment must not be
- * silently dropped and the payment recorded in the store's currency. Other bodies ignore unknown
- * fields (forward compatibility). The OpenAPI document marks these schemas
- * `additionalProperties: false` (finishDocument).
- */
-export const StrictBody = (): ClassDecorator => (target) => {
-  Reflect.defineMetadata(STRICT_BODY, true, target);
-  STRICT_BODIES.add(target.name);
-};
-
-/** Whether a DTO (or a class it extends) refuses unknown fields. */
-export function isStrictBody(cls: new () => object): boolean {
-  return Reflect.getMetadata(STRICT_BODY, cls) === true;
-}
-
-/** The names of the strict DTOs (their schemas in the OpenAPI document). */
-export function strictBodyNames(): ReadonlySet<string> {
-  return STRICT_BODIES;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Arrays
-// ---------------------------------------------------------------------------------------------
-
-/**
- * Array limits recorded per DTO property so the validation pipe can refuse an oversized array
- * (and drop unknown keys) before class-transformer builds an object per element: 100,000 empty
- * checkout lines are one 422 in milliseconds, not 100,000 validated objects.
- */
-export interface ArrayShape {
-  maxItems: number;
-  nested?: () => new () => object;
-}
-const ARRAY_SHAPES = Symbol('ARRAY_SHAPES');
-
-function recordArrayShape(shape: ArrayShape): PropertyDecorator {
-  return (target: object, key: string | symbol) => {
-    const own: Map<string | symbol, ArrayShape> = Reflect.hasOwnMetadata(ARRAY_SHAPES, target)
-      ? (Reflect.getOwnMetadata(ARRAY_SHAPES, target) as Map<string | symbol, ArrayShape>)
-      : new Map();
-    own.set(key, shape);
-    Reflect.defineMetadata(ARRAY_SHAPES, own, target);
-  };
-}
-
-/** The array limit of a DTO property (the nearest declaration up the class chain). */
-export function arrayShapeOf(cls: new () => object, key: string): ArrayShape | undefined {
-  for (let proto: object | null = cls.prototype as object; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
-    const own = Reflect.getOwnMetadata(ARRAY_SHAPES, proto) as Map<string | symbol, ArrayShape> | undefined;
-    const shape = own?.get(key);
-    if (shape) return shape;
-  }
-  return undefined;
-}
-
-interface ArrayOpts {
-  minItems?: number;
-  maxItems?: number;
-  description?: string;
-}
-
-/** An array of nested DTOs, validated element by element; errors keyed `field.N.sub`. */
-export const NestedArray = (type: () => new () => object, o: ArrayOpts & { required: boolean; maxItems: number }) =>
-  applyDecorators(
-    // `type: () => ...` written here so the function is named "type": how @nestjs/swagger recognises a lazy type.
-    (o.required ? ApiProperty : ApiPropertyOptional)({
-      type: () => type(),
-      isArray: true,
-      minItems: o.minItems,
-      maxItems: o.maxItems,
-      description: o.description,
-    }),
-    recordArrayShape({ maxItems: o.maxItems, nested: type }),
-    Transform(({ value }: { value: unknown }) => (value === null ? undefined : value)),
-    o.required ? IsDefined() : IsOptional(),
-    IsArray(),
-    ...(o.minItems ? [ArrayMinSize(o.minItems)] : []),
-    ArrayMaxSize(o.maxItems),
-    ValidateNested({ each: true }),
-    Type(type),
-  );
-
-export const RequiredStringArray = (o: { maxItems?: number; max?: number; in?: readonly string[]; description?: string } = {}) =>
-  applyDecorators(
-    ApiProperty({
-      type: String,
-      isArray: true,
-      maxItems: o.maxItems ?? 200,
-      description: o.description,
-      enum: o.in as string[] | undefined,
-      ...(o.in ? {} : { items: { type: 'string', minLength: 1, maxLength: o.max ?? 255 } }),
-    }),
-    recordArrayShape({ maxItems: o.maxItems ?? 200 }),
-    trimmedEach,
-    IsDefined(),
-    IsArray(),
-    ArrayMaxSize(o.maxItems ?? 200),
-    IsString({ each: true }),
-    MaxLength(o.max ?? 255, { each: true }),
-    IsSafeText(false, { each: true }),
-    ...(o.in ? [IsIn(o.in as string[], { each: true })] : []),
-  );
-
-export const OptionalStringArray = (o: { maxItems?: number; max?: number; description?: string } = {}) =>
-  applyDecorators(
-    ApiPropertyOptional({
-      type: String,
-      isArray: true,
-      maxItems: o.maxItems ?? 200,
-      description: o.description,
-      items: { type: 'string', minLength: 1, maxLength: o.max ?? 255 },
-    }),
-    recordArrayShape({ maxItems: o.maxItems ?? 200 }),
-    trimmedEach,
-    IsOptional(),
-    IsArray(),
-    ArrayMaxSize(o.maxItems ?? 200),
-    IsString({ each: true }),
-    IsNotEmpty({ each: true }),
-    MaxLength(o.max ?? 255, { each: true }),
-    IsSafeText(false, { each: true }),
-  );
-
-export const OptionalIntArray = (o: { maxItems?: number; min?: number; max?: number; description?: string } = {}) =>
-  applyDecorators(
-    ApiPropertyOptional({
-      type: 'integer',
-      isArray: true,
-      maxItems: o.maxItems ?? 200,
-      description: o.description,
-      items: { type: 'integer', format: 'int32', minimum: o.min ?? 1, maximum: o.max ?? INT32_MAX },
-    }),
-    recordArrayShape({ maxItems: o.maxItems ?? 200 }),
-    Transform(({ value }: { value: unknown }) => (value === null ? undefined : value)),
-    IsOptional(),
-    IsArray(),
-    ArrayMaxSize(o.maxItems ?? 200),
-    IsInt({ each: true }),
-    Min(o.min ?? 1, { each: true }),
-    Max(o.max ?? INT32_MAX, { each: true }),
-  );
-
-export { Type };
 
 // ---------------------------------------------------------------------------------------------
 // Money and decimals

@@ -1,8 +1,9 @@
 import { allocateByLargestRemainder, applyBasisPoints } from '@pos/kernel';
+import { localTime, validityAt, withinWindow } from './rule-calendar';
+import { booksBeforeTax } from './tax-books';
 import {
   AppliedStep,
   Bundle,
-  LineBooks,
   CartInput,
   CartLineInput,
   Discount,
@@ -129,15 +130,6 @@ export function bestPriceBook(candidates: PriceBookCandidate[], quantity: number
     if (!current || c.minQuantity > current.minQuantity || (c.minQuantity === current.minQuantity && c.price < current.price)) perBook.set(c.priceBookId, c);
   }
   return [...perBook.values()].sort((a, b) => b.priority - a.priority || a.price - b.price || a.priceBookId - b.priceBookId)[0];
-}
-
-export type Validity = 'active' | 'upcoming' | 'expired';
-
-/** Where a validity window stands at a moment: not started yet, running, or over (both ends inclusive). */
-export function validityAt(window: { validFrom?: Date | null; validTo?: Date | null }, at: Date): Validity {
-  if (window.validFrom && at < window.validFrom) return 'upcoming';
-  if (window.validTo && at > window.validTo) return 'expired';
-  return 'active';
 }
 
 export function ruleApplies(rule: PricingRule, line: CartLineInput, ctx: PricingContext, cartSubtotal: number): boolean {
@@ -362,27 +354,6 @@ function applyTax(line: WorkLine, ctx: PricingContext): void {
   if (line.tax !== 0) line.steps.push({ step: 'tax', amount: line.tax });
 }
 
-/**
- * A line's books: gross, discounts and net before tax in either tax mode, so that
- * gross - discounts + tax = total. Tax-exclusive: the shelf amounts themselves. Tax-inclusive:
- * each amount without the tax it holds, ex(x) = x - round(x * rate / (1 + rate)); the discounts
- * are the differences of ex() along the chain gross -> rules -> bundles -> manual -> cart -> net,
- * so they are never negative and sum exactly to ex(gross) - ex(net); ex(net) is total - tax
- * (an exempt sale pays ex(net): its tax is 0 and `exemptedTax` is what it did not pay).
- */
-export function booksBeforeTax(
-  shelf: { gross: number; ruleDiscount: number; bundleDiscount: number; manualDiscount: number; cartDiscount: number },
-  taxRateBp: number,
-  pricesIncludeTax: boolean,
-): LineBooks {
-  const steps = [shelf.ruleDiscount, shelf.bundleDiscount, shelf.manualDiscount, shelf.cartDiscount];
-  const chain = [shelf.gross];
-  for (const d of steps) chain.push(chain[chain.length - 1] - d);
-  const rate = pricesIncludeTax ? Math.max(0, taxRateBp) : 0;
-  const e = chain.map((x) => (rate === 0 ? x : x - Number(roundDiv(BigInt(x) * BigInt(rate), BigInt(10000 + rate)))));
-  return { gross: e[0], ruleDiscount: e[0] - e[1], bundleDiscount: e[1] - e[2], manualDiscount: e[2] - e[3], cartDiscount: e[3] - e[4], net: e[4] };
-}
-
 function finish(l: WorkLine, ctx: PricingContext): PricedLine {
   const gross = l.unitPrice * l.input.quantity;
   return {
@@ -424,27 +395,6 @@ function compareKeys(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
-/** Day of week (0 = Sunday) and minutes after midnight at `at` in the time zone. */
-export function localTime(at: Date, timeZone: string): { dayOfWeek: number; minutes: number } {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    formatters.set(timeZone, f);
-  }
-  const parts = Object.fromEntries(f.formatToParts(at).map((p) => [p.type, p.value]));
-  return { dayOfWeek: WEEKDAYS.indexOf(parts.weekday), minutes: Number(parts.hour) * 60 + Number(parts.minute) };
-}
-
-function withinWindow(minutes: number, start?: string, end?: string): boolean {
-  const s = start ? toMinutes(start) : 0;
-  const e = end ? toMinutes(end) : 24 * 60;
-  return s <= e ? minutes >= s && minutes < e : minutes >= s || minutes < e;
-}
-
-function toMinutes(hhmm: string): number {
-  const [h, m] = hhmm.split(':').map(Number);
-  return h * 60 + m;
-}
+export { validityAt, localTime } from './rule-calendar';
+export type { Validity } from './rule-calendar';
+export { booksBeforeTax } from './tax-books';
