@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { RollupRebuildService } from '@pos/integration';
 import { bearer, DEMO, integrationToken, login, startTestApp, TestApp } from '../support/test-app';
+import { createYenStore } from '../support/yen-store';
 import { ALL_REPORT_PERMISSIONS, report } from '../reports/report-helpers';
 import { dayIn, dayNumber, dayOf, ReportFilters } from './recompute-common';
 import { INVOICE_REPORTS } from './recompute-invoices';
@@ -133,34 +134,7 @@ describe('Invoice and inventory reports against their recomputation from the raw
   it('after a varied history, every report of both families equals its recomputation in every scope', async () => {
     // The seed's opening stock, 400 days back, so the rest of the story is read through the rollups alone.
     await q("UPDATE stock_movements SET created_at = ? WHERE reference_type = 'seed'", [at(new Date(Date.now() - 400 * 86_400_000))]);
-    const now = at(new Date());
-    await q(
-      'INSERT INTO stores (name, code, currency_code, timezone, prices_include_tax, allow_negative_stock, receipt_header, receipt_footer, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      ['Tokyo Store', 'TK', 'JPY', 'Asia/Tokyo', 1, 0, 'Tokyo Store', 'Arigato!', 1, now, now],
-    );
-    tk = Number((await q("SELECT id FROM stores WHERE code = 'TK'"))[0].id);
-    await q('INSERT INTO warehouses (store_id, name, code, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
-      tk,
-      'Tokyo Floor',
-      'TK-MAIN',
-      1,
-      now,
-      now,
-    ]);
-    tkWh = Number((await q("SELECT id FROM warehouses WHERE code = 'TK-MAIN'"))[0].id);
-    await q('UPDATE stores SET default_warehouse_id = ? WHERE id = ?', [tkWh, tk]);
-    for (const { id } of await q('SELECT id FROM payment_methods'))
-      await q('INSERT INTO store_payment_methods (store_id, payment_method_id) VALUES (?, ?)', [tk, id]);
-    const [water] = await q("SELECT tax_class_id FROM items WHERE sku = 'BEV-001'");
-    await q('INSERT INTO tax_rates (tax_class_id, store_id, name, rate_bp, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-      water.tax_class_id,
-      tk,
-      'Consumption tax 10%',
-      1000,
-      1,
-      now,
-      now,
-    ]);
+    ({ storeId: tk, warehouseId: tkWh } = await createYenStore(t, { paymentMethods: 'all' }));
 
     // Items of the story: low, out (then negative through an offline sale), a warehouse's own reorder level, dead and live stock.
     const [snacks] = await q("SELECT id FROM categories WHERE slug = 'snacks'");

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { UserAdminService } from '@pos/identity';
 import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
+import { createYenStore } from '../support/yen-store';
 import { demoIds, DemoIds } from '../catalog/catalog-helpers';
 
 type Line = { id: number; qty: number } & Record<string, unknown>;
@@ -153,26 +154,7 @@ describe('A discount approval covers what was approved, not the idempotency key'
     let tokyo: string;
 
     beforeAll(async () => {
-      const sql = (v: Date) => (t.isMysql ? v : v.toISOString().replace('T', ' ').replace('Z', ''));
-      const now = sql(new Date());
-      await t.db.query(
-        'INSERT INTO stores (name, code, currency_code, timezone, prices_include_tax, allow_negative_stock, receipt_header, receipt_footer, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        ['Tokyo Store', 'TK', 'JPY', 'Asia/Tokyo', 1, 1, 'Tokyo Store', 'Arigato!', 1, now, now],
-      );
-      storeId = Number((await t.db.query("SELECT id FROM stores WHERE code = 'TK'"))[0].id);
-      await t.db.query('INSERT INTO warehouses (store_id, name, code, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
-        storeId,
-        'Tokyo Floor',
-        'TK-MAIN',
-        1,
-        now,
-        now,
-      ]);
-      const wh = Number((await t.db.query("SELECT id FROM warehouses WHERE code = 'TK-MAIN'"))[0].id);
-      await t.db.query('UPDATE stores SET default_warehouse_id = ? WHERE id = ?', [wh, storeId]);
-      for (const { id } of await t.db.query("SELECT id FROM payment_methods WHERE code IN ('cash', 'card')")) {
-        await t.db.query('INSERT INTO store_payment_methods (store_id, payment_method_id) VALUES (?, ?)', [storeId, id]);
-      }
+      ({ storeId } = await createYenStore(t, { allowNegativeStock: true }));
       waterId = ids.item['BEV-001'];
       await t.db.query('INSERT INTO user_stores (user_id, store_id) VALUES (?, ?)', [managerId, storeId]);
       await t.app

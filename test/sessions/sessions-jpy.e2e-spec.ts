@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
+import { createYenStore } from '../support/yen-store';
 
 /**
  * A session in a yen store (JPY, 0 decimals; prices include 10% tax): every amount in and out of
@@ -22,36 +23,9 @@ describe('Cashier sessions in a yen store', () => {
 
   /** The Tokyo store: JPY, tax included, its own warehouse with water in stock, cash and card. */
   async function yenStore(): Promise<void> {
-    const now = sql(new Date());
-    await t.db.query(
-      'INSERT INTO stores (name, code, currency_code, timezone, prices_include_tax, allow_negative_stock, receipt_header, receipt_footer, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      ['Tokyo Till Store', 'TKS', 'JPY', 'Asia/Tokyo', 1, 0, 'Tokyo', 'Arigato', 1, now, now],
-    );
-    storeId = Number((await t.db.query("SELECT id FROM stores WHERE code = 'TKS'"))[0].id);
-    await t.db.query('INSERT INTO warehouses (store_id, name, code, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
-      storeId,
-      'Tokyo Till Floor',
-      'TKS-MAIN',
-      1,
-      now,
-      now,
-    ]);
-    const wh = Number((await t.db.query("SELECT id FROM warehouses WHERE code = 'TKS-MAIN'"))[0].id);
-    await t.db.query('UPDATE stores SET default_warehouse_id = ? WHERE id = ?', [wh, storeId]);
-    for (const { id } of await t.db.query("SELECT id FROM payment_methods WHERE code IN ('cash', 'card')")) {
-      await t.db.query('INSERT INTO store_payment_methods (store_id, payment_method_id) VALUES (?, ?)', [storeId, id]);
-    }
-    const [water] = await t.db.query("SELECT id, tax_class_id FROM items WHERE sku = 'BEV-001'");
-    waterId = Number(water.id);
-    await t.db.query('INSERT INTO tax_rates (tax_class_id, store_id, name, rate_bp, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-      water.tax_class_id,
-      storeId,
-      'Consumption tax 10%',
-      1000,
-      1,
-      now,
-      now,
-    ]);
+    const tokyo = await createYenStore(t, { code: 'TKS', name: 'Tokyo Till Store' });
+    ({ storeId, waterId } = tokyo);
+    const wh = tokyo.warehouseId;
     await api()
       .post('/api/v1/inventory/adjustments')
       .set(bearer(admin))
