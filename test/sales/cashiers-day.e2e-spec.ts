@@ -173,18 +173,15 @@ describe("A cashier's day", () => {
       403,
     );
 
-    const approval = await api()
-      .post('/api/v1/pos/discount/approve')
-      .set(bearer(cashier))
-      .send({
-        approver_email: DEMO.manager,
-        pin: '1234',
-        item_id: ids['HSE-002'],
-        discount_type: 'percent',
-        discount_value: 30,
-        base_amount: 5.99,
-        cart_reference: key,
-      });
+    const approval = await api().post('/api/v1/pos/discount/approve').set(bearer(cashier)).send({
+      approver_email: DEMO.manager,
+      pin: '1234',
+      item_id: ids['HSE-002'],
+      discount_type: 'percent',
+      discount_value: 30,
+      base_amount: 5.99,
+      cart_reference: key,
+    });
     expect(approval.status).toBe(200);
     const token = approval.body.data.approval_token;
     // bound to that cart: another key is refused
