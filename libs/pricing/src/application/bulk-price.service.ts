@@ -119,10 +119,11 @@ export class BulkPriceService implements OnModuleInit {
   }
 
   /**
-   * Applies a job's changes from its last committed chunk on (`processed`), so a retry or a
-   * resumed run after a crash never starts over nor skips a chunk. A job row that does not
-   * exist is an error (the queue and the database disagree: loud, never "done"); after the
-   * last attempt the row is marked `failed` with the reason, its applied chunks stay applied.
+   * Applies a job's changes from its last committed chunk on (`processed`), so a retry, a
+   * resumed run after a crash or a job handed back at a drain never starts over nor skips a
+   * chunk. A job row that does not exist is an error (the queue and the database disagree:
+   * loud, never "done"); after the last attempt the row is marked `failed` with the reason, its
+   * applied chunks stay applied.
    */
   @JobHandler(BulkPricesJob)
   async run(payload: { jobId: number }, ctx: { attempt: number } = { attempt: 1 }): Promise<void> {
@@ -131,7 +132,10 @@ export class BulkPriceService implements OnModuleInit {
     if (job.status === 'completed' || job.status === 'failed') return;
     try {
       const changes = JSON.parse(job.payload) as PriceChange[];
-      const from = job.status === 'running' ? Math.min(job.processed, changes.length) : 0;
+      // `processed` only ever counts committed chunks, whatever the status: a row handed back at a
+      // drain is `queued` with its progress, and starting it over would re-apply (and overwrite
+      // prices edited since) every chunk before it, so a deploy faster than the job never ends it.
+      const from = Math.min(job.processed, changes.length);
       await this.markRunning(job, from);
       for (let start = from; start < changes.length; start += CHUNK) {
         const end = Math.min(changes.length, start + CHUNK);
