@@ -32,14 +32,18 @@ export const METRICS = {
   gross_sales: {
     label: 'Gross sales (before discounts, before tax)',
     unit: 'money',
-    formula: `sum of line gross (quantity x unit price, before discounts and tax) ${KEPT}`,
+    formula: `sum of line gross (quantity x the unit price charged, before discounts and tax; the unit price is after price books and the rules that set a price: percent or amount off, fixed price, quantity tiers) ${KEPT}`,
   },
   discounts: {
     label: 'Discounts',
     unit: 'money',
     formula: `sum of line discounts (pricing rules + bundles + manual + share of cart discount, before tax) ${KEPT}`,
   },
-  discounts_rule: { label: 'Discounts: pricing rules', unit: 'money', formula: `sum of line pricing-rule discounts ${KEPT}` },
+  discounts_rule: {
+    label: 'Discounts: pricing rules',
+    unit: 'money',
+    formula: `sum of line pricing-rule discounts: the units buy-X-get-Y rules give (rules that set a unit price lower the price, not a discount) ${KEPT}`,
+  },
   discounts_bundle: { label: 'Discounts: bundles', unit: 'money', formula: `sum of line bundle discounts ${KEPT}` },
   discounts_manual: { label: 'Discounts: manual line', unit: 'money', formula: `sum of manual line discounts ${KEPT}` },
   discounts_cart: { label: 'Discounts: cart', unit: 'money', formula: `sum of the lines' shares of cart discounts ${KEPT}` },
