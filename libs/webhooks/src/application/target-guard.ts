@@ -36,10 +36,12 @@ export class WebhookTargetGuard {
     for (const address of addresses) {
       const kind = classifyAddress(address);
       if (!isAllowedAddress(kind, this.settings.allowPrivateTargets)) {
+        // The kind, never the address: quoting what a name resolves to would turn this check
+        // into an oracle of the internal DNS (which names exist inside, and where they point).
         throw ValidationFailedError.field(
           'url',
-          `The url resolves to ${address}, ${ADDRESS_KIND_TEXT[kind]}: webhooks may only target public addresses` +
-            (kind === 'multicast' || kind === 'broadcast' ? '.' : ' (unless WEBHOOK_ALLOW_PRIVATE_TARGETS is set).'),
+          `The url's host ${target.ipLiteral ? 'is' : 'resolves to'} ${ADDRESS_KIND_TEXT[kind]}: webhooks may only target public addresses` +
+            (kind === 'multicast' || kind === 'broadcast' || kind === 'invalid' ? '.' : ' (unless WEBHOOK_ALLOW_PRIVATE_TARGETS is set).'),
         );
       }
     }

@@ -32,7 +32,7 @@ export const ADDRESS_KIND_TEXT: Record<AddressKind, string> = {
   broadcast: 'the broadcast address',
   unspecified: 'an unspecified address',
   reserved: 'a reserved address',
-  invalid: 'not an IP address',
+  invalid: 'an address that is not valid',
 };
 
 export function classifyAddress(address: string): AddressKind {

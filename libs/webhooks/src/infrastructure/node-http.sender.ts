@@ -34,9 +34,11 @@ export class NodeHttpWebhookSender extends WebhookSender implements OnModuleDest
   send(req: SendRequest): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
+    // The attempt log names the kind of a refused address, never the address (nor keeps it as
+    // remote_address): a name re-pointed inside must not tell its owner where it points.
     const refusal = (address: string): string | null => {
       const kind = classifyAddress(address);
-      return isAllowedAddress(kind, req.allowPrivateTargets) ? null : `Refused: ${address} is ${ADDRESS_KIND_TEXT[kind]} (SSRF guard)`;
+      return isAllowedAddress(kind, req.allowPrivateTargets) ? null : `Refused: the target is ${ADDRESS_KIND_TEXT[kind]} (SSRF guard)`;
     };
     let url: URL;
     try {
@@ -46,7 +48,7 @@ export class NodeHttpWebhookSender extends WebhookSender implements OnModuleDest
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const literalRefusal = isIpLiteral(host) ? refusal(host) : null;
-    if (literalRefusal) return Promise.resolve({ statusCode: null, durationMs: elapsed(), error: literalRefusal, remoteAddress: host, responseExcerpt: null });
+    if (literalRefusal) return Promise.resolve({ statusCode: null, durationMs: elapsed(), error: literalRefusal, remoteAddress: null, responseExcerpt: null });
 
     return new Promise<SendResult>((resolve) => {
       let settled = false;
@@ -89,9 +91,10 @@ export class NodeHttpWebhookSender extends WebhookSender implements OnModuleDest
       );
       request.on('socket', (socket: Socket) => {
         const check = () => {
-          remoteAddress = socket.remoteAddress ?? null;
-          const refused = remoteAddress ? refusal(remoteAddress) : null;
+          const connected = socket.remoteAddress ?? null;
+          const refused = connected ? refusal(connected) : null;
           if (refused) request.destroy(new TargetRefused(refused));
+          else remoteAddress = connected;
         };
         if (socket.connecting) socket.once('connect', check);
         else check();
