@@ -57,7 +57,10 @@ export class ReplicaBroadcast {
     const list = this.handlers.get(topic) ?? [];
     list.push(handle);
     this.handlers.set(topic, list);
-    if (this.subscriber && list.length === 1)
+    // Only on a ready connection: ioredis writes SUBSCRIBE as soon as the socket is up, before its
+    // ready check, whose INFO then fails in subscriber mode (a false outage at every boot). Until
+    // ready, the 'ready' listener subscribes every topic registered by then, this one included.
+    if (this.subscriber?.status === 'ready' && list.length === 1)
       await this.subscriber.subscribe(this.channel(topic)).catch((error: Error) => this.logger.warn(`cannot subscribe to ${topic} yet: ${error.message}`));
   }
 
