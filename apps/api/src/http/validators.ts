@@ -18,7 +18,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { INT32_MAX } from './array-validators';
-import { IsSafeEmail, IsSafeText } from './text-safety';
+import { isIdentifierField, IsSafeEmail, IsSafeText, stripInvisible } from './text-safety';
 
 export * from './text-safety';
 export * from './strict-body';
@@ -37,6 +37,10 @@ export * from './array-validators';
  * - Text: no C0 control characters (tab/newline only in multi-line text), no bidirectional
  *   override/isolate characters, no unpaired UTF-16 surrogates (the databases store and read such
  *   strings back differently). Surrounding whitespace is trimmed (except secrets).
+ * - Invisible characters: identifiers (SKUs, barcodes, codes, emails, keys, serial numbers: told
+ *   by the field's name, text-safety.ts) refuse every format character with a 422 naming the
+ *   field; names and other free text have the meaningless ones (soft hyphen, zero-width space,
+ *   word joiner, BOM) stripped before validation, as trimming does. Secrets are never touched.
  * - Money: a number (or numeric string) with at most the currency's decimals, checked without
  *   `toString().split('.')` so 1e-7 is "at most 2 decimal places", never a crash.
  */
@@ -52,18 +56,21 @@ interface StringOpts {
   /** tabs and line breaks allowed (notes, descriptions, addresses) */ multiline?: boolean;
   /** secrets (passwords, PINs, signed tokens): no text-safety rule, nothing is stored as typed */ raw?: boolean;
   /** null is accepted and means "clear" (documented as nullable) */ nullable?: boolean;
+  /** an identifier (no invisible formatting at all) although its name does not say so; false: free text although it does */
+  identifier?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Transforms
 // ---------------------------------------------------------------------------------------------
 
-/** null -> undefined (not given) unless the field is nullable; then trims strings when asked. */
-function normalise(o: { nullable?: boolean; trim?: boolean }) {
+/** null -> undefined (not given) unless the field is nullable; then strips invisible characters and trims strings when asked. */
+function normalise(o: { nullable?: boolean; trim?: boolean; strip?: boolean }) {
   return Transform(({ value }: { value: unknown }) => {
     if (value === null) return o.nullable ? null : undefined;
-    if (o.trim && typeof value === 'string') return value.trim();
-    return value;
+    if (typeof value !== 'string') return value;
+    const visible = o.strip ? stripInvisible(value) : value;
+    return o.trim ? visible.trim() : visible;
   });
 }
 
@@ -82,13 +89,21 @@ function toNumber(o: { nullable?: boolean } = {}) {
 // Strings
 // ---------------------------------------------------------------------------------------------
 
-function stringRules(o: StringOpts) {
+/**
+ * A string field's decorators, made once its name is known: whether it is an identifier (refuse
+ * invisible formatting) or free text (strip it) follows from the name unless `identifier` says.
+ */
+function stringField(o: StringOpts, make: (identifier: boolean) => PropertyDecorator): PropertyDecorator {
+  return (target, key) => make(o.identifier ?? (!!o.email || isIdentifierField(String(key))))(target, key);
+}
+
+function stringRules(o: StringOpts, identifier: boolean) {
   return [
     IsString(),
     ...(o.nonEmpty ? [IsNotEmpty()] : []),
     MaxLength(o.max ?? 255),
     ...(o.min ? [MinLength(o.min)] : []),
-    ...(o.raw ? [] : [IsSafeText(o.multiline ?? false)]),
+    ...(o.raw ? [] : [IsSafeText(o.multiline ?? false, undefined, identifier)]),
     ...(o.email ? [IsSafeEmail()] : []),
     ...(o.in ? [IsIn(o.in as string[])] : []),
   ];
@@ -108,10 +123,25 @@ function stringDocs(o: StringOpts, required: boolean) {
 }
 
 export const RequiredString = (o: StringOpts = {}) =>
-  applyDecorators(ApiProperty(stringDocs(o, true)), normalise({ trim: o.trim !== false }), IsDefined(), IsNotEmpty(), ...stringRules(o));
+  stringField(o, (identifier) =>
+    applyDecorators(
+      ApiProperty(stringDocs(o, true)),
+      normalise({ trim: o.trim !== false, strip: !o.raw && !identifier }),
+      IsDefined(),
+      IsNotEmpty(),
+      ...stringRules(o, identifier),
+    ),
+  );
 
 export const OptionalString = (o: StringOpts = {}) =>
-  applyDecorators(ApiPropertyOptional(stringDocs(o, false)), normalise({ nullable: o.nullable, trim: o.trim !== false }), IsOptional(), ...stringRules(o));
+  stringField(o, (identifier) =>
+    applyDecorators(
+      ApiPropertyOptional(stringDocs(o, false)),
+      normalise({ nullable: o.nullable, trim: o.trim !== false, strip: !o.raw && !identifier }),
+      IsOptional(),
+      ...stringRules(o, identifier),
+    ),
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Integers and booleans
