@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiApplicationService } from './application/api-application.service';
 import { ApproverService } from './application/approver.service';
 import { AuthService } from './application/auth.service';
+import { PasswordCheckGate } from './application/password-check.gate';
 import { ApprovalAttemptRepository, PasswordHasher, StoreDirectory, TokenRepository, TwoFactorProvider, UserRepository } from './application/ports';
 import { TokenService } from './application/token.service';
 import { UserAdminService } from './application/user-admin.service';
@@ -20,6 +21,7 @@ import { SqlStoreDirectory } from './infrastructure/sql-store.directory';
   providers: [
     AuthService,
     ApproverService,
+    PasswordCheckGate,
     TokenService,
     ApiApplicationService,
     UserAdminService,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, RateLimitedError } from '@pos/kernel';
 import { canAccessStore, hasPermission } from '../domain/principal';
 import { ApprovalAttemptKey, ApprovalAttemptRepository, PasswordHasher, TwoFactorProvider, UserRepository } from './ports';
+import { PasswordCheckGate, PasswordChecksBusyError } from './password-check.gate';
 import { toPrincipal } from './token.service';
 
 export interface ApproverCredentials {
@@ -59,6 +60,7 @@ export class ApproverService {
     private readonly users: UserRepository,
     private readonly attempts: ApprovalAttemptRepository,
     private readonly hasher: PasswordHasher,
+    private readonly passwords: PasswordCheckGate,
     private readonly twoFactor: TwoFactorProvider,
     private readonly clock: Clock,
   ) {}
@@ -75,7 +77,17 @@ export class ApproverService {
     const secret = credentials.pin ?? credentials.password;
     const hash = credentials.pin !== undefined ? user?.pinHash : user?.passwordHash;
     // One hash verification whatever happens, so timing does not tell which emails exist.
-    const secretOk = secret !== undefined && (await this.hasher.verify(hash ?? (await (this.dummyHash ??= this.hasher.hash('not-a-real-secret'))), secret));
+    let secretOk: boolean;
+    try {
+      secretOk = secret !== undefined && (await this.passwords.verify(hash ?? (await (this.dummyHash ??= this.hasher.hash('not-a-real-secret'))), secret));
+    } catch (error) {
+      // Refused before anything was checked (the process is verifying as many as it allows): not a failure.
+      if (error instanceof PasswordChecksBusyError) {
+        await this.attempts.giveBack(budget);
+        if (open && pair) await this.attempts.giveBack(pair);
+      }
+      throw error;
+    }
     if (!user || !pair || !open || !user.isActive || user.isApiApplication) return null;
     let ok = secretOk && !!hash;
     if (ok && credentials.pin === undefined && user.twoFactorConfirmedAt && user.twoFactorSecret) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConflictError, fromMinor, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, currentStoreId, Principal } from '../domain/principal';
 import { PasswordHasher, StoreDirectory, TwoFactorProvider, UserRecord, UserRepository } from './ports';
+import { PasswordCheckGate } from './password-check.gate';
 import { TokenService, toPrincipal } from './token.service';
 import { AuditLog, Transactional } from '@pos/platform';
 
@@ -42,18 +43,36 @@ export class AuthService {
     private readonly users: UserRepository,
     private readonly tokens: TokenService,
     private readonly hasher: PasswordHasher,
+    private readonly passwords: PasswordCheckGate,
     private readonly stores: StoreDirectory,
     private readonly twoFactor: TwoFactorProvider,
     private readonly audit: AuditLog,
   ) {}
 
-  @Transactional()
+  /**
+   * The password is verified before any transaction opens: a flood of wrong passwords holds no
+   * database connection (nor, on SQLite, the one transaction slot) while argon2 runs, and waits
+   * for a verification slot of the process (PasswordCheckGate, 429 past its queue). Only a
+   * caller with the right password opens the short transaction that checks the 2FA code and
+   * issues the token; it reads the user again, who must still be active with the verified hash.
+   */
   async login(input: LoginInput): Promise<LoginResult> {
     const user = await this.users.findByEmail(input.email.trim().toLowerCase());
     // Always spend one hash verification so response time does not reveal which emails exist.
     const hash = user?.passwordHash ?? (await (this.dummyHash ??= this.hasher.hash('not-a-real-password')));
-    const passwordOk = await this.hasher.verify(hash, input.password);
+    const passwordOk = await this.passwords.verify(hash, input.password);
     if (!user || !user.passwordHash || !passwordOk || !user.isActive || user.isApiApplication) {
+      throw ValidationFailedError.field('email', BAD_CREDENTIALS);
+    }
+    return this.issueLoginToken(user.id, user.passwordHash, input);
+  }
+
+  @Transactional()
+  private async issueLoginToken(userId: number, verifiedHash: string, input: LoginInput): Promise<LoginResult> {
+    const access = await this.users.loadAccess(userId);
+    const user = access?.user;
+    // Changed since the password was checked (disabled, or a new password): as if it were wrong.
+    if (!access || !user || user.passwordHash !== verifiedHash || !user.isActive || user.isApiApplication) {
       throw ValidationFailedError.field('email', BAD_CREDENTIALS);
     }
     if (user.twoFactorConfirmedAt && user.twoFactorSecret) {
@@ -62,8 +81,6 @@ export class AuthService {
         throw ValidationFailedError.field('two_factor_code', 'The two-factor authentication code is invalid.');
       }
     }
-    const access = await this.users.loadAccess(user.id);
-    if (!access) throw ValidationFailedError.field('email', BAD_CREDENTIALS);
 
     const provisional = toPrincipal(access);
     let storeId: number | null;
@@ -136,15 +153,18 @@ export class AuthService {
     return step !== null && (await this.users.claimTwoFactorStep(user.id, step));
   }
 
-  /** Starts 2FA enrolment (needs the password, as turning it off does): a new secret, active only after confirm with a valid code. */
-  @Transactional()
+  /**
+   * Starts 2FA enrolment (needs the password, as turning it off does): a new secret, active only
+   * after confirm with a valid code. The password is verified outside the transaction, as at login.
+   */
   async enableTwoFactor(principal: Principal, password: string): Promise<{ secret: string; otpauth_url: string }> {
-    const user = await this.users.findById(principal.userId);
-    if (!user) throw ValidationFailedError.field('user', 'Unknown user.');
-    if (user.twoFactorConfirmedAt) throw new ConflictError('two_factor_enabled', 'Two-factor authentication is already enabled.');
-    if (!user.passwordHash || !(await this.hasher.verify(user.passwordHash, password))) {
-      throw ValidationFailedError.field('password', 'The password is incorrect.');
-    }
+    const verifiedHash = await this.checkOwnPassword(principal.userId, password, 'off');
+    return this.startTwoFactor(principal.userId, verifiedHash);
+  }
+
+  @Transactional()
+  private async startTwoFactor(userId: number, verifiedHash: string): Promise<{ secret: string; otpauth_url: string }> {
+    const user = await this.stillVerified(userId, verifiedHash, 'off');
     const secret = this.twoFactor.generateSecret();
     await this.users.update(user.id, { twoFactorSecret: this.twoFactor.seal(secret), twoFactorConfirmedAt: null, twoFactorLastStep: null });
     return { secret, otpauth_url: this.twoFactor.otpauthUrl(secret, user.email) };
@@ -163,14 +183,15 @@ export class AuthService {
     return { has_two_factor: true };
   }
 
-  /** Turning 2FA off needs the password and a current code. */
-  @Transactional()
+  /** Turning 2FA off needs the password (verified outside the transaction) and a current code. */
   async disableTwoFactor(principal: Principal, password: string, code: string): Promise<{ has_two_factor: false }> {
-    const user = await this.users.findById(principal.userId);
-    if (!user?.twoFactorSecret || !user.twoFactorConfirmedAt) throw new ConflictError('two_factor_disabled', 'Two-factor authentication is not enabled.');
-    if (!user.passwordHash || !(await this.hasher.verify(user.passwordHash, password))) {
-      throw ValidationFailedError.field('password', 'The password is incorrect.');
-    }
+    const verifiedHash = await this.checkOwnPassword(principal.userId, password, 'on');
+    return this.stopTwoFactor(principal, verifiedHash, code);
+  }
+
+  @Transactional()
+  private async stopTwoFactor(principal: Principal, verifiedHash: string, code: string): Promise<{ has_two_factor: false }> {
+    const user = await this.stillVerified(principal.userId, verifiedHash, 'on');
     if (!(await this.consumeTwoFactorCode(user, code))) {
       throw ValidationFailedError.field('code', 'The two-factor authentication code is invalid.');
     }
@@ -178,4 +199,32 @@ export class AuthService {
     await this.audit.record({ action: 'two_factor.disabled', target: { type: 'user', id: user.id } }, { userId: principal.userId, name: principal.name });
     return { has_two_factor: false };
   }
+
+  /**
+   * Checks the user's own password with no transaction open (see login), once their 2FA state
+   * allows the change ('off' to turn it on, 'on' to turn it off); returns the hash it matched.
+   */
+  private async checkOwnPassword(userId: number, password: string, needs: 'on' | 'off'): Promise<string> {
+    const user = await this.users.findById(userId);
+    twoFactorStateAllows(user, needs);
+    if (!user.passwordHash || !(await this.passwords.verify(user.passwordHash, password))) {
+      throw ValidationFailedError.field('password', 'The password is incorrect.');
+    }
+    return user.passwordHash;
+  }
+
+  /** The user read again inside the transaction: same 2FA state and still the verified password. */
+  private async stillVerified(userId: number, verifiedHash: string, needs: 'on' | 'off'): Promise<UserRecord> {
+    const user = await this.users.findById(userId);
+    twoFactorStateAllows(user, needs);
+    if (user.passwordHash !== verifiedHash) throw ValidationFailedError.field('password', 'The password is incorrect.');
+    return user;
+  }
+}
+
+function twoFactorStateAllows(user: UserRecord | null, needs: 'on' | 'off'): asserts user is UserRecord {
+  if (!user) throw ValidationFailedError.field('user', 'Unknown user.');
+  if (needs === 'off' && user.twoFactorConfirmedAt) throw new ConflictError('two_factor_enabled', 'Two-factor authentication is already enabled.');
+  if (needs === 'on' && (!user.twoFactorSecret || !user.twoFactorConfirmedAt))
+    throw new ConflictError('two_factor_disabled', 'Two-factor authentication is not enabled.');
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
@@ -37,6 +38,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1, 2,3' }).webhooks.retryScheduleSeconds).toEqual([1, 2, 3]);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '60,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+  });
+
+  it('counts failed authentications per IP (RATE_LIMIT_AUTH_FAILURES, 30/min by default)', () => {
+    expect(loadConfig({}).rateLimit.authFailures).toBe(30);
+    expect(loadConfig({ RATE_LIMIT_AUTH_FAILURES: '12' }).rateLimit.authFailures).toBe(12);
+    expect(() => loadConfig({ RATE_LIMIT_AUTH_FAILURES: '0' })).toThrow(/RATE_LIMIT_AUTH_FAILURES/);
+  });
+
+  it('bounds password verifications: one per CPU, leaving a libuv pool thread free, and 16 waiting per slot by default', () => {
+    const { concurrency, queue } = loadConfig({}).passwordVerify;
+    expect(concurrency).toBe(Math.max(1, Math.min(availableParallelism(), 3)));
+    expect(queue).toBe(16 * concurrency);
+    expect(loadConfig({ UV_THREADPOOL_SIZE: '1' }).passwordVerify.concurrency).toBe(1);
+    expect(loadConfig({ PASSWORD_VERIFY_CONCURRENCY: '6', PASSWORD_VERIFY_QUEUE: '0' }).passwordVerify).toEqual({ concurrency: 6, queue: 0 });
+    expect(loadConfig({ PASSWORD_VERIFY_CONCURRENCY: '2' }).passwordVerify.queue).toBe(32);
+    expect(() => loadConfig({ PASSWORD_VERIFY_CONCURRENCY: '0' })).toThrow(/PASSWORD_VERIFY_CONCURRENCY/);
+    expect(() => loadConfig({ PASSWORD_VERIFY_QUEUE: '-1' })).toThrow(/PASSWORD_VERIFY_QUEUE/);
   });
 
   it('names every bad variable at once', () => {

@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * The only place that reads process.env. `loadConfig` validates every variable once at boot and
  * throws a ConfigError naming each bad or missing one; the rest of the code receives AppConfig.
@@ -34,6 +36,19 @@ export interface RateLimitConfig {
   standard: number;
   pos: number;
   bulk: number;
+  /**
+   * Failed authentications per minute from one IP (unknown, expired or revoked tokens, missing
+   * ones on protected routes); past it those get 429 while valid tokens keep being served.
+   */
+  authFailures: number;
+}
+
+/** Password and PIN verifications (argon2id) of one process. */
+export interface PasswordVerifyConfig {
+  /** Verifications running at once. */
+  concurrency: number;
+  /** Verifications waiting for a slot; past it a request is answered 429 with Retry-After at once. */
+  queue: number;
 }
 
 /** Offline sync for POS terminals (libs/sync). */
@@ -90,6 +105,7 @@ export interface AppConfig {
   /** BullMQ key prefix: deployments (or test runs) sharing one Redis use different ones. */
   queuePrefix: string;
   rateLimit: RateLimitConfig;
+  passwordVerify: PasswordVerifyConfig;
   tokenTtlMinutes: number;
   authCacheTtlMs: number;
   /** Per-process cache of stores, warehouses and payment methods (read on every sale and lookup). */
@@ -140,6 +156,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (appKey === undefined) problems.push('APP_KEY is required when NODE_ENV=production (32+ random characters)');
   else if (appKey.length < 32) problems.push('APP_KEY must be at least 32 characters');
 
+  // argon2 runs on libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default), which file and DNS
+  // work share: by default one verification per CPU, leaving at least one pool thread free.
+  const threadPool = read.int('UV_THREADPOOL_SIZE', 4, 1, 1024);
+  const passwordVerifyConcurrency = read.int('PASSWORD_VERIFY_CONCURRENCY', Math.max(1, Math.min(availableParallelism(), threadPool - 1)), 1, 1024);
+
   const config: AppConfig = {
     env: nodeEnv,
     port: read.int('PORT', 3000, 1, 65535),
@@ -170,6 +191,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       standard: read.int('RATE_LIMIT_STANDARD', 60, 1, 1_000_000),
       pos: read.int('RATE_LIMIT_POS', 120, 1, 1_000_000),
       bulk: read.int('RATE_LIMIT_BULK', 10, 1, 1_000_000),
+      authFailures: read.int('RATE_LIMIT_AUTH_FAILURES', 30, 1, 1_000_000),
+    },
+    passwordVerify: {
+      concurrency: passwordVerifyConcurrency,
+      queue: read.int('PASSWORD_VERIFY_QUEUE', 16 * passwordVerifyConcurrency, 0, 100_000),
     },
     tokenTtlMinutes: read.int('TOKEN_TTL_MINUTES', 43200, 1, 5_256_000),
     authCacheTtlMs: read.int('AUTH_CACHE_TTL_MS', 5000, 0, 600_000),
