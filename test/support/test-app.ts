@@ -45,6 +45,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     RATE_LIMIT_STANDARD: '100000',
     RATE_LIMIT_POS: '100000',
     RATE_LIMIT_BULK: '100000',
+    RATE_LIMIT_AUTH_FAILURES: '100000',
     SEED_DEMO_ON_FIRST_START: 'true',
     DB_MIGRATE_ON_START: 'true',
     OPENAPI: 'true',

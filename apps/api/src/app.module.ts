@@ -28,6 +28,7 @@ import {
 } from '@pos/platform';
 import { AccessGuard } from './access/access.guard';
 import { BearerCredentials } from './access/bearer.strategy';
+import { AuthFailureLimiter } from './access/auth-failures';
 import { RoutePolicyCheck } from './access/route-policy.check';
 import { AppExceptionFilter } from './http/exception.filter';
 import { AppValidationPipe } from './http/validation';
@@ -136,6 +137,7 @@ const appModuleMetadata = (config: AppConfig) => ({
   ],
   providers: [
     BearerCredentials,
+    AuthFailureLimiter,
     RoutePolicyCheck,
     HttpDrain,
     { provide: APP_GUARD, useClass: AccessGuard },

@@ -3,9 +3,10 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerException, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { ForbiddenError, UnauthenticatedError } from '@pos/kernel';
+import { ForbiddenError } from '@pos/kernel';
 import { DEFAULT_ROUTE_ABILITY, hashToken, hasAbility, hasPermission, Principal, TokenService } from '@pos/identity';
 import { APP_CONFIG, AppConfig, RequestContext } from '@pos/platform';
+import { AuthFailureLimiter } from './auth-failures';
 import { BearerCredentials } from './bearer.strategy';
 import { RATE_TIER, RateTierName, ROUTE_POLICY, RoutePolicy } from './policy.decorators';
 
@@ -20,15 +21,18 @@ interface RouteRules {
 
 /**
  * The one global guard, in this order:
- *  1. Rate limit (contract part 8, decisions.md): one tier per route; login 5/min keyed by IP +
+ *  1. Authentication (protected routes): the bearer credential (passport-http-bearer,
+ *     `Authorization: Bearer` only: see BearerCredentials), hashed once, resolved by TokenService
+ *     (cached per process). A missing or failed credential counts against the client IP's budget
+ *     of failures (AuthFailureLimiter: 401 within it, 429 past it, a client past it refused before
+ *     any lookup, unknown tokens remembered briefly), so made-up tokens cost no lookup once the
+ *     budget is spent and never get a counter of their own.
+ *  2. Rate limit (contract part 8, decisions.md): one tier per route; login 5/min keyed by IP +
  *     email (and a per-IP ceiling, RATE_LIMIT_LOGIN_IP, against spraying many emails), the others
- *     per token (per IP when there is none), counted before the token is looked up so a flood of
- *     made-up tokens never reaches the database. Counters live in the rate-limit storage: Redis
- *     when REDIS_URL is set (shared by every replica, one round trip), memory otherwise (one map
- *     operation). Every throttled response carries X-RateLimit-Limit / -Remaining; a 429
- *     Retry-After.
- *  2. Authentication: the bearer credential (passport-http-bearer, `Authorization: Bearer` only:
- *     see BearerCredentials), hashed once here for both the counter key and the token lookup.
+ *     per verified token (per IP on public routes). Counters live in the rate-limit storage:
+ *     Redis when REDIS_URL is set (shared by every replica, one round trip), memory otherwise (one
+ *     map operation). Every throttled response carries X-RateLimit-Limit / -Remaining (a 401 or a
+ *     failure's 429: those of the failure budget); a 429 Retry-After.
  *  3. Authorisation from the route's declared policy: token ability, API-application
  *     requirement, permission. Store access is checked by the use cases (a filter naming another
  *     store: 403; a record of another store: 404).
@@ -45,6 +49,7 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly credentials: BearerCredentials,
     private readonly tokens: TokenService,
+    private readonly failures: AuthFailureLimiter,
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -60,12 +65,12 @@ export class AccessGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<Request & { user?: Principal }>();
     const res = http.getResponse<Response>();
-    const token = policy?.kind === 'public' ? null : this.credentials.tokenOf(req.headers.authorization);
-    const tokenHash = token === null ? null : hashToken(token);
-    if (tier !== 'none') await this.throttle(tier, req, res, tokenHash);
-    if (policy?.kind === 'public') return true;
-    const principal = tokenHash === null || token!.length > 200 ? null : await this.tokens.authenticateHash(tokenHash);
-    if (!principal) throw new UnauthenticatedError();
+    if (policy?.kind === 'public') {
+      if (tier !== 'none') await this.throttle(tier, req, res, null);
+      return true;
+    }
+    const principal = await this.authenticate(req, res);
+    if (tier !== 'none') await this.throttle(tier, req, res, principal.token.hash);
     req.user = principal;
     // Audit entries and log lines written while serving the request name this caller.
     RequestContext.setActor({ userId: principal.userId, name: principal.name });
@@ -83,6 +88,25 @@ export class AccessGuard implements CanActivate {
     return true;
   }
 
+  /** The request's principal, or a counted failure (401, or 429 past the client's budget). */
+  private async authenticate(req: Request, res: Response): Promise<Principal> {
+    const ip = clientIp(req);
+    const token = this.credentials.tokenOf(req.headers.authorization);
+    if (token === null || token.length > 200) return this.failures.fail(ip, res);
+    const tokenHash = hashToken(token);
+    const triage = this.failures.triage(ip, tokenHash);
+    if (triage === 'refuse') this.failures.refuse(ip, res);
+    if (triage === 'look-up') {
+      const principal = await this.tokens.authenticateHash(tokenHash);
+      if (principal) {
+        this.failures.resolved(tokenHash);
+        return principal;
+      }
+      this.failures.unresolvedToken(tokenHash);
+    }
+    return this.failures.fail(ip, res);
+  }
+
   private rulesOf(context: ExecutionContext): RouteRules {
     const handler = context.getHandler() as Handler;
     let rules = this.rules.get(handler);
@@ -97,6 +121,7 @@ export class AccessGuard implements CanActivate {
     return rules;
   }
 
+  /** Counts the request in its tier: per verified token hash, or per IP (and email, for login) on public routes. */
   private async throttle(tier: Tier, req: Request, res: Response, tokenHash: string | null): Promise<void> {
     const { limit, ttl } = this.limits.get(tier) ?? this.limits.get('standard')!;
     const key = `${this.prefix}:${tier}:${tracker(tier, req, tokenHash)}`;

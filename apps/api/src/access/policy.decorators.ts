@@ -24,7 +24,10 @@ const protectedDocs = (permissionText: string) => [
   ApiBearerAuth(),
   ApiUnauthorizedResponse({ description: 'Missing, invalid, expired or revoked token (message `Unauthorized.`)' }),
   ApiForbiddenResponse({ description: permissionText }),
-  ApiTooManyRequestsResponse({ description: 'Rate limit exceeded; see Retry-After' }),
+  ApiTooManyRequestsResponse({
+    description:
+      "Rate limit exceeded: the route's tier for this token, or this client IP's budget of failed authentications (RATE_LIMIT_AUTH_FAILURES per minute); see Retry-After",
+  }),
 ];
 
 export const Public = () => applyDecorators(SetMetadata(ROUTE_POLICY, { kind: 'public' } satisfies RoutePolicy), ApiExtension('x-permission', 'none (public)'));
