@@ -1,6 +1,7 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { Page } from '@pos/kernel';
+import { setTokenExpiryHeaders } from '../identity/token-expiry';
 
 /** A success that carries only a message (deletes, revocations): `{success, message}`. */
 export class MessageResult {
@@ -27,6 +28,7 @@ export function paginationMeta(page: Page<unknown>): PaginationMeta {
  */
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   override reply(response: unknown, body: unknown, statusCode?: number): unknown {
+    setTokenExpiryHeaders((response as Response).req, response as Response);
     if (body instanceof SerializedJson) {
       const res = response as Response;
       if (statusCode) res.status(statusCode);

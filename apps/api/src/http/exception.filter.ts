@@ -6,6 +6,7 @@ import { ConflictError, DomainError, FieldErrors, RateLimitedError, RuleViolatio
 import { isDatabaseUnavailable, isForeignKeyViolation, isOutOfRange, isRetryableTransactionError, isUniqueViolation, stripQuerySecrets } from '@pos/platform';
 import { RouteTable } from './method-not-allowed';
 import { capErrors } from './validation';
+import { setTokenExpiryHeaders } from '../identity/token-expiry';
 
 const KIND_STATUS: Record<DomainError['kind'], number> = {
   bad_request: 400,
@@ -73,6 +74,7 @@ export class AppExceptionFilter implements ExceptionFilter {
     }
     if (res.headersSent) return;
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    setTokenExpiryHeaders(req, res);
     res.status(status).json(body);
   }
 

@@ -57,6 +57,6 @@ export class IssueTokenDto {
   @RequiredStringArray({ in: ABILITIES, maxItems: 10, description: 'e.g. ["integration:read"]; only abilities the issuing token carries (403 otherwise)' })
   abilities!: string[];
 
-  @OptionalInt({ min: 1, max: 5_256_000, description: 'Lifetime in minutes (default TOKEN_TTL_MINUTES)' })
+  @OptionalInt({ min: 1, max: 5_256_000, description: 'Lifetime in minutes (default APP_TOKEN_TTL_MINUTES: 365 days, or no expiry when that is 0)' })
   expires_in_minutes?: number;
 }

@@ -39,7 +39,7 @@ const token = {
   name: s.string(),
   abilities: s.array(s.string()),
   last_used_at: s.nullable(s.dateTime()),
-  expires_at: s.nullable(s.dateTime()),
+  expires_at: s.nullable(s.dateTime('null: never expires. Responses to an API application token carry it as X-Token-Expires-At')),
   revoked_at: s.nullable(s.dateTime()),
   created_at: s.dateTime(),
 };

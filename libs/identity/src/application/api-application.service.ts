@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ForbiddenError, NotFoundError, Page, pageOffset, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { hasPermission, Principal } from '../domain/principal';
 import { tokenHasAbility } from '../domain/permissions';
 import { StoreDirectory, TokenRecord, TokenRepository, UserAccess, UserRepository } from './ports';
 import { TokenService } from './token.service';
-import { AuditLog, Transactional } from '@pos/platform';
+import { APP_CONFIG, AppConfig, AuditLog, Transactional } from '@pos/platform';
 
 export interface ApiApplicationView {
   id: number;
@@ -36,6 +36,12 @@ export interface TokenView {
  * some stores cannot make an all-stores application; omitted store_ids then means its own
  * stores) and abilities its own token carries. Applications beyond the creator's own scope
  * (a permission or store it lacks) do not exist for it: 404, and absent from its list.
+ *
+ * Token lifetime (issue 25 item 10): a partner's integration must not stop without warning. Its
+ * tokens live APP_TOKEN_TTL_MINUTES (default 365 days; 0: never expire) unless the issuer names a
+ * lifetime; `expires_at` is shown when issued and in the application's token list, and every
+ * response to such a token says when it expires (X-Token-Expires-At), with a Warning header in
+ * its last APP_TOKEN_EXPIRY_WARNING_DAYS. Rotation: issue a new token, switch, revoke the old.
  */
 @Injectable()
 export class ApiApplicationService {
@@ -45,6 +51,7 @@ export class ApiApplicationService {
     private readonly tokenRecords: TokenRepository,
     private readonly stores: StoreDirectory,
     private readonly audit: AuditLog,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Transactional()
@@ -112,7 +119,7 @@ export class ApiApplicationService {
       name: input.name,
       abilities: [...new Set(input.abilities)],
       storeId: null,
-      expiresInMinutes: input.expiresInMinutes,
+      expiresInMinutes: input.expiresInMinutes ?? (this.config.appTokens.ttlMinutes || null),
     });
     const view = tokenView(issued.record);
     await this.audit.record(

@@ -76,16 +76,18 @@ export class TokenService implements OnModuleInit {
     setTimeout(() => this.broadcast.publish(REVOKED_TOPIC, revoked), ANNOUNCE_AGAIN_MS).unref();
   }
 
-  async issue(userId: number, options: { name: string; abilities: string[]; storeId: number | null; expiresInMinutes?: number }): Promise<IssuedToken> {
+  /** `expiresInMinutes`: default TOKEN_TTL_MINUTES; null: never expires (API application tokens under APP_TOKEN_TTL_MINUTES=0). */
+  async issue(userId: number, options: { name: string; abilities: string[]; storeId: number | null; expiresInMinutes?: number | null }): Promise<IssuedToken> {
     const plainText = 'pos_' + randomBytes(30).toString('base64url');
-    const minutes = options.expiresInMinutes ?? this.config.tokenTtlMinutes;
+    const minutes = options.expiresInMinutes === undefined ? this.config.tokenTtlMinutes : options.expiresInMinutes;
     const record = await this.tokens.insert({
       userId,
       name: options.name,
       tokenHash: hashToken(plainText),
       abilities: options.abilities,
       storeId: options.storeId,
-      expiresAt: new Date(this.clock.now().getTime() + minutes * 60_000),
+      // Whole seconds: what MySQL's DATETIME keeps, so the issue response shows the stored expiry.
+      expiresAt: minutes === null ? null : new Date(Math.floor((this.clock.now().getTime() + minutes * 60_000) / 1000) * 1000),
     });
     return { plainText, record };
   }
@@ -113,6 +115,9 @@ export class TokenService implements OnModuleInit {
     const access = await this.users.loadAccess(token.userId);
     if (!access || !access.user.isActive) return null;
     const principal = toPrincipal(access, token);
+    const warningDays = this.config.appTokens.expiryWarningDays;
+    if (access.user.isApiApplication && token.expiresAt && warningDays > 0)
+      principal.token.warnFrom = new Date(token.expiresAt.getTime() - warningDays * 86_400_000);
     const entry = { principal, until: nowMs + this.config.authCacheTtlMs, lastTouch: token.lastUsedAt?.getTime() ?? 0 };
     if (this.config.authCacheTtlMs > 0 && !this.recentlyRevoked(principal, nowMs)) {
       if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);

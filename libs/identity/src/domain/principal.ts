@@ -15,7 +15,16 @@ export interface Principal {
   defaultStoreId: number | null;
   discountLimits: { maxPercentBp: number; maxAmount: number };
   /** The token presented; its name is the device label given at login (offline sync keys devices by it). */
-  token: { id: number; name: string; hash: string; abilities: readonly string[]; storeId: number | null; expiresAt: Date | null };
+  token: {
+    id: number;
+    name: string;
+    hash: string;
+    abilities: readonly string[];
+    storeId: number | null;
+    expiresAt: Date | null;
+    /** API application tokens: from this moment on, responses warn that the token expires soon (APP_TOKEN_EXPIRY_WARNING_DAYS). */
+    warnFrom?: Date;
+  };
 }
 
 export function hasPermission(p: Principal, permission: string): boolean {

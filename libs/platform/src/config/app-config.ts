@@ -107,6 +107,8 @@ export interface AppConfig {
   rateLimit: RateLimitConfig;
   passwordVerify: PasswordVerifyConfig;
   tokenTtlMinutes: number;
+  /** API application (partner) tokens: default lifetime in minutes (0: never expire) and how many days before expiry responses warn. */
+  appTokens: { ttlMinutes: number; expiryWarningDays: number };
   authCacheTtlMs: number;
   /** Per-process cache of stores, warehouses and payment methods (read on every sale and lookup). */
   referenceCacheTtlMs: number;
@@ -198,6 +200,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       queue: read.int('PASSWORD_VERIFY_QUEUE', 16 * passwordVerifyConcurrency, 0, 100_000),
     },
     tokenTtlMinutes: read.int('TOKEN_TTL_MINUTES', 43200, 1, 5_256_000),
+    appTokens: {
+      ttlMinutes: read.int('APP_TOKEN_TTL_MINUTES', 525_600, 0, 5_256_000),
+      expiryWarningDays: read.int('APP_TOKEN_EXPIRY_WARNING_DAYS', 30, 0, 3650),
+    },
     authCacheTtlMs: read.int('AUTH_CACHE_TTL_MS', 5000, 0, 600_000),
     referenceCacheTtlMs: read.int('REFERENCE_CACHE_TTL_MS', 5000, 0, 600_000),
     appKey: appKey ?? '',
