@@ -133,6 +133,7 @@ async function serve() {
   const config = loadConfig({
     NODE_ENV: 'production',
     APP_KEY: 'bench-only-app-key-0123456789abcdefghijkl',
+    METRICS_TOKEN: 'bench-only-metrics-token-0123456789', // production refuses a public /metrics without one
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     DB_TYPE: 'mysql',
     DB_HOST: server.host,

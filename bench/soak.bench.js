@@ -26,6 +26,7 @@ async function serve() {
   const config = loadConfig({
     NODE_ENV: 'production',
     APP_KEY: 'bench-only-app-key-0123456789abcdefghijkl',
+    METRICS_TOKEN: 'bench-only-metrics-token-0123456789', // production refuses a public /metrics without one
     DB_TYPE: 'sqlite',
     DB_SQLITE_PATH: join(dir, 'soak.sqlite'),
     DB_MIGRATE_ON_START: 'true',

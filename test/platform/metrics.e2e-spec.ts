@@ -1,7 +1,9 @@
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { AddressInfo, createServer } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import request from 'supertest';
-import { Metrics, startMetricsServer } from '@pos/platform';
+import { serveInternalMetrics } from '../../apps/api/src/http/http-metrics';
+import { serveWorkerMetrics } from '../../apps/worker/src/worker-metrics';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
 
@@ -46,7 +48,7 @@ describe('Metrics', () => {
       'http_request_duration_seconds histogram',
       'http_requests_in_flight gauge',
       'pos_checkouts_total counter',
-      'pos_checkout_amount_total counter',
+      'pos_checkout_amount_minor_total counter',
       'pos_queue_jobs_waiting gauge',
       'pos_queue_jobs_failed gauge',
       'pos_outbox_lag_seconds gauge',
@@ -83,7 +85,10 @@ describe('Metrics', () => {
     const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
     const labels = `{mode="online",currency="${currency}"}`;
     expect(delta(`pos_checkouts_total${labels}`)).toBe(1);
-    expect(delta(`pos_checkout_amount_total${labels}`)).toBeCloseTo(total, 6);
+    // Integer minor units of the sale's currency (exact), never a float in major units.
+    const [{ decimals }] = await t.db.query('SELECT decimals FROM currencies WHERE code = ?', [currency]);
+    expect(delta(`pos_checkout_amount_minor_total${labels}`)).toBe(Math.round(total * 10 ** Number(decimals)));
+    expect([...after.keys()].some((k) => k.startsWith('pos_checkout_amount_total'))).toBe(false);
     expect(delta('http_request_duration_seconds_count{method="POST",route="/api/v1/pos/checkout",status="201"}')).toBe(2);
     // Ids never become labels: a detail route is one series, whatever the id.
     await api().get('/api/v1/sales/999999').set(bearer(admin));
@@ -132,11 +137,16 @@ describe('Metrics', () => {
     }
   });
 
-  it('the worker serves its own registry on a plain node:http listener', async () => {
-    const worker = await NestFactory.createApplicationContext(WorkerModule.register(t.config), { logger: false });
-    const server = await startMetricsServer(worker.get(Metrics), 0, undefined, '127.0.0.1');
+  it('the worker serves its own registry on a plain node:http listener, bound to the internal host (127.0.0.1)', async () => {
+    const config = { ...t.config, metrics: { ...t.config.metrics, workerPort: await freePort() } };
+    const worker = await NestFactory.createApplicationContext(WorkerModule.register(config), { logger: false });
+    const server = await serveWorkerMetrics(worker, config);
     try {
-      const { port } = server.address() as AddressInfo;
+      expect(server).not.toBeNull();
+      const { port, address } = server!.address() as AddressInfo;
+      expect(port).toBe(config.metrics.workerPort);
+      // Not every interface (:: or 0.0.0.0): the sales counters stay on the host unless METRICS_HOST says otherwise.
+      expect(address).toBe('127.0.0.1');
       const res = await request(`http://127.0.0.1:${port}`).get('/metrics');
       expect(res.status).toBe(200);
       const series = parsePrometheus(res.text);
@@ -144,11 +154,46 @@ describe('Metrics', () => {
       expect(series.has('process_cpu_user_seconds_total')).toBe(true);
       expect((await request(`http://127.0.0.1:${port}`).get('/other')).status).toBe(404);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      if (server) await new Promise((resolve) => server.close(resolve));
       await worker.close();
     }
   });
+
+  describe('with METRICS_PORT set (an internal listener)', () => {
+    let internal: TestApp;
+    let server: Server | null;
+    const token = 'metrics-scrape-token-internal-0123456789';
+    beforeAll(async () => {
+      internal = await startTestApp({ METRICS_PORT: String(await freePort()), METRICS_TOKEN: token });
+      server = await serveInternalMetrics(internal.app, internal.config);
+    });
+    afterAll(async () => {
+      if (server) await new Promise((resolve) => server!.close(resolve));
+      await internal.close();
+    });
+
+    it('serves /metrics only there, bound to 127.0.0.1, behind the token; the public port answers 404', async () => {
+      expectErrorEnvelope(await request(internal.http).get('/metrics').set(bearer(token)), 404);
+      const { port, address } = server!.address() as AddressInfo;
+      expect(port).toBe(internal.config.metrics.port);
+      expect(address).toBe('127.0.0.1');
+      const origin = `http://127.0.0.1:${port}`;
+      expectErrorNoEnvelopeId(await request(origin).get('/metrics'));
+      const ok = await request(origin).get('/metrics').set(bearer(token));
+      expect(ok.status).toBe(200);
+      expect(ok.text).toContain('# TYPE pos_checkout_amount_minor_total counter');
+    });
+  });
 });
+
+/** A port free right now on 127.0.0.1 (the listeners under test take a configured port, as in production). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 function expectErrorNoEnvelopeId(res: request.Response): void {
   expect(res.status).toBe(401);

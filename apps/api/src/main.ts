@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { AppConfig, ConfigError, exitGracefullyOn, loadConfig } from '@pos/platform';
 import { Logger } from 'nestjs-pino';
 import { createApiApp } from './bootstrap';
+import { serveInternalMetrics } from './http/http-metrics';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   const app = await createApiApp(config);
   exitGracefullyOn(app, config.shutdownTimeoutMs);
   await app.listen(config.port);
+  await serveInternalMetrics(app, config);
   app.get(Logger).log(`POS API listening on http://localhost:${config.port}/api/v1 (docs: /api/docs)`);
 }
 

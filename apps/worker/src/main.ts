@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, ConfigError, Metrics, exitGracefullyOn, loadConfig, startMetricsServer } from '@pos/platform';
+import { AppConfig, ConfigError, exitGracefullyOn, loadConfig } from '@pos/platform';
+import { serveWorkerMetrics } from './worker-metrics';
 import { WorkerModule } from './worker.module';
 
 /** Runs until SIGTERM/SIGINT, then stops fetching jobs and waits for the running ones. */
@@ -25,19 +26,7 @@ async function main(): Promise<void> {
   exitGracefullyOn(app, config.shutdownTimeoutMs);
   await app.init();
   app.get(Logger).log('POS worker consuming jobs');
-  await serveMetrics(app.get(Metrics), config, app.get(Logger));
-}
-
-/** The worker's own /metrics (no Nest HTTP); a port already taken is logged, never fatal: the jobs matter more. */
-async function serveMetrics(metrics: Metrics, config: AppConfig, logger: Logger): Promise<void> {
-  if (!config.metrics.enabled || config.metrics.workerPort === 0) return;
-  try {
-    const server = await startMetricsServer(metrics, config.metrics.workerPort, config.metrics.token);
-    server.unref();
-    logger.log(`worker metrics on http://localhost:${config.metrics.workerPort}/metrics`);
-  } catch (error) {
-    logger.error(`worker metrics not served on port ${config.metrics.workerPort}: ${(error as Error).message}`);
-  }
+  await serveWorkerMetrics(app, config);
 }
 
 void main();

@@ -25,7 +25,7 @@ describe('loadConfig', () => {
 
   it('keeps CORS off and metrics on by default; reads CORS_ORIGINS as an allow-list of origins and refuses paths or wildcards', () => {
     expect(loadConfig({}).corsOrigins).toEqual([]);
-    expect(loadConfig({}).metrics).toEqual({ enabled: true, token: undefined, workerPort: 9464 });
+    expect(loadConfig({}).metrics).toEqual({ enabled: true, token: undefined, port: 0, host: '127.0.0.1', workerPort: 9464 });
     expect(loadConfig({ CORS_ORIGINS: 'https://Shop.example.com, http://localhost:5173' }).corsOrigins).toEqual([
       'https://shop.example.com',
       'http://localhost:5173',
@@ -70,7 +70,13 @@ describe('loadConfig', () => {
 
   it('requires APP_KEY in production and defaults MySQL to explicit migrations', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/APP_KEY/);
-    const c = loadConfig({ NODE_ENV: 'production', APP_KEY: 'k'.repeat(40), DB_TYPE: 'mysql', DATABASE_URL: 'mysql://u:p@db:3306/pos' });
+    const c = loadConfig({
+      NODE_ENV: 'production',
+      APP_KEY: 'k'.repeat(40),
+      METRICS_TOKEN: 'm'.repeat(32),
+      DB_TYPE: 'mysql',
+      DATABASE_URL: 'mysql://u:p@db:3306/pos',
+    });
     expect(c.db.migrateOnStart).toBe(false);
     expect(c.seedDemoOnFirstStart).toBe(false);
     expect(c.db.url).toBe('mysql://u:p@db:3306/pos');
@@ -81,5 +87,53 @@ describe('loadConfig', () => {
     expect(loadConfig({ RETURN_WINDOW_DAYS: '14' }).returnWindowDays).toBe(14);
     expect(() => loadConfig({ RETURN_WINDOW_DAYS: 'a month' })).toThrow(/RETURN_WINDOW_DAYS/);
     expect(() => loadConfig({ RETURN_WINDOW_DAYS: '-1' })).toThrow(/RETURN_WINDOW_DAYS/);
+  });
+
+  describe('the edge (issue 25)', () => {
+    const production = { NODE_ENV: 'production', APP_KEY: 'k'.repeat(40) };
+    const refusal = (env: Record<string, string>): string => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as ConfigError).problems.join('\n');
+      }
+      throw new Error('expected a ConfigError');
+    };
+
+    it('refuses to boot in production with /metrics public and no METRICS_TOKEN, naming it on one line', () => {
+      const problems = refusal(production);
+      expect(problems).toMatch(/^METRICS_TOKEN is required when NODE_ENV=production[^\n]*$/);
+      expect(loadConfig({ ...production, METRICS_TOKEN: 't'.repeat(32) }).metrics.token).toBe('t'.repeat(32));
+      expect(loadConfig({ ...production, METRICS_ENABLED: 'false' }).metrics.enabled).toBe(false);
+      // Served only on an internal listener bound to loopback (the default host): no token needed.
+      expect(loadConfig({ ...production, METRICS_PORT: '9465' }).metrics).toMatchObject({ port: 9465, host: '127.0.0.1' });
+      expect(refusal({ ...production, METRICS_PORT: '9465', METRICS_HOST: '0.0.0.0' })).toMatch(/METRICS_TOKEN/);
+      expect(loadConfig({ ...production, METRICS_PORT: '9465', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: 'x'.repeat(32) }).metrics.host).toBe('0.0.0.0');
+      expect(refusal({ METRICS_HOST: 'metrics.internal' })).toMatch(/METRICS_HOST/);
+      expect(refusal({ METRICS_PORT: '3000' })).toMatch(/METRICS_PORT must differ from PORT/);
+    });
+
+    it('trusts no proxy by default, reads a list of proxy addresses, and refuses TRUST_PROXY=true in production', () => {
+      expect(loadConfig({}).trustProxy).toBe(false);
+      expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+      expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,fd00::/8,loopback' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', 'fd00::/8', 'loopback']);
+      expect(loadConfig({ ...production, METRICS_ENABLED: 'false', TRUST_PROXY: '10.1.2.3' }).trustProxy).toEqual(['10.1.2.3']);
+      expect(refusal({ ...production, METRICS_ENABLED: 'false', TRUST_PROXY: 'true' })).toMatch(/^TRUST_PROXY=true lets any client set its own address/);
+      expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true); // development only
+      expect(refusal({ TRUST_PROXY: '10.0.0.0/33' })).toMatch(/TRUST_PROXY must be/);
+      expect(refusal({ TRUST_PROXY: 'proxy.internal' })).toMatch(/TRUST_PROXY must be/);
+    });
+
+    it('bounds the HTTP server by default and refuses a headers timeout longer than the request timeout', () => {
+      expect(loadConfig({}).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 });
+      expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_MAX_CONNECTIONS: '5' }).http).toMatchObject({
+        headersTimeoutMs: 1000,
+        requestTimeoutMs: 2000,
+        maxConnections: 5,
+      });
+      expect(refusal({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '2000' })).toMatch(/HTTP_HEADERS_TIMEOUT_MS must not exceed/);
+      expect(refusal({ HTTP_MAX_CONNECTIONS: '0' })).toMatch(/HTTP_MAX_CONNECTIONS/);
+    });
   });
 });

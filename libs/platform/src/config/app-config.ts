@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { HttpServerConfig, MetricsConfig, readHttpServer, readMetrics, readTrustProxy, TrustProxy } from './edge-config';
 
 /**
  * The only place that reads process.env. `loadConfig` validates every variable once at boot and
@@ -85,15 +86,6 @@ export interface WebhookConfig {
   concurrency: number;
 }
 
-/** Prometheus metrics: GET /metrics on the API, a small listener in the worker. */
-export interface MetricsConfig {
-  enabled: boolean;
-  /** When set, /metrics requires `Authorization: Bearer <token>`. */
-  token?: string;
-  /** The worker's own /metrics listener (0: none). */
-  workerPort: number;
-}
-
 export interface AppConfig {
   env: 'development' | 'test' | 'production';
   port: number;
@@ -118,7 +110,8 @@ export interface AppConfig {
   seedDemoOnFirstStart: boolean;
   webhookAllowPrivateTargets: boolean;
   webhooks: WebhookConfig;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
+  http: HttpServerConfig;
   shutdownTimeoutMs: number;
   /** Days after a sale during which its goods can be returned. */
   returnWindowDays: number;
@@ -163,9 +156,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const threadPool = read.int('UV_THREADPOOL_SIZE', 4, 1, 1024);
   const passwordVerifyConcurrency = read.int('PASSWORD_VERIFY_CONCURRENCY', Math.max(1, Math.min(availableParallelism(), threadPool - 1)), 1, 1024);
 
+  const port = read.int('PORT', 3000, 1, 65535);
   const config: AppConfig = {
     env: nodeEnv,
-    port: read.int('PORT', 3000, 1, 65535),
+    port,
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, nodeEnv === 'test' ? 'silent' : 'info'),
     db: {
       type: dbType,
@@ -220,7 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       sweepIntervalMs: read.int('WEBHOOK_SWEEP_INTERVAL_MS', 30000, 100, 3_600_000),
       concurrency: read.int('WEBHOOK_CONCURRENCY', 20, 1, 500),
     },
-    trustProxy: read.bool('TRUST_PROXY', false),
+    trustProxy: readTrustProxy(read, nodeEnv === 'production', problems),
+    http: readHttpServer(read, problems),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10000, 0, 600_000),
     returnWindowDays: read.int('RETURN_WINDOW_DAYS', 30, 0, 3650),
     sync: {
@@ -237,18 +232,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     reportsDirectoryTtlMs: read.int('REPORTS_DIRECTORY_TTL_MS', 30000, 0, 3_600_000),
     rollupApplyIntervalMs: read.int('ROLLUP_APPLY_INTERVAL_MS', 1000, 50, 3_600_000),
-    metrics: {
-      enabled: read.bool('METRICS_ENABLED', true),
-      token: read.string('METRICS_TOKEN'),
-      workerPort: read.int('WORKER_METRICS_PORT', 9464, 0, 65535),
-    },
+    metrics: readMetrics(read, nodeEnv === 'production', port, problems),
     corsOrigins: read.origins('CORS_ORIGINS'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
 
-class EnvReader {
+export class EnvReader {
   constructor(
     private readonly env: NodeJS.ProcessEnv,
     private readonly problems: string[],

@@ -1,2 +1,3 @@
 export * from './app-config';
+export * from './edge-config';
 export * from './config.module';

@@ -47,9 +47,13 @@ export class Metrics {
     labelNames: ['mode', 'currency'] as const,
     registers: [this.registry],
   });
-  private readonly checkoutAmount = new Counter({
-    name: 'pos_checkout_amount_total',
-    help: 'Total amount of recorded sales, in major units of the store currency',
+  /**
+   * Integer minor units (cents; yen for JPY), so the sum stays exact: a float sum of major units
+   * drifted (6701.159999999977). Per currency, since units of different currencies never add up.
+   */
+  private readonly checkoutAmountMinor = new Counter({
+    name: 'pos_checkout_amount_minor_total',
+    help: 'Total amount of recorded sales, in integer minor units of the sale currency (divide by 10^decimals of the currency)',
     labelNames: ['mode', 'currency'] as const,
     registers: [this.registry],
   });
@@ -77,9 +81,10 @@ export class Metrics {
     this.inFlightSource = source;
   }
 
-  saleRecorded(mode: 'online' | 'offline', currency: string, amountMinor: number, decimals: number): void {
+  /** Called after the sale committed: never throws (prom-client refuses a negative increment). */
+  saleRecorded(mode: 'online' | 'offline', currency: string, amountMinor: number): void {
     this.checkouts.inc({ mode, currency });
-    this.checkoutAmount.inc({ mode, currency }, amountMinor / 10 ** decimals);
+    if (Number.isSafeInteger(amountMinor) && amountMinor > 0) this.checkoutAmountMinor.inc({ mode, currency }, amountMinor);
   }
 
   webhookAttempt(outcome: 'delivered' | 'retrying' | 'failed'): void {

@@ -98,7 +98,7 @@ export class CheckoutService {
       this.commit(principal, input, mode, recorded),
     );
     // Counted once committed (a replay or a rolled-back attempt is not a sale).
-    if (!outcome.replayed && recorded.sale) this.metrics.saleRecorded(mode.kind, recorded.sale.currency, recorded.sale.total, recorded.sale.decimals);
+    if (!outcome.replayed && recorded.sale) this.metrics.saleRecorded(mode.kind, recorded.sale.currency, recorded.sale.total);
     return outcome;
   }
 
