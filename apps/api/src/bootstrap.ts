@@ -1,10 +1,11 @@
+import type { Server } from 'node:http';
 import { INestApplication, NestApplicationOptions, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import type { Logger as Pino } from 'pino';
-import { AppConfig, loadConfig, Metrics, REQUEST_LOGGER } from '@pos/platform';
+import { AppConfig, HttpServerConfig, loadConfig, Metrics, REQUEST_LOGGER } from '@pos/platform';
 import { AppModule } from './app.module';
 import { finishDocument } from './http/openapi';
 import { jsonBodies } from './http/body-parsing';
@@ -31,7 +32,10 @@ export async function createApiApp(config: AppConfig = loadConfig(), options: Ne
   app.useLogger(app.get(Logger));
   dropPlaceholderEnhancers(app);
   app.disable('x-powered-by');
+  // false by default: the socket's address is the client's. A list of proxies (TRUST_PROXY) lets
+  // X-Forwarded-For name the client only when it arrives through one of them (login limits key on it).
   app.set('trust proxy', config.trustProxy);
+  boundSlowClients(app.getHttpServer() as Server, config.http);
   app.set('etag', false);
   const metrics = config.metrics.enabled ? app.get(Metrics) : null;
   const drain = app.get(HttpDrain);
@@ -46,6 +50,28 @@ export async function createApiApp(config: AppConfig = loadConfig(), options: Ne
   // Signals are handled by main.ts (drain, then exit 0); the suites call app.close() themselves.
   if (config.openapi) setupOpenApi(app);
   return app;
+}
+
+/**
+ * Node's bounds on slow clients (issue 25): complete headers within headersTimeout and the whole
+ * request within requestTimeout (else 408 and the connection is closed), checked every second at
+ * most rather than Node's 30 s; idle keep-alive connections closed after keepAliveTimeout; at most
+ * maxConnections open (Node closes new ones at once). Node starts none of these clocks before a
+ * connection's first byte, so a connection that sends nothing gets headersTimeout here, cleared
+ * when its first request arrives (Node then runs its own keep-alive clock between requests).
+ */
+export function boundSlowClients(server: Server, limits: HttpServerConfig): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  // Read by Node when the server starts listening.
+  const checkEveryMs = Math.max(100, Math.min(1000, Math.floor(limits.headersTimeoutMs / 2)));
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = checkEveryMs;
+  server.on('connection', (socket) => socket.setTimeout(limits.headersTimeoutMs));
+  server.on('request', (req) => {
+    if (req.socket.timeout) req.socket.setTimeout(0);
+  });
 }
 
 export function setupOpenApi(app: INestApplication): void {
