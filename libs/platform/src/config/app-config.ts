@@ -239,7 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return config;
 }
 
-export class EnvReader {
+class EnvReader {
   constructor(
     private readonly env: NodeJS.ProcessEnv,
     private readonly problems: string[],

@@ -1,11 +1,17 @@
 import { isIP } from 'node:net';
-import type { EnvReader } from './app-config';
 
 /**
  * What the HTTP edge exposes and how long it waits (issue 25): the server's time and connection
  * bounds, which proxies may name the client's address, and who may read /metrics. Read by
  * `loadConfig` with the same reader (every bad variable is named at once).
  */
+
+/** The part of loadConfig's reader used here (structural: this file does not import app-config, which imports it). */
+interface EnvReader {
+  string(name: string): string | undefined;
+  int(name: string, fallback: number, min: number, max: number): number;
+  bool(name: string, fallback: boolean): boolean;
+}
 
 /** Node's http.Server bounds (applied by the API's bootstrap). */
 export interface HttpServerConfig {
