@@ -2,9 +2,8 @@ import { Controller, Get, HttpCode, Inject, Optional, Res } from '@nestjs/common
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
-import { ProcessLifecycle, REDIS } from '@pos/platform';
+import { ProcessLifecycle, REDIS, RedisClient } from '@pos/platform';
 import { Public, RateTier } from '../access/policy.decorators';
 import { Health } from '../identity/identity.responses';
 import { ApiEnvelope, defineView, s } from '../http/openapi';
@@ -22,7 +21,7 @@ const Readiness = defineView('Readiness', {
 });
 
 /**
- * GET /health (database + Redis), /health/live (the process answers: no dependency, so a slow
+ * GET /health (database: a read of a real table + Redis), /health/live (the process answers: no dependency, so a slow
  * database never gets a healthy replica restarted) and /health/ready (database, Redis when
  * configured, no pending migration, not draining: ProcessLifecycle, set on SIGTERM by
  * http-drain.ts): 503 otherwise.
@@ -33,7 +32,7 @@ export class HealthController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly lifecycle: ProcessLifecycle,
-    @Optional() @Inject(REDIS) private readonly redis?: Redis,
+    @Optional() @Inject(REDIS) private readonly redis?: RedisClient,
   ) {}
 
   @Get()
@@ -88,7 +87,9 @@ export class HealthController {
 
   private async dependencies(): Promise<Record<string, Check>> {
     const checks: Record<string, Check> = {};
-    checks.database = await probe(() => this.db.query('SELECT 1'));
+    // A real table, not `SELECT 1`: a Galera node outside the primary component answers a
+    // statement that reads no table but refuses every table read (1047, not ready).
+    checks.database = await probe(() => this.db.query(`SELECT 1 FROM ${this.db.driver.escape(this.db.options.migrationsTableName ?? 'migrations')} LIMIT 1`));
     if (this.redis) checks.redis = await probe(() => this.redis!.ping());
     return checks;
   }

@@ -51,11 +51,17 @@ const UNAVAILABLE_CODES = new Set([
   'ER_SERVER_SHUTDOWN',
   'ER_QUERY_TIMEOUT', // MySQL max_execution_time
   'ER_STATEMENT_TIMEOUT', // MariaDB max_statement_time
+  'ER_UNKNOWN_COM_ERROR', // Galera: "WSREP has not yet prepared node for application use"
   'DB_ACQUIRE_TIMEOUT', // our pool bound (db-timeouts.ts)
   'DB_STATEMENT_TIMEOUT', // our statement bound (db-timeouts.ts)
 ]);
-/** MySQL/MariaDB errnos: too many connections, server shutdown, query interrupted by a time limit. */
-const UNAVAILABLE_ERRNOS = new Set([1040, 1053, 1969, 3024]);
+/**
+ * MySQL/MariaDB errnos: too many connections, server shutdown, query interrupted by a time limit,
+ * and 1047, which a Galera node answers to every statement while it is not part of the primary
+ * component (partitioned, joining, donor/desynced): the same request succeeds on a ready node, so
+ * it is an outage of this node, retried elsewhere or later, never a defect.
+ */
+const UNAVAILABLE_ERRNOS = new Set([1040, 1047, 1053, 1969, 3024]);
 
 /**
  * The database is down, unreachable or too slow (a bounded wait ran out): the request may well
