@@ -71,8 +71,8 @@ describe('Rate limiting of failed authentications per IP (issue 25 item 2)', () 
   const randomToken = () => `pos_${randomBytes(30).toString('base64url')}`;
   const tokenLookups = () => queries.statements.filter((q) => /access_tokens/.test(q)).length;
   const rateLimitKeys = async (): Promise<number | null> => {
-    if (!t.config.redisUrl) return null;
-    const redis = new Redis(t.config.redisUrl, { lazyConnect: true });
+    if (t.config.redis?.mode !== 'standalone') return null;
+    const redis = new Redis(t.config.redis.url, { lazyConnect: true });
     try {
       await redis.connect();
       return (await redis.keys(`${t.config.rateLimit.keyPrefix}:*`)).length;

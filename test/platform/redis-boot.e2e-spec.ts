@@ -89,7 +89,7 @@ withRedis('A healthy boot with Redis (MySQL + Redis run)', () => {
     const prefix = `${first.config.queuePrefix}-second`;
     const config: AppConfig = {
       ...first.config,
-      redisUrl: redis.url,
+      redis: { mode: 'standalone', url: redis.url, db: 0 },
       queuePrefix: prefix,
       db: { ...first.config.db, migrateOnStart: false },
       seedDemoOnFirstStart: false,

@@ -17,8 +17,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  if (!config.redisUrl) {
-    process.stderr.write('REDIS_URL is not set: in the embedded mode the API runs its jobs in-process, so there is nothing for a worker to do.\n');
+  if (!config.redis) {
+    process.stderr.write(
+      'No Redis is configured (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES): in the embedded mode the API runs its jobs in-process, so there is nothing for a worker to do.\n',
+    );
     process.exit(0);
   }
   const app = await NestFactory.createApplicationContext(WorkerModule.register(config), { bufferLogs: true });

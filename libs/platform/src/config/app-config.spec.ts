@@ -10,7 +10,7 @@ describe('loadConfig', () => {
     expect(c.db.migrateOnStart).toBe(true);
     expect(c.rateLimit).toMatchObject({ login: 5, standard: 60, pos: 120, bulk: 10 });
     expect(c.tokenTtlMinutes).toBe(43200);
-    expect(c.redisUrl).toBeUndefined();
+    expect(c.redis).toBeUndefined();
     expect(c.webhookAllowPrivateTargets).toBe(false);
     expect(c.webhooks).toEqual({
       retryScheduleSeconds: [60, 300, 1800, 7200, 21600, 43200, 86400],

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { HttpServerConfig, MetricsConfig, readHttpServer, readMetrics, readTrustProxy, TrustProxy } from './edge-config';
+import { clusterQueuePrefix, readRedis, RedisConfig } from './redis-config';
 
 /**
  * The only place that reads process.env. `loadConfig` validates every variable once at boot and
@@ -91,10 +92,11 @@ export interface AppConfig {
   port: number;
   logLevel: string;
   db: DatabaseConfig;
-  redisUrl?: string;
+  /** Unset: no Redis (in-process queue, per-process counters). REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES (redis-config.ts). */
+  redis?: RedisConfig;
   /** Longest wait for Redis on the request path (rate-limit counters, queue producers); past it the request goes on without Redis. */
   redisCommandTimeoutMs: number;
-  /** BullMQ key prefix: deployments (or test runs) sharing one Redis use different ones. */
+  /** BullMQ key prefix: deployments (or test runs) sharing one Redis use different ones. With Redis Cluster it carries a hash tag (`{pos}`). */
   queuePrefix: string;
   rateLimit: RateLimitConfig;
   passwordVerify: PasswordVerifyConfig;
@@ -144,8 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dbType = read.oneOf('DB_TYPE', ['sqlite', 'mysql'] as const, 'sqlite');
   const url = read.string('DATABASE_URL');
   if (url !== undefined && !/^mysql:\/\//.test(url)) problems.push('DATABASE_URL must be a mysql:// URL');
-  const redisUrl = read.string('REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  const redis = readRedis(read, problems);
+  const queuePrefix = read.string('QUEUE_PREFIX') ?? 'pos';
 
   const appKey = read.string('APP_KEY') ?? (nodeEnv === 'production' ? undefined : DEV_APP_KEY);
   if (appKey === undefined) problems.push('APP_KEY is required when NODE_ENV=production (32+ random characters)');
@@ -177,9 +179,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       statementTimeoutMs: read.int('DB_STATEMENT_TIMEOUT_MS', 30000, 0, 3_600_000),
       poolSize: read.int('DB_POOL_SIZE', 20, 1, 1000),
     },
-    redisUrl,
+    redis,
     redisCommandTimeoutMs: read.int('REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),
-    queuePrefix: read.string('QUEUE_PREFIX') ?? 'pos',
+    queuePrefix: redis?.mode === 'cluster' ? clusterQueuePrefix(queuePrefix) : queuePrefix,
     rateLimit: {
       keyPrefix: read.string('RATE_LIMIT_KEY_PREFIX') ?? 'pos-rl',
       login: read.int('RATE_LIMIT_LOGIN', 5, 1, 1_000_000),

@@ -1,3 +1,4 @@
 export * from './app-config';
 export * from './edge-config';
+export * from './redis-config';
 export * from './config.module';

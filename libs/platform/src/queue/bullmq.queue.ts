@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-connections';
 import { EnqueueOptions, JobDefinition, JobQueue, QueueCounts, QueueName } from './job-definition';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { RedisOutageLog } from '../redis/redis-outage';
@@ -26,7 +26,7 @@ export class BullMqJobQueue extends JobQueue {
   private readonly outage = new RedisOutageLog('Queue producer', 'JobQueue');
 
   constructor(
-    private readonly connection: Redis,
+    private readonly connection: RedisClient,
     private readonly prefix: string,
     private readonly ownsConnection = false,
   ) {
@@ -80,11 +80,12 @@ export class BullMqJobQueue extends JobQueue {
 export class BullMqConsumer {
   private readonly logger = new Logger('BullMqConsumer');
   private readonly workers: Worker[] = [];
-  private readonly connections: Redis[] = [];
+  private readonly connections: RedisClient[] = [];
   private readonly outage = new RedisOutageLog('Worker', 'BullMqConsumer');
 
   constructor(
-    private readonly connection: Redis,
+    /** A new consumer connection (RedisConnections.create('consumer')): one per queue, each following failovers. */
+    private readonly connect: () => RedisClient,
     private readonly registry: JobHandlerRegistry,
     private readonly prefix: string,
     private readonly concurrency = 5,
@@ -94,7 +95,7 @@ export class BullMqConsumer {
   start(queues: QueueName[] = Object.values(QueueName)): void {
     for (const name of queues) {
       // BullMQ does not close a connection it was given: keep ours to quit them at close.
-      const connection = this.connection.duplicate({ maxRetriesPerRequest: null });
+      const connection = this.connect();
       connection.on('error', (err: Error) => this.outage.failed(err, 'jobs wait in the database until it returns'));
       this.connections.push(connection);
       const worker = new Worker(name, async (job: Job) => this.registry.get(job.name)(job.data, { attempt: job.attemptsMade + 1, jobId: job.id }), {

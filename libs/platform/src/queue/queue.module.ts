@@ -13,9 +13,9 @@ import {
 import { DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from '../config';
 import { APP_CONFIG } from '../config/config.module';
-import { REDIS, RedisModule } from '../redis/redis.module';
-import { failFastRedisOptions, readyOrNot } from '../redis/redis-outage';
-import type { Redis } from 'ioredis';
+import { RedisModule } from '../redis/redis.module';
+import { RedisConnections } from '../redis/redis-connections';
+import { readyOrNot } from '../redis/redis-outage';
 import { BullMqConsumer, BullMqJobQueue } from './bullmq.queue';
 import { InProcessJobQueue } from './in-process.queue';
 import { JobQueue, QueueName } from './job-definition';
@@ -40,7 +40,7 @@ class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeAppl
     @Inject(QUEUE_ROLE) private readonly role: QueueRole,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly lifecycle: ProcessLifecycle,
-    @Optional() @Inject(REDIS) private readonly redis?: Redis,
+    @Optional() private readonly connections?: RedisConnections,
   ) {}
 
   onModuleInit(): void {
@@ -54,8 +54,11 @@ class QueueLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeAppl
   }
 
   startConsumer(): void {
-    if (this.role === 'consumer' && this.redis && !this.consumer) {
-      this.consumer = new BullMqConsumer(this.redis, this.registry, this.config.queuePrefix, 5, { [QueueName.Webhooks]: this.config.webhooks.concurrency });
+    const connections = this.connections;
+    if (this.role === 'consumer' && connections && !this.consumer) {
+      this.consumer = new BullMqConsumer(() => connections.create('consumer'), this.registry, this.config.queuePrefix, 5, {
+        [QueueName.Webhooks]: this.config.webhooks.concurrency,
+      });
       this.consumer.start();
     }
   }
@@ -84,12 +87,10 @@ export class QueueModule {
         { provide: QUEUE_ROLE, useValue: role },
         {
           provide: JobQueue,
-          inject: [APP_CONFIG, JobHandlerRegistry, { token: REDIS, optional: true }],
+          inject: [APP_CONFIG, JobHandlerRegistry, { token: RedisConnections, optional: true }],
           // Producers get a fail-fast connection of their own (never the shared one, which waits for Redis).
-          useFactory: async (config: AppConfig, registry: JobHandlerRegistry, redis?: Redis) =>
-            config.redisUrl && redis
-              ? new BullMqJobQueue(await readyOrNot(redis.duplicate(failFastRedisOptions(config.redisCommandTimeoutMs))), config.queuePrefix, true)
-              : new InProcessJobQueue(registry),
+          useFactory: async (config: AppConfig, registry: JobHandlerRegistry, connections?: RedisConnections) =>
+            connections ? new BullMqJobQueue(await readyOrNot(connections.create('fail-fast')), config.queuePrefix, true) : new InProcessJobQueue(registry),
         },
         QueueLifecycle,
         PeriodicScheduler,

@@ -1,10 +1,10 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connections';
 import { RedisOutageLog } from './redis-outage';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
-/** One round trip per check: count, start the window on the first hit, read what is left of it. */
+/** One round trip per check: count, start the window on the first hit, read what is left of it. One key, so it runs on Redis Cluster too. */
 const INCREMENT = `
 local hits = redis.call('INCR', KEYS[1])
 if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
@@ -17,7 +17,7 @@ const PROBE_EVERY_MS = 1000;
 /** Memory counters keep at most this many windows: past it the oldest-started one is forgotten (O(1), even under a flood of new keys). */
 const MEMORY_MAX_KEYS = 100_000;
 
-type RedisWithScript = Redis & { posRateLimitIncrement(key: string, ttlMs: number): Promise<[number, number]> };
+type RedisWithScript = RedisClient & { posRateLimitIncrement(key: string, ttlMs: number): Promise<[number, number]> };
 
 /**
  * Rate-limit counters in Redis (shared by every replica), fixed windows of `ttl` ms, on a
@@ -36,7 +36,7 @@ export class ResilientRateLimitStorage implements ThrottlerStorage {
   private retryAt = 0;
   private countedInMemory = 0;
 
-  constructor(private readonly redis: Redis) {
+  constructor(private readonly redis: RedisClient) {
     redis.defineCommand('posRateLimitIncrement', { numberOfKeys: 1, lua: INCREMENT });
     redis.on('error', () => undefined); // reported through `outage` when a check fails
   }

@@ -1,6 +1,9 @@
 import { once } from 'node:events';
 import { Logger } from '@nestjs/common';
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
+
+/** Redis or Cluster (redis-connections.ts names it RedisClient; not imported here, which it imports). */
+type RedisClient = Redis | Cluster;
 
 /**
  * Options for connections whose callers must never wait for Redis: no offline queue (a command
@@ -30,7 +33,7 @@ export class RedisOutageLog {
   }
 
   /** Follows a connection's own events; the connection also counts as down on a failed command (see `failed`). */
-  watch(client: Redis): this {
+  watch(client: RedisClient): this {
     client.on('error', (err: Error) => this.failed(err));
     client.on('ready', () => this.recovered());
     return this;
@@ -55,7 +58,7 @@ export class RedisOutageLog {
 }
 
 /** Waits (boundedly) for a new connection to be ready, so the first requests do not meet a "down" Redis. */
-export async function readyOrNot(client: Redis, ms = 2000): Promise<Redis> {
+export async function readyOrNot<C extends RedisClient>(client: C, ms = 2000): Promise<C> {
   if (client.status === 'ready') return client;
   const timer = new AbortController();
   const timeout = setTimeout(() => timer.abort(), ms);

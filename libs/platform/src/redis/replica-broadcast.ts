@@ -1,12 +1,24 @@
 import { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connections';
 import { RedisOutageLog } from './redis-outage';
 
 type Handler = (message: unknown) => void;
 
 /**
+ * The deployment's channel namespace: QUEUE_PREFIX, and the database number when it is not 0.
+ * Pub/sub ignores database numbers, so two deployments on one Redis that differ only by their
+ * database (redis://host/1 and redis://host/2, same prefix) would otherwise hear each other's
+ * revocations (issue 24 item 4). Database 0 keeps `<QUEUE_PREFIX>:broadcast:<topic>`, so replicas
+ * of an upgraded and a not yet upgraded version still hear each other during a rolling deploy.
+ */
+export function broadcastNamespace(queuePrefix: string, db: number): string {
+  return db === 0 ? queuePrefix : `${queuePrefix}:db${db}`;
+}
+
+/**
  * Tells every replica of this deployment about something that must not wait for a cache to
- * expire (a revoked token, a disabled user): Redis pub/sub on `<QUEUE_PREFIX>:broadcast:<topic>`.
+ * expire (a revoked token, a disabled user): Redis pub/sub on `<namespace>:broadcast:<topic>`,
+ * the namespace being the deployment's (broadcastNamespace).
  * Without Redis there is one process and nothing to tell (publish is a no-op; local handlers
  * are the caller's business). Best effort by design: while Redis is down a message is lost
  * and the other replicas fall back to their cache TTL (AUTH_CACHE_TTL_MS).
@@ -17,9 +29,9 @@ export class ReplicaBroadcast {
   private readonly outage = new RedisOutageLog('Replica broadcast', 'ReplicaBroadcast');
 
   constructor(
-    private readonly prefix: string,
-    private readonly publisher?: Redis,
-    private readonly subscriber?: Redis,
+    private readonly namespace: string,
+    private readonly publisher?: RedisClient,
+    private readonly subscriber?: RedisClient,
   ) {
     subscriber?.on('error', (err: Error) => this.outage.failed(err, 'other replicas see revocations within AUTH_CACHE_TTL_MS'));
     subscriber?.on('ready', () => {
@@ -49,7 +61,7 @@ export class ReplicaBroadcast {
   }
 
   private channel(topic: string): string {
-    return `${this.prefix}:broadcast:${topic}`;
+    return `${this.namespace}:broadcast:${topic}`;
   }
 
   /** Handlers run in every replica for each message published on `topic` (this one's included). */
