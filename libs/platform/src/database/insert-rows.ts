@@ -1,8 +1,12 @@
-import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { EntityManager, EntityTarget, ObjectLiteral, QueryRunner } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
+import { VersionUtils } from 'typeorm/util/VersionUtils';
 
 /** Well under SQLite's 32,766 bound parameters and MySQL's 65,535 placeholders. */
 const MAX_PARAMETERS = 30_000;
+
+type Driver = EntityManager['connection']['driver'];
 
 /**
  * Rows of an entity written as plain multi-row INSERTs, in the ambient transaction of `em`; the
@@ -12,46 +16,137 @@ const MAX_PARAMETERS = 30_000;
  * escaped copy of the statement each time: that was a third of the API's CPU in a checkout, all
  * of it spent while the sale's row locks were held.
  *
- * The columns written are those the first row defines (an undefined property takes the column's
- * default, as with TypeORM's insert); rows that do not all define the same ones are handed to
- * TypeORM's insert instead. Ids: MySQL gives the first id of a multi-row INSERT and the rest
- * follow it (consecutive under InnoDB's auto-increment lock modes for inserts of a known number
- * of rows; TypeORM relies on the same), SQLite returns them (RETURNING).
+ * The columns written are those a row defines (an undefined property takes the column's default,
+ * as with TypeORM's insert); consecutive rows that define the same ones share a statement. A row
+ * that defines none goes alone through TypeORM's insert (one row: its id is exact).
+ *
+ * Ids (issue 24): the server numbers a multi-row INSERT's rows `first, first + increment, ...`
+ * where increment is the session's `auto_increment_increment`: 1 on one server, the cluster size
+ * on Galera (wsrep_auto_increment_control), the group's on multi-primary replication. TypeORM's
+ * own multi-row insert assumes 1, which is why it is not used for several rows. SQLite and
+ * MariaDB 10.5+ return the ids (RETURNING): exact whatever the increment, and on Galera the
+ * increment follows the cluster's size from one statement to the next (a node leaving turns 3
+ * into 2 for every session), so it is not worth caching there. Elsewhere (MySQL) the increment
+ * is read once per physical connection, on the raw connection, and kept (MySQL changes it only
+ * on an explicit SET): no statement added to a checkout's budget after a connection's first.
  */
 export async function insertRows<E extends ObjectLiteral>(em: EntityManager, entity: EntityTarget<E>, rows: readonly Partial<E>[]): Promise<number[]> {
   if (!rows.length) return [];
   const meta = em.connection.getMetadata(entity);
-  const driver = em.connection.driver;
   const generated = meta.primaryColumns.find((c) => c.isGenerated);
-  const columns = meta.columns.filter((c) => !c.isGenerated && c.getEntityValue(rows[0]) !== undefined);
-  const written = new Set(columns);
-  const same = rows.every((row) => meta.columns.every((c) => c.isGenerated || (c.getEntityValue(row) !== undefined) === written.has(c)));
-  if (!same || !columns.length) {
-    const result = await em.getRepository(entity).insert(rows as never);
-    return generated ? result.identifiers.map((id) => Number(id?.[generated.propertyName])) : [];
-  }
-  const sqlite = em.connection.options.type === 'better-sqlite3';
-  const head = `INSERT INTO ${driver.escape(meta.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES `;
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
-  const ids: number[] = [];
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const part = rows.slice(start, start + perStatement);
-    const params: unknown[] = [];
-    for (const row of part) for (const c of columns) params.push(persistent(driver, c, row));
-    const returning = sqlite && generated ? ` RETURNING ${driver.escape(generated.databaseName)}` : '';
-    const result = (await em.query(head + part.map(() => tuple).join(', ') + returning, params)) as unknown;
-    if (!generated) continue;
-    if (sqlite) for (const r of result as Record<string, unknown>[]) ids.push(Number(r[generated.databaseName]));
-    else {
-      const first = Number((result as { insertId: number | string }).insertId);
-      for (let i = 0; i < part.length; i++) ids.push(first + i);
+  const writer = await Writer.open(em, generated);
+  try {
+    const ids: number[] = [];
+    for (const run of runsOfSameColumns(meta, rows)) {
+      if (!run.columns.length) {
+        for (const row of run.rows) {
+          const result = await writer.manager.getRepository(entity).insert(row as never);
+          if (generated) ids.push(Number(result.identifiers[0]?.[generated.propertyName]));
+        }
+        continue;
+      }
+      ids.push(...(await writer.insert(meta, run.columns, run.rows)));
     }
+    return ids;
+  } finally {
+    await writer.release();
   }
-  return ids;
 }
 
-function persistent(driver: EntityManager['connection']['driver'], column: ColumnMetadata, row: ObjectLiteral): unknown {
+/** Consecutive rows defining the same columns, in row order (ids stay ascending in row order). */
+function runsOfSameColumns<E extends ObjectLiteral>(meta: EntityMetadata, rows: readonly Partial<E>[]): { columns: ColumnMetadata[]; rows: Partial<E>[] }[] {
+  const runs: { columns: ColumnMetadata[]; signature: string; rows: Partial<E>[] }[] = [];
+  for (const row of rows) {
+    const columns = meta.columns.filter((c) => !c.isGenerated && c.getEntityValue(row) !== undefined);
+    const signature = columns.map((c) => c.databaseName).join(',');
+    const last = runs[runs.length - 1];
+    if (last && last.signature === signature) last.rows.push(row);
+    else runs.push({ columns, signature, rows: [row] });
+  }
+  return runs;
+}
+
+/** What mysql2's pooled (callback) connection offers: enough to read a session variable. */
+interface RawConnection {
+  query(sql: string, cb: (err: unknown, rows?: Record<string, unknown>[]) => void): unknown;
+}
+
+/** `auto_increment_increment` per physical connection (MySQL only: see insertRows). */
+const increments = new WeakMap<object, Promise<number>>();
+
+function incrementOf(conn: RawConnection): Promise<number> {
+  let known = increments.get(conn);
+  if (!known) {
+    known = new Promise<number>((resolve, reject) =>
+      conn.query('SELECT @@session.auto_increment_increment AS inc', (err, rows) => (err ? reject(err as Error) : resolve(Number(rows?.[0]?.inc) || 1))),
+    );
+    increments.set(conn, known);
+    known.catch(() => increments.delete(conn));
+  }
+  return known;
+}
+
+/** How ids come back: returned by the statement, or counted from the first with the increment. */
+type IdSource = { kind: 'returning' } | { kind: 'increment'; step: number } | { kind: 'none' };
+
+class Writer {
+  private constructor(
+    readonly manager: EntityManager,
+    private readonly driver: Driver,
+    private readonly generated: ColumnMetadata | undefined,
+    private readonly ids: IdSource,
+    private readonly own?: QueryRunner,
+  ) {}
+
+  /** The runner (hence the physical connection) the rows will be written on: the ambient one, or one of its own. */
+  static async open(em: EntityManager, generated: ColumnMetadata | undefined): Promise<Writer> {
+    const driver = em.connection.driver;
+    if (!generated) return new Writer(em, driver, generated, { kind: 'none' });
+    if (em.connection.options.type === 'better-sqlite3' || isMariaDbWithReturning(driver)) return new Writer(em, driver, generated, { kind: 'returning' });
+    const own = em.queryRunner ? undefined : em.connection.createQueryRunner();
+    const runner = em.queryRunner ?? own!;
+    try {
+      const conn = (await runner.connect()) as RawConnection;
+      return new Writer(runner.manager, driver, generated, { kind: 'increment', step: await incrementOf(conn) }, own);
+    } catch (error) {
+      await own?.release();
+      throw error;
+    }
+  }
+
+  async insert<E extends ObjectLiteral>(meta: EntityMetadata, columns: ColumnMetadata[], rows: Partial<E>[]): Promise<number[]> {
+    const driver = this.driver;
+    const head = `INSERT INTO ${driver.escape(meta.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES `;
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    const returning = this.ids.kind === 'returning' ? ` RETURNING ${driver.escape(this.generated!.databaseName)}` : '';
+    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+    const ids: number[] = [];
+    for (let start = 0; start < rows.length; start += perStatement) {
+      const part = rows.slice(start, start + perStatement);
+      const params: unknown[] = [];
+      for (const row of part) for (const c of columns) params.push(persistent(driver, c, row));
+      const result = (await this.manager.query(head + part.map(() => tuple).join(', ') + returning, params)) as unknown;
+      if (this.ids.kind === 'returning') for (const r of result as Record<string, unknown>[]) ids.push(Number(r[this.generated!.databaseName]));
+      else if (this.ids.kind === 'increment') {
+        const first = Number((result as { insertId: number | string }).insertId);
+        for (let i = 0; i < part.length; i++) ids.push(first + i * this.ids.step);
+      }
+    }
+    return ids;
+  }
+
+  async release(): Promise<void> {
+    await this.own?.release();
+  }
+}
+
+/** MariaDB answers INSERT ... RETURNING from 10.5 (the driver learns the version at connect). */
+function isMariaDbWithReturning(driver: Driver): boolean {
+  const version = (driver as { version?: string }).version ?? '';
+  return /mariadb/i.test(version) && VersionUtils.isGreaterOrEqual(version, '10.5.0');
+}
+
+function persistent(driver: Driver, column: ColumnMetadata, row: ObjectLiteral): unknown {
   const value: unknown = driver.preparePersistentValue(column.getEntityValue(row), column);
   return value === undefined ? null : value;
 }
