@@ -21,6 +21,10 @@ const BATCH = 500;
  * is applied exactly once, whatever the number of replicas, and a failure leaves it pending.
  * Only the applier and the rebuild write the rollup tables, so they are never contended by sales.
  * Additions commute, so rows committed out of id order are simply applied by a later run.
+ * The lock row excludes appliers on one database server only: on a multi-primary cluster (Galera)
+ * two nodes' appliers would both apply and one be aborted at certification, so the periodic run
+ * happens only in the process holding the `rollup-applier` worker lease (the lock row stays, and
+ * keeps a direct call, such as a test's, safe).
  */
 @Injectable()
 export class RollupApplier implements OnModuleInit {
@@ -34,7 +38,12 @@ export class RollupApplier implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.scheduler.register({ name: 'reports.rollup-apply', everyMs: this.config.rollupApplyIntervalMs, run: async () => void (await this.applyPending()) });
+    this.scheduler.register({
+      name: 'reports.rollup-apply',
+      everyMs: this.config.rollupApplyIntervalMs,
+      lease: 'rollup-applier',
+      run: async () => void (await this.applyPending()),
+    });
   }
 
   /** Applies everything pending now; returns the number of journal rows applied. */

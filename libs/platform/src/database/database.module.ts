@@ -17,6 +17,7 @@ import { AuditEntryEntity } from '../audit/audit.entities';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { IdempotentRequests } from '../idempotency/idempotent-requests';
 import { DatabaseTimeouts } from './db-timeouts';
+import { WorkerLeases } from './worker-leases';
 
 /**
  * TypeORM (one DataSource) + CLS ambient transactions: a use case marked @Transactional()
@@ -55,8 +56,19 @@ export class DatabaseModule {
           ],
         }),
       ],
-      providers: [ChangeLog, DomainEvents, IdempotentRequests, AuditLog, DatabaseTimeouts],
-      exports: [TypeOrmModule, ChangeLog, DomainEvents, IdempotentRequests, AuditLog],
+      providers: [
+        ChangeLog,
+        DomainEvents,
+        IdempotentRequests,
+        AuditLog,
+        DatabaseTimeouts,
+        {
+          provide: WorkerLeases,
+          inject: [APP_CONFIG, DataSource],
+          useFactory: (c: AppConfig, db: DataSource) => WorkerLeases.for(c.db.type, db, c.workerLeaseTtlMs),
+        },
+      ],
+      exports: [TypeOrmModule, ChangeLog, DomainEvents, IdempotentRequests, AuditLog, WorkerLeases],
     };
   }
 }

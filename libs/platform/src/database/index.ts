@@ -12,3 +12,4 @@ export * from './tx-repository';
 export { insertRows } from './insert-rows';
 export * from './transactional';
 export { boundMysqlPool, DatabaseBounds } from './db-timeouts';
+export { LeaseStore, SqlLeaseStore, WorkerLeases } from './worker-leases';

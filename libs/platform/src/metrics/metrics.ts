@@ -1,9 +1,10 @@
-import { Global, Injectable, Module } from '@nestjs/common';
+import { Global, Injectable, Module, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { JobQueue } from '../queue/job-definition';
 import { utcDate } from '../database/columns';
+import { WorkerLeases } from '../database/worker-leases';
 
 /** Prometheus exposition format (text 0.0.4). */
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -67,6 +68,7 @@ export class Metrics {
   constructor(
     private readonly queue: JobQueue,
     @InjectDataSource() private readonly db: DataSource,
+    @Optional() private readonly leases?: WorkerLeases,
   ) {
     collectDefaultMetrics({ register: this.registry });
     this.scrapeTimeGauges();
@@ -119,6 +121,17 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         this.set(await oldestUnpublishedAge(db));
+      },
+    });
+    const leases = this.leases;
+    new Gauge({
+      name: 'pos_worker_lease_held',
+      help: 'Worker leases this process has asked for (rollup-applier, outbox-relay): 1 held, 0 standing by',
+      labelNames: ['name'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const l of leases?.snapshot() ?? []) this.set({ name: l.name }, l.held ? 1 : 0);
       },
     });
     new Gauge({

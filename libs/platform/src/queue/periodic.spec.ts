@@ -1,6 +1,7 @@
 import { InProcessJobQueue } from './in-process.queue';
 import { JobQueue } from './job-definition';
 import { JobHandlerRegistry } from './job-handler.registry';
+import { LeaseStore, WorkerLeases } from '../database/worker-leases';
 import { PeriodicScheduler, QueueRole } from './periodic';
 
 const inProcess = () => new InProcessJobQueue({ get: () => async () => undefined, scan: () => undefined } as unknown as JobHandlerRegistry);
@@ -57,5 +58,34 @@ describe('PeriodicScheduler', () => {
     await sleep(30);
     await scheduler.beforeApplicationShutdown();
     expect(runs).toBe(0);
+  });
+
+  it('runs a task that names a lease only in the process holding it, and releases it at shutdown', async () => {
+    let holder: string | null = null;
+    const released: string[] = [];
+    const store: LeaseStore = {
+      acquire: async (_name, who) => (holder ??= who) === who,
+      release: async (name, who) => {
+        released.push(name);
+        if (holder === who) holder = null;
+      },
+    };
+    const processes = [0, 1].map(() => ({ scheduler: new PeriodicScheduler(inProcess(), 'consumer', new WorkerLeases(store, 60_000)), runs: 0 }));
+    for (const p of processes) p.scheduler.register({ name: 'relay', everyMs: 2, firstAfterMs: 0, lease: 'outbox-relay', run: async () => void p.runs++ });
+    for (const p of processes) p.scheduler.onApplicationBootstrap();
+    for (let i = 0; i < 500 && processes.every((p) => p.runs < 5); i++) await sleep(5);
+    const [first, second] = processes[0].runs > 0 ? processes : [processes[1], processes[0]];
+    expect(first.runs).toBeGreaterThanOrEqual(5);
+    expect(second.runs).toBe(0);
+    await first.scheduler.beforeApplicationShutdown();
+    expect(released).toEqual(['outbox-relay']);
+    for (let i = 0; i < 500 && second.runs === 0; i++) await sleep(5); // its next try (at most a second) wins
+    expect(second.runs).toBeGreaterThan(0);
+    await second.scheduler.beforeApplicationShutdown();
+  });
+
+  it('refuses a task that names a lease where there are no leases', () => {
+    const scheduler = new PeriodicScheduler(inProcess(), 'producer');
+    expect(() => scheduler.register({ name: 'relay', everyMs: 5, lease: 'outbox-relay', run: async () => undefined })).toThrow(/needs the outbox-relay lease/);
   });
 });

@@ -1,4 +1,5 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { WorkerLeases } from '../database/worker-leases';
 import { InProcessJobQueue } from './in-process.queue';
 import { JobQueue } from './job-definition';
 
@@ -14,6 +15,11 @@ export interface PeriodicTask {
   readonly everyMs: number;
   /** First run this long after start (default: everyMs). */
   readonly firstAfterMs?: number;
+  /**
+   * A singleton across processes: only the process holding this named lease runs the task (see
+   * WorkerLeases), the others stand by. Without it every active process runs the task.
+   */
+  readonly lease?: string;
   run(): Promise<void>;
 }
 
@@ -23,7 +29,10 @@ export interface PeriodicTask {
  * its own timers rather than one BullMQ job scheduler, because the work must go on (and catch up)
  * whatever state Redis is in, and several replicas are expected: every task must therefore be safe
  * when replicas run it at the same time (claim rows, idempotent deletes). Within a process, runs of
- * a task never overlap (the next is timed from the end of the previous one).
+ * a task never overlap (the next is timed from the end of the previous one). A task that is safe but
+ * wasteful to run in several places at once (on a multi-primary cluster, row locks exclude only on
+ * one node) names a lease, and only its holder runs it; at shutdown, once the runs have ended,
+ * this process gives its leases up so a stand-by takes over at once.
  */
 @Injectable()
 export class PeriodicScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -37,6 +46,7 @@ export class PeriodicScheduler implements OnApplicationBootstrap, BeforeApplicat
   constructor(
     private readonly queue: JobQueue,
     @Inject(QUEUE_ROLE) private readonly role: QueueRole,
+    @Optional() private readonly leases?: WorkerLeases,
   ) {}
 
   /** Whether this process runs periodic work (see the class comment). */
@@ -47,6 +57,7 @@ export class PeriodicScheduler implements OnApplicationBootstrap, BeforeApplicat
   /** Call from onModuleInit; tasks start at application bootstrap. */
   register(task: PeriodicTask): void {
     if (this.tasks.some((t) => t.name === task.name)) throw new Error(`Periodic task ${task.name} is registered twice`);
+    if (task.lease && !this.leases) throw new Error(`Periodic task ${task.name} needs the ${task.lease} lease: import DatabaseModule (WorkerLeases)`);
     this.tasks.push(task);
     if (this.started) this.schedule(task, task.firstAfterMs ?? task.everyMs);
   }
@@ -62,8 +73,7 @@ export class PeriodicScheduler implements OnApplicationBootstrap, BeforeApplicat
     if (this.stopped) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      const run = task
-        .run()
+      const run = (task.lease ? this.leases!.runHolding(task.lease, () => task.run()).then(() => undefined) : task.run())
         .catch((error: unknown) => this.logger.warn(`${task.name} failed: ${(error as Error).message}`))
         .finally(() => {
           this.running.delete(run);
@@ -80,5 +90,6 @@ export class PeriodicScheduler implements OnApplicationBootstrap, BeforeApplicat
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     while (this.running.size) await Promise.allSettled([...this.running]);
+    if (this.started) await this.leases?.releaseAll();
   }
 }

@@ -22,6 +22,10 @@ export const RELAY_BATCH = 200;
  * (relayed again); after it, the deliveries exist and the sweep queues any job that was lost.
  * Events are relayed in id order within a batch; across concurrent relays, and with retries,
  * receivers may see events out of order (each carries its id and created_at).
+ * SKIP LOCKED excludes relays on one database server only: on a multi-primary cluster (Galera)
+ * relays on two nodes would claim the same rows and one be aborted at certification, so the
+ * periodic relay runs only in the process holding the `outbox-relay` worker lease (the row locks
+ * stay).
  */
 @Injectable()
 export class OutboxRelayService implements OnModuleInit {
@@ -39,7 +43,12 @@ export class OutboxRelayService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.scheduler.register({ name: 'webhooks.outbox-relay', everyMs: this.settings.config.relayIntervalMs, run: async () => void (await this.drain()) });
+    this.scheduler.register({
+      name: 'webhooks.outbox-relay',
+      everyMs: this.settings.config.relayIntervalMs,
+      lease: 'outbox-relay',
+      run: async () => void (await this.drain()),
+    });
   }
 
   /** Relays until the outbox has no unpublished row left (or a bound is reached); returns events relayed. */

@@ -25,6 +25,7 @@ import { OfflinePriceReviews1764431000000 } from './1764431000000-offline-price-
 import { ApprovalAttempts1764440000000 } from './1764440000000-approval-attempts';
 import { SessionPaymentsUser1764600000000 } from './1764600000000-session-payments-user';
 import { SaleVoidedAfterClose1764610000000 } from './1764610000000-sale-voided-after-close';
+import { WorkerLeases1764700000000 } from './1764700000000-worker-leases';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   ApprovalAttempts1764440000000,
   SessionPaymentsUser1764600000000,
   SaleVoidedAfterClose1764610000000,
+  WorkerLeases1764700000000,
 ];
