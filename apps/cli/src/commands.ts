@@ -21,7 +21,10 @@ export async function runCommand(app: INestApplicationContext, command: string |
     case 'seed:demo':
       return app.get(DemoDataService).seed();
     case 'reports:rebuild':
-      return app.get(RollupRebuildService).rebuild((m) => process.stderr.write(`${m}\n`));
+      // [--chunk-rows 5000]: rows per transaction (REPORTS_REBUILD_CHUNK_ROWS by default)
+      return app
+        .get(RollupRebuildService)
+        .rebuild((m) => process.stderr.write(`${m}\n`), { chunkRows: f['chunk-rows'] ? int(f['chunk-rows'], 'chunk-rows') : undefined });
     case 'catalog:reindex-names':
       return { item_name_words: await app.get(ItemService).rebuildNameIndex() };
     case 'seed:volume': {

@@ -50,6 +50,8 @@ export class RollupApplier implements OnModuleInit {
   async applyPending(): Promise<number> {
     // a plain read first: an idle run takes no lock and writes nothing
     if (!(await this.journal.oldestPending())) return 0;
+    // a rebuild holds the rollups (it commits in chunks): its facts wait for it, no lock is awaited
+    if (await this.journal.rebuildRunning(new Date())) return 0;
     let applied = 0;
     for (;;) {
       const n = await withTransactionRetry(this.txHost, () => this.applyBatch());
@@ -60,7 +62,17 @@ export class RollupApplier implements OnModuleInit {
 
   private async applyBatch(): Promise<number> {
     await this.journal.lock();
-    const rows = await this.journal.pending(BATCH);
+    if (await this.journal.rebuildRunning(new Date())) return 0;
+    return this.applyJournal(BATCH);
+  }
+
+  /**
+   * Applies up to `limit` pending journal rows and deletes them, in the ambient transaction whose
+   * caller holds the lock: the applier's runs, and the rebuild's, which brings the rollups up to
+   * its snapshot before it replaces them (it holds the lease, so the runs are skipped meanwhile).
+   */
+  async applyJournal(limit: number): Promise<number> {
+    const rows = await this.journal.pending(limit);
     if (!rows.length) return 0;
     await this.apply(rows.flatMap((r) => r.entries));
     await this.journal.remove(rows.map((r) => r.id));

@@ -26,12 +26,22 @@ export abstract class RollupStore {
   /** Sets the last-sale day of these pairs again from the daily item rows (after a void). */
   abstract recomputeLastSale(pairs: { warehouseId: number; itemId: number }[]): Promise<void>;
   abstract addCreditNotes(notes: CreditNoteRow[]): Promise<void>;
-  /** Rebuild: empties every rollup table. */
-  abstract clear(): Promise<void>;
-  /** Rebuild: inserts fresh rows (keys are unique). */
-  abstract insert(rows: RollupRow[]): Promise<void>;
-  /** Rebuild: every last-sale day from the daily item rows. */
-  abstract rebuildLastSale(): Promise<void>;
+  /** Rebuild: writes these rows (values in `table.columns` order), replacing the row of the same key. */
+  abstract upsert(table: ReplacedTable, rows: Cell[][]): Promise<void>;
+  /** Rebuild: the key of every row of the table, in `table.keys` order. */
+  abstract keysOf(table: ReplacedTable): Promise<Cell[][]>;
+  /** Rebuild: deletes the rows of these keys. */
+  abstract removeKeys(table: ReplacedTable, keys: Cell[][]): Promise<void>;
+}
+
+/** A value the rebuild writes: key and measure numbers, codes, a credit note's customer and time. */
+export type Cell = number | string | Date | null;
+
+/** A table as the rebuild replaces it, row by row: its key columns and every column it writes. */
+export interface ReplacedTable {
+  name: string;
+  keys: readonly string[];
+  columns: readonly string[];
 }
 
 /** One transaction's facts waiting in the report journal. */
@@ -56,6 +66,16 @@ export abstract class RollupJournalStore {
   abstract remove(ids: number[]): Promise<void>;
   /** When the oldest pending row was written; null when none waits. */
   abstract oldestPending(): Promise<Date | null>;
+  /**
+   * Takes or renews the rebuild's lease for `holder` until `until` (free, already its own, or
+   * expired at `now`); true when `holder` has it. Call with the lock held. The applier skips its
+   * runs while a lease is unexpired (see RollupRebuildService).
+   */
+  abstract holdRebuild(holder: string, until: Date, now: Date): Promise<boolean>;
+  /** Gives the rebuild's lease up if `holder` has it. */
+  abstract releaseRebuild(holder: string): Promise<void>;
+  /** A rebuild holds the rollups at `now` (a plain read: no lock taken). */
+  abstract rebuildRunning(now: Date): Promise<boolean>;
 }
 
 export type Filter = number | string | readonly (number | string)[];

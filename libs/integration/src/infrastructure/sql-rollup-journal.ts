@@ -34,13 +34,37 @@ export class SqlRollupJournal extends TxRepository implements RollupJournalStore
 
   async oldestPending(): Promise<Date | null> {
     const rows = (await this.em.query('SELECT created_at FROM rpt_journal ORDER BY id LIMIT 1')) as { created_at: Date | string }[];
-    if (!rows.length) return null;
-    const at = rows[0].created_at;
-    return at instanceof Date ? at : new Date(String(at).replace(' ', 'T') + 'Z');
+    return rows.length ? readDate(rows[0].created_at) : null;
+  }
+
+  async holdRebuild(holder: string, until: Date, now: Date): Promise<boolean> {
+    await this.em.query(
+      'UPDATE rpt_rollup_state SET rebuild_holder = ?, rebuild_until = ? WHERE id = 1 AND (rebuild_holder = ? OR rebuild_holder IS NULL OR rebuild_until IS NULL OR rebuild_until < ?)',
+      [holder, this.date(until), holder, this.date(now)],
+    );
+    const rows = (await this.em.query('SELECT rebuild_holder FROM rpt_rollup_state WHERE id = 1')) as { rebuild_holder: string | null }[];
+    return rows[0]?.rebuild_holder === holder;
+  }
+
+  async releaseRebuild(holder: string): Promise<void> {
+    await this.em.query('UPDATE rpt_rollup_state SET rebuild_holder = NULL, rebuild_until = NULL WHERE id = 1 AND rebuild_holder = ?', [holder]);
+  }
+
+  async rebuildRunning(now: Date): Promise<boolean> {
+    const rows = (await this.em.query('SELECT rebuild_until FROM rpt_rollup_state WHERE id = 1 AND rebuild_holder IS NOT NULL')) as {
+      rebuild_until: Date | string | null;
+    }[];
+    const until = rows[0]?.rebuild_until;
+    return until !== undefined && until !== null && readDate(until) > now;
   }
 
   /** Datetimes as the drivers store them (UTC text on SQLite). */
   private date(d: Date): Date | string {
     return this.isSqlite ? d.toISOString().replace('T', ' ').replace('Z', '') : d;
   }
+}
+
+/** A datetime as the drivers read it back (a Date on MySQL, UTC text on SQLite). */
+function readDate(at: Date | string): Date {
+  return at instanceof Date ? at : new Date(String(at).replace(' ', 'T') + 'Z');
 }

@@ -2,8 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { TxRepository } from '@pos/platform';
 import { cover } from '../domain/calendar';
 import { KeyValue, RollupRow } from '../domain/rollup-batch';
-import { LAST_SALE_TABLE, CREDIT_NOTES_TABLE, ROLLUP_TABLES, RollupTable } from '../domain/rollup-tables';
-import { CreditNoteListing, CreditNoteRow, LastSale, RollupQuery, RollupReader, RollupResult, RollupStore, SessionTender } from '../application/rollup.ports';
+import { LAST_SALE_TABLE, CREDIT_NOTES_TABLE, RollupTable } from '../domain/rollup-tables';
+import {
+  Cell,
+  CreditNoteListing,
+  CreditNoteRow,
+  LastSale,
+  ReplacedTable,
+  RollupQuery,
+  RollupReader,
+  RollupResult,
+  RollupStore,
+  SessionTender,
+} from '../application/rollup.ports';
 
 /** Columns that hold text (every other key or attribute column is an integer). */
 const TEXT_COLUMNS = new Set(['currency_code', 'method_code', 'method_type', 'price_source', 'reason_code', 'item_condition', 'move_type']);
@@ -24,15 +35,6 @@ export class SqlRollupStore extends TxRepository implements RollupStore, RollupR
         : `ON DUPLICATE KEY UPDATE ${table.measures.map((m) => `${m} = ${m} + VALUES(${m})`).join(', ')}`;
       for (const chunk of chunks(list, cols.length)) {
         await this.em.query(`INSERT INTO ${table.name} (${cols.join(', ')}) VALUES ${placeholders(chunk.length, cols.length)} ${update}`, values(table, chunk));
-      }
-    }
-  }
-
-  async insert(rows: RollupRow[]): Promise<void> {
-    for (const [table, list] of byTable(rows)) {
-      const cols = [...table.keys, ...table.attrs, ...table.measures];
-      for (const chunk of chunks(list, cols.length)) {
-        await this.em.query(`INSERT INTO ${table.name} (${cols.join(', ')}) VALUES ${placeholders(chunk.length, cols.length)}`, values(table, chunk));
       }
     }
   }
@@ -78,12 +80,6 @@ export class SqlRollupStore extends TxRepository implements RollupStore, RollupR
       );
   }
 
-  async rebuildLastSale(): Promise<void> {
-    await this.em.query(
-      `INSERT INTO ${LAST_SALE_TABLE} (warehouse_id, item_id, day) SELECT warehouse_id, item_id, MAX(day) FROM rpt_items WHERE span = 0 AND units > 0 GROUP BY warehouse_id, item_id`,
-    );
-  }
-
   async addCreditNotes(notes: CreditNoteRow[]): Promise<void> {
     const cols = ['id', 'number', 'day', 'store_id', 'warehouse_id', 'return_id', 'sale_id', 'customer_id', 'currency_code', 'amount', 'created_at'];
     for (const chunk of chunks(notes, cols.length)) {
@@ -106,8 +102,29 @@ export class SqlRollupStore extends TxRepository implements RollupStore, RollupR
     }
   }
 
-  async clear(): Promise<void> {
-    for (const t of [...ROLLUP_TABLES.map((t) => t.name), LAST_SALE_TABLE, CREDIT_NOTES_TABLE]) await this.em.query(`DELETE FROM ${t}`);
+  async upsert(table: ReplacedTable, rows: Cell[][]): Promise<void> {
+    const rest = table.columns.filter((c) => !table.keys.includes(c));
+    const update = this.isSqlite
+      ? `ON CONFLICT (${table.keys.join(', ')}) DO UPDATE SET ${rest.map((c) => `${c} = excluded.${c}`).join(', ')}`
+      : `ON DUPLICATE KEY UPDATE ${rest.map((c) => `${c} = VALUES(${c})`).join(', ')}`;
+    for (const chunk of chunks(rows, table.columns.length)) {
+      await this.em.query(
+        `INSERT INTO ${table.name} (${table.columns.join(', ')}) VALUES ${placeholders(chunk.length, table.columns.length)} ${update}`,
+        chunk.flatMap((r) => r.map((v) => (v instanceof Date ? this.date(v) : v))),
+      );
+    }
+  }
+
+  async keysOf(table: ReplacedTable): Promise<Cell[][]> {
+    const rows = (await this.em.query(`SELECT ${table.keys.join(', ')} FROM ${table.name}`)) as Record<string, Cell>[];
+    return rows.map((r) => table.keys.map((k) => r[k]));
+  }
+
+  async removeKeys(table: ReplacedTable, keys: Cell[][]): Promise<void> {
+    const match = `(${table.keys.map((k) => `${k} = ?`).join(' AND ')})`;
+    for (const chunk of chunks(keys, table.keys.length)) {
+      await this.em.query(`DELETE FROM ${table.name} WHERE ${chunk.map(() => match).join(' OR ')}`, chunk.flat());
+    }
   }
 
   async sum(q: RollupQuery): Promise<RollupResult[]> {

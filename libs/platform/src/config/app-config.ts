@@ -124,6 +124,8 @@ export interface AppConfig {
   reportsDirectoryTtlMs: number;
   /** How often the rollup applier adds the report journal's pending facts to the rollups (the reports' freshness). */
   rollupApplyIntervalMs: number;
+  /** Rollup rows `reports:rebuild` writes per transaction (it commits in chunks: a cluster's write-set limits). */
+  reportsRebuildChunkRows: number;
   /** How long a worker lease (rollup applier, outbox relay) lasts without renewal: a crashed holder's work resumes elsewhere within about this. */
   workerLeaseTtlMs: number;
   metrics: MetricsConfig;
@@ -236,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     reportsDirectoryTtlMs: read.int('REPORTS_DIRECTORY_TTL_MS', 30000, 0, 3_600_000),
     rollupApplyIntervalMs: read.int('ROLLUP_APPLY_INTERVAL_MS', 1000, 50, 3_600_000),
+    reportsRebuildChunkRows: read.int('REPORTS_REBUILD_CHUNK_ROWS', 5000, 1, 1_000_000),
     workerLeaseTtlMs: read.int('WORKER_LEASE_TTL_MS', 10_000, 1000, 600_000),
     metrics: readMetrics(read, nodeEnv === 'production', port, problems),
     corsOrigins: read.origins('CORS_ORIGINS'),
