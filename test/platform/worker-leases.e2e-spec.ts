@@ -81,9 +81,15 @@ describe('Worker leases: one applier and one relay', () => {
       for (const w of workers) await w.close().catch(() => undefined);
     });
 
+    // On a Galera cluster (TEST_MYSQL_PORT: one node), TEST_MYSQL_OTHER_NODE_PORT puts every
+    // second worker on another node: exclusion then rests on certification, not on row locks.
+    const otherNode = process.env.TEST_MYSQL_OTHER_NODE_PORT;
+    let started = 0;
+
     /** A worker with its own process-like identity and a spy on each singleton's periodic run. */
     async function startWorker(ttlMs: number) {
-      const config: AppConfig = { ...t.config, workerLeaseTtlMs: ttlMs };
+      const node = otherNode && started++ % 2 === 1 ? { db: { ...t.config.db, port: Number(otherNode) } } : {};
+      const config: AppConfig = { ...t.config, ...node, workerLeaseTtlMs: ttlMs };
       const app = await NestFactory.createApplicationContext(WorkerModule.register(config), { logger: false });
       await app.init();
       workers.push(app);
