@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CatalogCurrency, InventoryService, ItemInput, ItemService } from '@pos/catalog';
 import { Principal } from '@pos/identity';
 import { amountToMinor } from '@pos/kernel';
+import { ReadOnReplica } from '@pos/platform';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { MessageResult } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
@@ -52,6 +53,7 @@ export class ItemsController {
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'Items: q (or legacy search) matches a word start of the name, the SKU prefix or the exact barcode; per_page default 50, max 100' })
   @ApiEnvelope(Item, { paginated: true })
+  @ReadOnReplica()
   list(@Query() q: ItemListQuery) {
     return this.items.list(
       { q: (q.q ?? q.search)?.trim() || undefined, categoryId: q.category_id, isActive: q.is_active },

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PosProductService } from '@pos/pricing';
+import { ReadOnReplica } from '@pos/platform';
 import { Principal } from '@pos/identity';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
@@ -12,6 +13,7 @@ import { ApiEnvelope } from '../http/openapi';
 @ApiTags('POS: products')
 @Controller('pos/products')
 @RateTier('pos')
+@ReadOnReplica() // lookups read a replica within DB_READ_MAX_LAG_SECONDS (README: Read replicas)
 export class PosProductsController {
   constructor(private readonly products: PosProductService) {}
 

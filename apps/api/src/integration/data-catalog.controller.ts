@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ReadOnReplica } from '@pos/platform';
 import { InventoryService, ItemService } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
 import { Principal } from '@pos/identity';
@@ -18,6 +19,7 @@ const FEED = { default: 50, max: 200 };
 /** Integration data feeds for items, customers and inventory (also under /integrations/). */
 @ApiTags('Integration: data feeds')
 @Controller(INTEGRATION_DATA_PATHS)
+@ReadOnReplica() // feeds read a replica within DB_READ_MAX_LAG_SECONDS (README: Read replicas)
 export class DataCatalogController {
   constructor(
     private readonly items: ItemService,

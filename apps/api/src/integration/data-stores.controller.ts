@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ReadOnReplica } from '@pos/platform';
 import { StoreService } from '@pos/catalog';
 import { Principal } from '@pos/identity';
 import { CurrentPrincipal, IntegrationRead } from '../access/policy.decorators';
@@ -15,6 +16,7 @@ const FEED = { default: 50, max: 200 };
 
 @ApiTags('Integration: data feeds')
 @Controller(INTEGRATION_DATA_PATHS)
+@ReadOnReplica() // feeds read a replica within DB_READ_MAX_LAG_SECONDS (README: Read replicas)
 export class DataStoresController {
   constructor(private readonly stores: StoreService) {}
 

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { Permission } from '@pos/identity';
+import { ReadOnReplica } from '@pos/platform';
 import { IntegrationRead, RequirePermission } from '../access/policy.decorators';
 
 /**
@@ -28,8 +29,12 @@ export const INTEGRATION_REPORTS: ReportAudience = {
 
 export const STAFF_REPORTS: ReportAudience = { paths: ['reports'], tag: 'Back office: reports', read: RequirePermission, prefix: 'Staff' };
 
-/** The class of one audience, named for it. */
+/**
+ * The class of one audience, named for it. Every report only reads: it is answered from a read
+ * replica when one is within DB_READ_MAX_LAG_SECONDS (its meta.as_of then says how fresh it is).
+ */
 export function forAudience<T extends Type>(audience: ReportAudience, cls: T): T {
   Object.defineProperty(cls, 'name', { value: `${audience.prefix}${cls.name}` });
+  ReadOnReplica()(cls);
   return cls;
 }

@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ReadOnReplica } from '@pos/platform';
 import { Principal } from '@pos/identity';
 import { ReturnService } from '@pos/returns';
 import { CurrentPrincipal, IntegrationRead } from '../access/policy.decorators';
@@ -15,6 +16,7 @@ const FEED = { default: 50, max: 200 };
 /** Returns feeds (contract 4.9): time windows apply to created_at, in UTC days. */
 @ApiTags('Integration: data feeds')
 @Controller(['integration', 'integrations'])
+@ReadOnReplica() // feeds read a replica within DB_READ_MAX_LAG_SECONDS (README: Read replicas)
 export class ReturnsFeedController {
   constructor(private readonly returns: ReturnService) {}
 

@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ReadOnReplica } from '@pos/platform';
 import { Principal } from '@pos/identity';
 import { InvoiceService, SaleService } from '@pos/sales';
 import { CurrentPrincipal, IntegrationRead } from '../access/policy.decorators';
@@ -15,6 +16,7 @@ const FEED = { default: 50, max: 200 };
 /** Sales feeds (contract 2.5 and 4.9): time windows apply to created_at, in UTC days. */
 @ApiTags('Integration: sales feeds')
 @Controller(['integration', 'integrations'])
+@ReadOnReplica() // feeds read a replica within DB_READ_MAX_LAG_SECONDS (README: Read replicas)
 export class SalesFeedController {
   constructor(
     private readonly sales: SaleService,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@pos/platform';
+import { APP_CONFIG, AppConfig, readAsOf } from '@pos/platform';
 import { StoreContext, StoreRecord, WarehouseRecord } from '@pos/catalog';
 import { Clock, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, Principal } from '@pos/identity';
@@ -93,7 +93,10 @@ export class ReportScopeResolver {
     if (f.warehouseId !== undefined && !warehouseNames.has(f.warehouseId))
       warehouseNames.set(f.warehouseId, (await this.context.warehouse(f.warehouseId))?.name ?? '');
     const [now, pendingSince] = [this.clock.now(), await this.journal.oldestPending()];
-    const asOf = pendingSince && pendingSince < now ? pendingSince : now;
+    // On a read replica the data holds the primary's commits up to its last heartbeat only.
+    const replicaAsOf = readAsOf();
+    const upTo = replicaAsOf && replicaAsOf < now ? replicaAsOf : now;
+    const asOf = pendingSince && pendingSince < upTo ? pendingSince : upTo;
     const { timeZone, today } = reportCalendar(
       stores.map((s) => s.timeZone),
       now,

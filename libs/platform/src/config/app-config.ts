@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { HttpServerConfig, MetricsConfig, readHttpServer, readMetrics, readTrustProxy, TrustProxy } from './edge-config';
 import { clusterQueuePrefix, readRedis, RedisConfig } from './redis-config';
+import { readReadReplicas, ReadReplicasConfig } from './read-replicas-config';
 
 /**
  * The only place that reads process.env. `loadConfig` validates every variable once at boot and
@@ -27,6 +28,8 @@ export interface DatabaseConfig {
   statementTimeoutMs: number;
   /** MySQL: pooled connections per process. */
   poolSize: number;
+  /** MySQL: read replicas for read-only use cases (DB_READ_HOSTS or DB_READ_URLS; read-replicas-config.ts). */
+  readReplicas: ReadReplicasConfig;
 }
 
 export interface RateLimitConfig {
@@ -182,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       acquireTimeoutMs: read.int('DB_ACQUIRE_TIMEOUT_MS', 5000, 0, 600_000),
       statementTimeoutMs: read.int('DB_STATEMENT_TIMEOUT_MS', 30000, 0, 3_600_000),
       poolSize: read.int('DB_POOL_SIZE', 20, 1, 1000),
+      readReplicas: readReadReplicas(read, dbType, Number(env.DB_PORT) || 3306, problems),
     },
     redis,
     redisCommandTimeoutMs: read.int('REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),

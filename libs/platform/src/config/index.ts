@@ -1,4 +1,5 @@
 export * from './app-config';
 export * from './edge-config';
 export * from './redis-config';
+export * from './read-replicas-config';
 export * from './config.module';

@@ -35,7 +35,7 @@ export function dataSourceOptions(db: DatabaseConfig, entities: DataSourceOption
   return {
     ...common,
     type: 'mysql',
-    ...(db.url ? { url: db.url } : { host: db.host, port: db.port, username: db.username, password: db.password, database: db.database }),
+    ...mysqlEndpoints(db),
     timezone: 'Z',
     charset: 'utf8mb4_unicode_ci',
     supportBigNumbers: true,
@@ -43,6 +43,35 @@ export function dataSourceOptions(db: DatabaseConfig, entities: DataSourceOption
     connectTimeout: db.connectTimeoutMs,
     // Acquire and statement bounds: db-timeouts.ts (mysql2's pool has no acquire timeout).
     extra: { connectionLimit: db.poolSize, connectTimeout: db.connectTimeoutMs },
+  };
+}
+
+/**
+ * One pool, or (read replicas configured) TypeORM replication: a mysql2 PoolCluster with the
+ * primary as MASTER and each replica as SLAVE<i>. Nothing goes to a replica by itself
+ * (`defaultMode: 'master'`, even for TypeORM's own find/select queries): only use cases run through
+ * ReadReplicas (read-replicas.ts) read there, so read-your-writes holds everywhere else. The cluster
+ * never drops or retries a node on its own (mysql2 would remove a node for good after 5 errors,
+ * the primary included): ReadReplicas decides when a replica is down or lagging.
+ */
+function mysqlEndpoints(db: DatabaseConfig) {
+  const primary = db.url ? { url: db.url } : { host: db.host, port: db.port, username: db.username, password: db.password, database: db.database };
+  const replicas = db.readReplicas.endpoints;
+  if (replicas.length === 0) return primary;
+  // host[:port] replicas use the primary's credentials and database (from DATABASE_URL when set)
+  const u = db.url ? new URL(db.url) : undefined;
+  const same = u
+    ? { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database: decodeURIComponent(u.pathname.slice(1)) }
+    : { username: db.username, password: db.password, database: db.database };
+  return {
+    replication: {
+      master: primary,
+      slaves: replicas.map((r) => ('url' in r ? { url: r.url } : { host: r.host, port: r.port, ...same })),
+      canRetry: false,
+      removeNodeErrorCount: Number.MAX_SAFE_INTEGER,
+      restoreNodeTimeout: 1000,
+      defaultMode: 'master' as const,
+    },
   };
 }
 

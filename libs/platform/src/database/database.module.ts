@@ -17,6 +17,7 @@ import { AuditEntryEntity } from '../audit/audit.entities';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { IdempotentRequests } from '../idempotency/idempotent-requests';
 import { DatabaseTimeouts } from './db-timeouts';
+import { ReadReplicas, replicaAware } from './read-replicas';
 import { WorkerLeases } from './worker-leases';
 
 /**
@@ -50,7 +51,7 @@ export class DatabaseModule {
           plugins: [
             new ClsPluginTransactional({
               imports: [TypeOrmModule],
-              adapter: new Adapter({ dataSourceToken: DataSource }),
+              adapter: replicaAware(new Adapter({ dataSourceToken: DataSource })),
               enableTransactionProxy: true,
             }),
           ],
@@ -62,13 +63,14 @@ export class DatabaseModule {
         IdempotentRequests,
         AuditLog,
         DatabaseTimeouts,
+        ReadReplicas,
         {
           provide: WorkerLeases,
           inject: [APP_CONFIG, DataSource],
           useFactory: (c: AppConfig, db: DataSource) => WorkerLeases.for(c.db.type, db, c.workerLeaseTtlMs),
         },
       ],
-      exports: [TypeOrmModule, ChangeLog, DomainEvents, IdempotentRequests, AuditLog, WorkerLeases],
+      exports: [TypeOrmModule, ChangeLog, DomainEvents, IdempotentRequests, AuditLog, WorkerLeases, ReadReplicas],
     };
   }
 }

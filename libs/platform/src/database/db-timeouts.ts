@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config';
 import { APP_CONFIG } from '../config/config.module';
+import { mysqlPools } from './mysql-pools';
 
 /** What the bounds need of a mysql2 (callback) pool and its connections. */
 type Callback = (err: unknown, ...rest: unknown[]) => void;
@@ -112,10 +113,13 @@ export class DatabaseTimeouts implements OnModuleInit {
 
   onModuleInit(): void {
     if (this.config.db.type !== 'mysql') return;
-    const pool = (this.dataSource.driver as unknown as { pool?: MysqlPool }).pool;
-    if (!pool) throw new Error('The MySQL driver has no pool to bound (TypeORM changed?)');
+    // One pool, or with read replicas every pool of the cluster (primary and each replica).
+    const pools = mysqlPools<MysqlPool>(this.dataSource);
+    if (pools.length === 0) throw new Error('The MySQL driver has no pool to bound (TypeORM changed?)');
     const { acquireTimeoutMs: acquireMs, statementTimeoutMs: statementMs, connectTimeoutMs } = this.config.db;
-    boundMysqlPool(pool, { acquireMs, statementMs });
-    this.logger.log(`bounds: connect ${connectTimeoutMs} ms, acquire ${acquireMs} ms, statement ${statementMs} ms`);
+    for (const { pool } of pools) boundMysqlPool(pool, { acquireMs, statementMs });
+    this.logger.log(
+      `bounds (${pools.length} pool${pools.length > 1 ? 's' : ''}): connect ${connectTimeoutMs} ms, acquire ${acquireMs} ms, statement ${statementMs} ms`,
+    );
   }
 }

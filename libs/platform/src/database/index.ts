@@ -12,4 +12,5 @@ export * from './tx-repository';
 export { insertRows } from './insert-rows';
 export * from './transactional';
 export { boundMysqlPool, DatabaseBounds } from './db-timeouts';
+export { onPrimary, readAsOf, ReadOnReplica, ReadReplicas } from './read-replicas';
 export { LeaseStore, SqlLeaseStore, WorkerLeases } from './worker-leases';

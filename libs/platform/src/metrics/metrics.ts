@@ -4,6 +4,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { DataSource } from 'typeorm';
 import { JobQueue } from '../queue/job-definition';
 import { utcDate } from '../database/columns';
+import { mysqlPools, NamedPool } from '../database/mysql-pools';
 import { WorkerLeases } from '../database/worker-leases';
 
 /** Prometheus exposition format (text 0.0.4). */
@@ -136,16 +137,19 @@ export class Metrics {
     });
     new Gauge({
       name: 'pos_db_pool_connections',
-      help: 'Database pool connections by state (MySQL; absent on the embedded database)',
-      labelNames: ['state'] as const,
+      help: 'Database pool connections by state (MySQL; absent on the embedded database); with read replicas per pool (pool: primary or replica, replica: its position in DB_READ_*)',
+      labelNames: ['state', 'pool', 'replica'] as const,
       registers: [this.registry],
       collect() {
         this.reset();
-        const pool = mysqlPool(db);
-        if (!pool) return;
-        this.set({ state: 'total' }, pool._allConnections?.length ?? 0);
-        this.set({ state: 'idle' }, pool._freeConnections?.length ?? 0);
-        this.set({ state: 'queued_requests' }, pool._connectionQueue?.length ?? 0);
+        const pools = mysqlPoolsOf(db);
+        for (const p of pools) {
+          // One pool: the `state` label alone, as before replicas existed.
+          const l = pools.length === 1 ? {} : p.role === 'primary' ? { pool: 'primary' } : { pool: 'replica', replica: String(p.index) };
+          this.set({ ...l, state: 'total' }, p.pool._allConnections?.length ?? 0);
+          this.set({ ...l, state: 'idle' }, p.pool._freeConnections?.length ?? 0);
+          this.set({ ...l, state: 'queued_requests' }, p.pool._connectionQueue?.length ?? 0);
+        }
       },
     });
   }
@@ -170,10 +174,12 @@ interface Mysql2PoolShape {
   _connectionQueue?: { length: number };
 }
 
-function mysqlPool(db: DataSource): Mysql2PoolShape | null {
-  if (db.options.type !== 'mysql' && db.options.type !== 'mariadb') return null;
-  const pool = (db.driver as unknown as { pool?: Mysql2PoolShape }).pool;
-  return pool && typeof pool === 'object' ? pool : null;
+function mysqlPoolsOf(db: DataSource): NamedPool<Mysql2PoolShape>[] {
+  try {
+    return mysqlPools<Mysql2PoolShape>(db);
+  } catch {
+    return []; // a scrape never fails: the boot check (DatabaseTimeouts) already refused such a driver
+  }
 }
 
 /** Global: any context may count what it does (checkouts, webhook attempts) without importing another. */

@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Clock, ConflictError, ValidationFailedError } from '@pos/kernel';
 import { DEFAULT_DEVICE_NAME, Principal } from '@pos/identity';
-import { APP_CONFIG, AppConfig, ChangeLog, withTransactionRetry } from '@pos/platform';
+import { APP_CONFIG, AppConfig, ChangeLog, onPrimary, ReadOnReplica, withTransactionRetry } from '@pos/platform';
 import { decodeCursor, decodeSyncToken, encodeCursor, encodeSyncToken, FeedCursor, SyncToken } from '../domain/sync-token';
 import { ChangeWindow, DELETABLE_TYPES, DeletableType, FeedSections, RECORD_TYPES, RecordType, Section } from './feed-sections';
 import { referenceHash, StoreFrame, StoreFrames, SyncReference } from './store-frame';
@@ -66,24 +66,29 @@ export class SyncFeedService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Downloads read on a read replica when one is in bounds (ReadOnReplica): the overlap window (300 s) dwarfs its lag bound. */
+  @ReadOnReplica()
   async initial(principal: Principal, req: FeedRequest): Promise<FeedPage> {
     const limit = pageLimit(req.limit);
     if (req.cursor !== undefined) {
       const cursor = this.cursor(req.cursor, 'initial', req.storeId);
-      return this.page(principal, cursor, limit, null);
+      return this.recorded(principal, 'initial', await this.page(principal, cursor, limit, null));
     }
     const issuedAt = this.clock.now();
-    return this.read(async () => {
+    const page = await this.read(async () => {
       const frame = await this.frames.frame(principal, req.storeId);
       const reference = await this.frames.reference(principal, frame);
       const token = tokenOf(frame, issuedAt, referenceHash(reference));
-      return this.walk(principal, frame, { kind: 'initial', token, since: null, section: 0, afterId: 0 }, limit, reference);
+      return this.walk(frame, { kind: 'initial', token, since: null, section: 0, afterId: 0 }, limit, reference);
     });
+    return this.recorded(principal, 'initial', page);
   }
 
+  @ReadOnReplica()
   async delta(principal: Principal, req: FeedRequest & { since?: string }): Promise<FeedPage> {
     const limit = pageLimit(req.limit);
-    if (req.cursor !== undefined) return this.page(principal, this.cursor(req.cursor, 'delta', req.storeId), limit, null);
+    if (req.cursor !== undefined)
+      return this.recorded(principal, 'delta', await this.page(principal, this.cursor(req.cursor, 'delta', req.storeId), limit, null));
     if (req.since === undefined) throw ValidationFailedError.field('since', 'The since field is required (the sync_token of your last sync).');
     const since = await this.sinceToken(principal, req.since, req.storeId);
     const now = this.clock.now();
@@ -94,13 +99,20 @@ export class SyncFeedService {
       );
     }
     this.maybePurgeTombstones(now);
-    return this.read(async () => {
+    const page = await this.read(async () => {
       const frame = await this.frames.frame(principal, since.storeId);
       const reference = await this.frames.reference(principal, frame);
       const hash = referenceHash(reference);
       const token = tokenOf(frame, now, hash);
-      return this.walk(principal, frame, { kind: 'delta', token, since, section: 0, afterId: 0 }, limit, hash === since.referenceHash ? null : reference);
+      return this.walk(frame, { kind: 'delta', token, since, section: 0, afterId: 0 }, limit, hash === since.referenceHash ? null : reference);
     });
+    return this.recorded(principal, 'delta', page);
+  }
+
+  /** A finished download is recorded for the device on the primary, after the read (which may have run on a replica). */
+  private async recorded(principal: Principal, kind: 'initial' | 'delta', page: FeedPage): Promise<FeedPage> {
+    if (page.complete) await onPrimary(() => withTransactionRetry(this.txHost, () => this.recordDevice(principal, page.store_id, kind)));
+    return page;
   }
 
   /** A continuation page: the store's current settings, the warehouses and books fixed by the token. */
@@ -108,11 +120,11 @@ export class SyncFeedService {
     return this.read(async () => {
       const { warehouseIds, priceBookIds } = cursor.token;
       const frame = await this.frames.frame(principal, cursor.token.storeId, { warehouseIds, priceBookIds });
-      return this.walk(principal, frame, cursor, limit, reference);
+      return this.walk(frame, cursor, limit, reference);
     });
   }
 
-  private async walk(principal: Principal, frame: StoreFrame, cursor: FeedCursor, limit: number, reference: SyncReference | null): Promise<FeedPage> {
+  private async walk(frame: StoreFrame, cursor: FeedCursor, limit: number, reference: SyncReference | null): Promise<FeedPage> {
     const sections = cursor.kind === 'initial' ? INITIAL_SECTIONS : DELTA_SECTIONS;
     const window = cursor.since ? this.window(cursor.since, cursor.token) : null;
     const records = Object.fromEntries(RECORD_TYPES.map((t) => [t, [] as unknown[]])) as Record<RecordType, unknown[]>;
@@ -135,7 +147,6 @@ export class SyncFeedService {
       }
     }
     const complete = section >= sections.length;
-    if (complete) await this.recordDevice(principal, frame.store.id, cursor.kind);
     const sign = this.signer.sign;
     return {
       sync_token: encodeSyncToken(cursor.token, sign),
@@ -200,7 +211,7 @@ export class SyncFeedService {
     if (now.getTime() - this.lastPurge < PURGE_EVERY_MS) return;
     this.lastPurge = now.getTime();
     const before = new Date(now.getTime() - this.config.sync.tombstoneRetentionDays * 86_400_000);
-    void withTransactionRetry(this.txHost, () => this.changes.purgeTombstones(before)).catch((error: unknown) =>
+    void onPrimary(() => withTransactionRetry(this.txHost, () => this.changes.purgeTombstones(before))).catch((error: unknown) =>
       this.logger.warn({ err: error }, 'Purging old tombstones failed; will try again later'),
     );
   }

@@ -26,6 +26,7 @@ import { ApprovalAttempts1764440000000 } from './1764440000000-approval-attempts
 import { SessionPaymentsUser1764600000000 } from './1764600000000-session-payments-user';
 import { SaleVoidedAfterClose1764610000000 } from './1764610000000-sale-voided-after-close';
 import { WorkerLeases1764700000000 } from './1764700000000-worker-leases';
+import { ReplicaHeartbeat1764710000000 } from './1764710000000-replica-heartbeat';
 import { RollupRebuildLease1764730000000 } from './1764730000000-rollup-rebuild-lease';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
@@ -58,5 +59,6 @@ export const MIGRATIONS = [
   SessionPaymentsUser1764600000000,
   SaleVoidedAfterClose1764610000000,
   WorkerLeases1764700000000,
+  ReplicaHeartbeat1764710000000,
   RollupRebuildLease1764730000000,
 ];
