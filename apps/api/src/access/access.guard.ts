@@ -5,7 +5,8 @@ import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerException, Thr
 import type { Request, Response } from 'express';
 import { ForbiddenError } from '@pos/kernel';
 import { DEFAULT_ROUTE_ABILITY, hashToken, hasAbility, hasPermission, Principal, TokenService } from '@pos/identity';
-import { APP_CONFIG, AppConfig, RequestContext } from '@pos/platform';
+import { APP_CONFIG, AppConfig, armWriteDeadline, RequestContext } from '@pos/platform';
+import { writeDeadlineMsOf } from '../http/write-deadline';
 import { AuthFailureLimiter } from './auth-failures';
 import { BearerCredentials } from './bearer.strategy';
 import { RATE_TIER, RateTierName, ROUTE_POLICY, RoutePolicy } from './policy.decorators';
@@ -17,10 +18,13 @@ type Handler = (...args: unknown[]) => unknown;
 interface RouteRules {
   policy: RoutePolicy | undefined;
   tier: RateTierName;
+  /** The route's write deadline in ms (0: none). */
+  deadlineMs: number;
 }
 
 /**
- * The one global guard, in this order:
+ * The one global guard, in this order (a write route's deadline, http/write-deadline.ts, is
+ * armed before all of it):
  *  1. Authentication (protected routes): the bearer credential (passport-http-bearer,
  *     `Authorization: Bearer` only: see BearerCredentials), hashed once, resolved by TokenService
  *     (cached per process). A missing or failed credential counts against the client IP's budget
@@ -44,6 +48,7 @@ export class AccessGuard implements CanActivate {
   private readonly limits = new Map<string, { limit: number; ttl: number }>();
   private readonly prefix: string;
   private readonly loginPerIp: number;
+  private readonly config: AppConfig;
 
   constructor(
     private readonly reflector: Reflector,
@@ -56,12 +61,15 @@ export class AccessGuard implements CanActivate {
   ) {
     this.prefix = config.rateLimit.keyPrefix;
     this.loginPerIp = config.rateLimit.loginPerIp;
+    this.config = config;
     const throttlers = Array.isArray(options) ? options : options.throttlers;
     for (const t of throttlers) this.limits.set(t.name ?? 'default', { limit: Number(t.limit), ttl: Number(t.ttl) });
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const { policy, tier } = this.rulesOf(context);
+    const { policy, tier, deadlineMs } = this.rulesOf(context);
+    // Counted from arrival, armed before any lookup: a frozen database meets it here already.
+    if (deadlineMs) armWriteDeadline(deadlineMs);
     const http = context.switchToHttp();
     const req = http.getRequest<Request & { user?: Principal }>();
     const res = http.getResponse<Response>();
@@ -115,6 +123,7 @@ export class AccessGuard implements CanActivate {
       rules = {
         policy: this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, targets),
         tier: this.reflector.getAllAndOverride<RateTierName | undefined>(RATE_TIER, targets) ?? 'standard',
+        deadlineMs: writeDeadlineMsOf(this.reflector, targets, this.config),
       };
       this.rules.set(handler, rules);
     }

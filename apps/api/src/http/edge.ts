@@ -54,6 +54,6 @@ export function edge({ logger, metrics, drain }: EdgeDeps) {
     for (let i = 0; i < headers.length; i++) res.setHeader(headers[i][0], headers[i][1]);
     drain.track(res);
     res.on('close', () => finished(req, res, started, id));
-    RequestContext.run({ requestId: id }, next);
+    RequestContext.run({ requestId: id, arrivedAt: started }, next);
   };
 }

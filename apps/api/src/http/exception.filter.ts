@@ -3,7 +3,15 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { ConflictError, DomainError, FieldErrors, RateLimitedError, RuleViolationError, ValidationFailedError } from '@pos/kernel';
-import { isDatabaseUnavailable, isForeignKeyViolation, isOutOfRange, isRetryableTransactionError, isUniqueViolation, stripQuerySecrets } from '@pos/platform';
+import {
+  isDatabaseUnavailable,
+  isForeignKeyViolation,
+  isOutOfRange,
+  isRetryableTransactionError,
+  isUniqueViolation,
+  isWriteDeadlineExceeded,
+  stripQuerySecrets,
+} from '@pos/platform';
 import { RouteTable } from './method-not-allowed';
 import { capErrors } from './validation';
 import { setTokenExpiryHeaders } from '../identity/token-expiry';
@@ -145,6 +153,9 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
     const status = exception.getStatus();
     return { status, body: { success: false, message: messageFor(status, exception) }, headers };
   }
+  // A write route's deadline passed before it committed (database/write-deadline.ts): rolled
+  // back (bar a COMMIT already in flight), and the till may send it again with the same key.
+  if (isWriteDeadlineExceeded(exception)) return deadlineExceeded();
   // The database is down, unreachable or past its configured time bounds (the transaction was
   // rolled back): try again later. Never 401 (a valid token) nor 500 (nothing is broken here).
   if (isDatabaseUnavailable(exception)) return serviceUnavailable();
@@ -179,6 +190,22 @@ function serviceUnavailable(): { status: number; body: ErrorBody; headers: Recor
     status: 503,
     body: { success: false, message: 'The service is temporarily unavailable. Try again shortly.', code: 'service_unavailable' },
     headers: { 'Retry-After': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  };
+}
+
+/** Seconds a till should wait before sending a write again after its deadline passed. */
+export const DEADLINE_EXCEEDED_RETRY_AFTER_SECONDS = 2;
+
+function deadlineExceeded(): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  return {
+    status: 503,
+    body: {
+      success: false,
+      message:
+        'The request could not be completed in time and was rolled back. Send it again shortly: with the same idempotency key it is applied at most once.',
+      code: 'deadline_exceeded',
+    },
+    headers: { 'Retry-After': String(DEADLINE_EXCEEDED_RETRY_AFTER_SECONDS) },
   };
 }
 

@@ -8,6 +8,7 @@ import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators
 import { dayEnd, dayStart } from '../catalog/inventory.controller';
 import { ApiEnvelope, ApiErrors, s } from '../http/openapi';
 import { IdPipe } from '../http/id.pipe';
+import { WriteDeadline } from '../http/write-deadline';
 import { pageRequest } from '../http/page-query.dto';
 import { CheckSaleQuery, CreateReturnDto, createReturnInput, ReturnDecisionDto, ReturnListQuery } from './returns.dto';
 import { CHECK_SALE, REASON, RETURN_DETAIL, RETURN_SUMMARY } from './returns.openapi';
@@ -51,6 +52,7 @@ export class ReturnsController {
   @Post()
   @HttpCode(200)
   @RequirePermission('returns.create')
+  @WriteDeadline()
   @ApiOperation({
     summary: 'Create a return of a sale (contract 4.6.1): pending, or processed at once with process_immediately (needs returns.process)',
     description:
@@ -127,6 +129,7 @@ export class ReturnsController {
   @Post(':saleReturn/process')
   @HttpCode(200)
   @RequirePermission('returns.process')
+  @WriteDeadline()
   @ApiOperation({
     summary: 'Process an approved return, in one transaction',
     description:

@@ -11,6 +11,7 @@ import { toDiscount } from '../pricing/pricing.dto';
 import { CheckoutDto } from './sales.dto';
 import { CheckoutValidation, SaleDetail } from './sales.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
+import { WriteDeadline } from '../http/write-deadline';
 
 function discountOf(type: string | undefined, value: number | undefined, amount: number | undefined, field: string, decimals: number) {
   if (!type && amount !== undefined && amount > 0) return { type: 'amount' as const, value: amountToMinor(amount, decimals, `${field}_amount`) };
@@ -68,6 +69,7 @@ export class CheckoutController {
   @Post()
   @HttpCode(201)
   @RequirePermission('sales.create')
+  @WriteDeadline()
   @ApiOperation({
     summary: 'Complete a sale (one transaction): price, discounts and approvals, tax, payments, stock, receipt, invoice, events',
     description:

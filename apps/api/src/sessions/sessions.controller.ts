@@ -7,6 +7,7 @@ import { IdPipe } from '../http/id.pipe';
 import { CashMovementDto, CloseSessionDto, OpenSessionDto, StoreQuery } from './sessions.dto';
 import { CashMovementResult, Session, SessionStatus, SessionSummary } from './sessions.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
+import { WriteDeadline } from '../http/write-deadline';
 
 const OWN =
   "A session is its user's own: another user's session (same store) needs `sessions.supervise` as well (managers, admins); " +
@@ -42,6 +43,7 @@ export class SessionsController {
   @Post('sessions/open')
   @HttpCode(200)
   @RequirePermission('sessions.manage')
+  @WriteDeadline()
   @ApiOperation({
     summary: 'Open a session (409 if one is already open or suspended for you in that store)',
     description: "opening_balance is in the store's currency, with at most its decimals (422 otherwise).",
@@ -61,6 +63,7 @@ export class SessionsController {
 
   @Post('sessions/:session/cash-movement')
   @HttpCode(200)
+  @WriteDeadline()
   @OnSession("Record cash_in or cash_out (only while open); amount in the store's currency")
   @ApiEnvelope(CashMovementResult)
   @ApiErrors(409)
@@ -70,6 +73,7 @@ export class SessionsController {
 
   @Post('sessions/:session/close')
   @HttpCode(200)
+  @WriteDeadline()
   @OnSession("Close with the counted cash (in the store's currency); records expected cash and the discrepancy")
   @ApiEnvelope(Session)
   @ApiErrors(409)

@@ -14,6 +14,7 @@ import { CurrencyDecimals } from '@pos/pricing';
 import { SyncFeedService, SyncStatusService, SyncUploadService } from '@pos/sync';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { envelope } from '../http/envelope';
+import { WriteDeadline } from '../http/write-deadline';
 import { sendJson } from './gzip-json';
 import { SyncDeltaQuery, SyncInitialQuery, SyncPageEnvelope, SyncStatusEnvelope, SyncStatusQuery, SyncUploadDto, UploadEnvelope } from './sync.dto';
 import { parseTransaction } from './upload-transactions';
@@ -71,6 +72,7 @@ export class SyncController {
   @Post('upload')
   @HttpCode(200)
   @RateTier('bulk')
+  @WriteDeadline('sync_upload')
   @ApiOperation({
     summary: 'What a terminal did offline: sales, customers, cash movements, each applied and answered on its own, in order',
     description:

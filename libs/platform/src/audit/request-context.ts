@@ -5,6 +5,10 @@ export interface RequestFacts {
   requestId: string;
   /** Set once the request is authenticated. */
   actor?: { userId: number; name?: string };
+  /** When the request arrived (performance.now(), set by the first middleware): write deadlines count from it. */
+  arrivedAt?: number;
+  /** Set on write routes (database/write-deadline.ts): the moment past which nothing of the request may commit. */
+  writeDeadline?: { at: number; ms: number };
 }
 
 const storage = new AsyncLocalStorage<RequestFacts>();
@@ -13,7 +17,8 @@ const storage = new AsyncLocalStorage<RequestFacts>();
  * A deliberately small request context: one AsyncLocalStorage entered by the first middleware
  * (one `run` per request, nothing else), holding the request id and, once the access guard has
  * authenticated the caller, who it is. The audit log reads it; nothing else depends on it, so a
- * use case called outside a request (a job, the CLI) simply names its actor itself.
+ * use case called outside a request (a job, the CLI) simply names its actor itself. Write routes
+ * also keep their deadline here (database/write-deadline.ts): outside a request there is none.
  */
 export const RequestContext = {
   run<T>(facts: RequestFacts, fn: () => T): T {

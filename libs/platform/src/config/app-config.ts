@@ -118,6 +118,12 @@ export interface AppConfig {
   trustProxy: TrustProxy;
   http: HttpServerConfig;
   shutdownTimeoutMs: number;
+  /**
+   * Write deadlines, counted from a request's arrival (0: none): past it nothing of the request
+   * commits and it answers 503 deadline_exceeded. `pos`: checkout, returns, session and cash
+   * movements; `syncUpload`: POST /sync/upload (up to hundreds of sales in one request).
+   */
+  writeDeadlines: { posMs: number; syncUploadMs: number };
   /** Days after a sale during which its goods can be returned. */
   returnWindowDays: number;
   sync: SyncConfig;
@@ -227,6 +233,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: readTrustProxy(read, nodeEnv === 'production', problems),
     http: readHttpServer(read, problems),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10000, 0, 600_000),
+    writeDeadlines: {
+      posMs: read.int('POS_WRITE_DEADLINE_MS', 8000, 0, 600_000),
+      syncUploadMs: read.int('SYNC_UPLOAD_DEADLINE_MS', 25000, 0, 3_600_000),
+    },
     returnWindowDays: read.int('RETURN_WINDOW_DAYS', 30, 0, 3650),
     sync: {
       overlapSeconds: read.int('SYNC_OVERLAP_SECONDS', 300, 0, 86_400),

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config';
 import { APP_CONFIG } from '../config/config.module';
+import { BoundCap, writeDeadlineCap } from './write-deadline';
 import { mysqlPools } from './mysql-pools';
 
 /** What the bounds need of a mysql2 (callback) pool and its connections. */
@@ -22,6 +23,16 @@ export interface DatabaseBounds {
   acquireMs: number;
   /** Longest wait for one statement's answer (0: unbounded). */
   statementMs: number;
+  /**
+   * Per call, a shorter limit on both when there is one (write-deadline.ts: what is left of the
+   * request's write deadline), with its own error; at 0 or below the call fails before it starts.
+   */
+  cap?: () => BoundCap | undefined;
+}
+
+/** The wait one call may take (0: unbounded) and the error past it: the bound, or the cap when shorter. */
+function limitOf(boundMs: number, cap: BoundCap | undefined, bounded: () => Error): { ms: number; error: () => Error } {
+  return cap && (boundMs <= 0 || cap.ms < boundMs) ? { ms: Math.max(1, cap.ms), error: cap.error } : { ms: boundMs, error: bounded };
 }
 
 const BOUNDED = Symbol('statement-bounded');
@@ -50,13 +61,16 @@ function boundError(code: 'DB_ACQUIRE_TIMEOUT' | 'DB_STATEMENT_TIMEOUT', message
 export function boundMysqlPool(pool: MysqlPool, bounds: DatabaseBounds): void {
   const getConnection = pool.getConnection.bind(pool);
   pool.getConnection = (cb) => {
+    const cap = bounds.cap?.();
+    if (cap && cap.ms <= 0) return void process.nextTick(cb, cap.error());
+    const limit = limitOf(bounds.acquireMs, cap, () => boundError('DB_ACQUIRE_TIMEOUT', `No database connection within ${bounds.acquireMs} ms.`));
     let settled = false;
     const timer =
-      bounds.acquireMs > 0
+      limit.ms > 0
         ? setTimeout(() => {
             settled = true;
-            cb(boundError('DB_ACQUIRE_TIMEOUT', `No database connection within ${bounds.acquireMs} ms.`));
-          }, bounds.acquireMs)
+            cb(limit.error());
+          }, limit.ms)
         : undefined;
     getConnection((err, conn) => {
       if (settled) {
@@ -65,7 +79,7 @@ export function boundMysqlPool(pool: MysqlPool, bounds: DatabaseBounds): void {
       }
       settled = true;
       clearTimeout(timer);
-      if (!err && conn) boundStatements(conn, bounds.statementMs);
+      if (!err && conn) boundStatements(conn, bounds.statementMs, bounds.cap);
       cb(err, conn);
     });
   };
@@ -76,21 +90,29 @@ export function boundMysqlPool(pool: MysqlPool, bounds: DatabaseBounds): void {
   }
 }
 
-function boundStatements(conn: PooledConnection, statementMs: number): void {
+function boundStatements(conn: PooledConnection, statementMs: number, cap?: () => BoundCap | undefined): void {
   const tagged = conn as PooledConnection & { [BOUNDED]?: true };
-  if (statementMs <= 0 || tagged[BOUNDED]) return;
+  if ((statementMs <= 0 && !cap) || tagged[BOUNDED]) return;
   tagged[BOUNDED] = true;
   const query = conn.query.bind(conn);
   conn.query = (...args: unknown[]) => {
     const at = args.findIndex((a) => typeof a === 'function');
     if (at < 0) return query(...args); // streaming or promise use: not bounded here
     const callback = args[at] as Callback;
+    const capped = cap?.();
+    if (capped && capped.ms <= 0) {
+      // Never sent (a COMMIT past the deadline included); closing rolls back what the connection holds.
+      conn.destroy();
+      return void process.nextTick(callback, capped.error());
+    }
+    const limit = limitOf(statementMs, capped, () => boundError('DB_STATEMENT_TIMEOUT', `The database did not answer within ${statementMs} ms.`));
+    if (limit.ms <= 0) return query(...args);
     let settled = false;
     const timer = setTimeout(() => {
       settled = true;
       conn.destroy();
-      callback(boundError('DB_STATEMENT_TIMEOUT', `The database did not answer within ${statementMs} ms.`));
-    }, statementMs);
+      callback(limit.error());
+    }, limit.ms);
     args[at] = (err: unknown, ...rest: unknown[]) => {
       if (settled) return;
       settled = true;
@@ -117,7 +139,7 @@ export class DatabaseTimeouts implements OnModuleInit {
     const pools = mysqlPools<MysqlPool>(this.dataSource);
     if (pools.length === 0) throw new Error('The MySQL driver has no pool to bound (TypeORM changed?)');
     const { acquireTimeoutMs: acquireMs, statementTimeoutMs: statementMs, connectTimeoutMs } = this.config.db;
-    for (const { pool } of pools) boundMysqlPool(pool, { acquireMs, statementMs });
+    for (const { pool } of pools) boundMysqlPool(pool, { acquireMs, statementMs, cap: writeDeadlineCap });
     this.logger.log(
       `bounds (${pools.length} pool${pools.length > 1 ? 's' : ''}): connect ${connectTimeoutMs} ms, acquire ${acquireMs} ms, statement ${statementMs} ms`,
     );

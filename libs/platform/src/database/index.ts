@@ -13,4 +13,5 @@ export { insertRows } from './insert-rows';
 export * from './transactional';
 export { boundMysqlPool, DatabaseBounds } from './db-timeouts';
 export { onPrimary, readAsOf, ReadOnReplica, ReadReplicas } from './read-replicas';
+export * from './write-deadline';
 export { LeaseStore, SqlLeaseStore, WorkerLeases } from './worker-leases';

@@ -3,6 +3,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { copyMethodMetadata } from 'nestjs-cls';
 import { isRetryableTransactionError } from './db-errors';
+import { assertWithinWriteDeadline } from './write-deadline';
 
 const MAX_ATTEMPTS = 6;
 
@@ -13,9 +14,11 @@ class CommitScope {
   readonly committed: (() => void)[] = [];
 
   async run<T>(work: () => Promise<T>): Promise<T> {
+    assertWithinWriteDeadline(); // a request past its write deadline (write-deadline.ts) starts nothing...
     const result = await work();
     // Hooks may register more hooks (or values) while they run: index, not iterator.
     for (let i = 0; i < this.hooks.length; i++) await this.hooks[i]();
+    assertWithinWriteDeadline(); // ...and commits nothing: thrown here, the transaction rolls back
     return result;
   }
 }

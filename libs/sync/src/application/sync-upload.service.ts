@@ -7,7 +7,7 @@ import { StoreContext } from '@pos/catalog';
 import { CheckoutService, SaleDetailView, SaleReviewService } from '@pos/sales';
 import { CustomerService } from '@pos/customers';
 import { SessionService } from '@pos/sessions';
-import { APP_CONFIG, AppConfig, withTransactionRetry } from '@pos/platform';
+import { APP_CONFIG, AppConfig, isWriteDeadlineExceeded, withTransactionRetry } from '@pos/platform';
 import { offlineTimeProblem } from '../domain/offline-policy';
 import { deviceName } from './sync-feed.service';
 import { SyncDeviceRepository, SyncTransactionRepository, SyncTransactionWrite } from './sync.ports';
@@ -120,6 +120,9 @@ export class SyncUploadService {
     try {
       return await this.apply(run, tx, tx.command, existing);
     } catch (error) {
+      // Past the upload's deadline nothing more commits: the upload answers 503 and is sent again
+      // (what committed before answers `duplicate` then).
+      if (isWriteDeadlineExceeded(error)) throw error;
       if (error instanceof KeyTaken) {
         const now = await this.outcomes.find(tx.key);
         return now?.fingerprint === tx.fingerprint ? duplicateOf(now) : keyReused();
