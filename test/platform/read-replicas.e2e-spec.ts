@@ -119,11 +119,14 @@ describeMysql('Read replicas (MariaDB only; skipped on SQLite)', () => {
 
   it('boots with a replication pool: every pool bounded, pool metrics per pool (primary, replica)', async () => {
     expect(t.app.get(ReadReplicas).enabled).toBe(true);
-    await nameSeen(); // a replica connection exists
+    await replicaBeat(10);
+    await nameSeen(); // a replica connection exists, its lag measured
     const res = await api().get('/metrics');
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/pos_db_pool_connections\{pool="primary",state="total"\} [1-9]/);
     expect(res.text).toMatch(/pos_db_pool_connections\{pool="replica",replica="1",state="total"\} [1-9]/);
+    expect(res.text).toMatch(/pos_db_replica_usable\{replica="1"\} 1/);
+    expect(res.text).toMatch(/pos_db_replica_lag_seconds\{replica="1"\} 1[01](\.\d+)?\n/); // the test's heartbeat: 10 s behind
     // the replica's connections are read-only sessions: a write that strays there fails loudly
     const cluster = (t.db.driver as unknown as { poolCluster: { getConnection(p: string, cb: (e: unknown, c: PoolConn) => void): void } }).poolCluster;
     const conn = await new Promise<PoolConn>((resolve, reject) => cluster.getConnection('SLAVE0', (e, c) => (e ? reject(e) : resolve(c))));

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { JobQueue } from '../queue/job-definition';
 import { utcDate } from '../database/columns';
 import { mysqlPools, NamedPool } from '../database/mysql-pools';
+import { ReadReplicas } from '../database/read-replicas';
 import { WorkerLeases } from '../database/worker-leases';
 
 /** Prometheus exposition format (text 0.0.4). */
@@ -70,6 +71,7 @@ export class Metrics {
     private readonly queue: JobQueue,
     @InjectDataSource() private readonly db: DataSource,
     @Optional() private readonly leases?: WorkerLeases,
+    @Optional() private readonly replicas?: ReadReplicas,
   ) {
     collectDefaultMetrics({ register: this.registry });
     this.scrapeTimeGauges();
@@ -122,6 +124,27 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         this.set(await oldestUnpublishedAge(db));
+      },
+    });
+    const replicas = this.replicas;
+    new Gauge({
+      name: 'pos_db_replica_usable',
+      help: 'Read replicas (DB_READ_*) at their last check: 1 read, 0 skipped (down, failing or lagging beyond DB_READ_MAX_LAG_SECONDS)',
+      labelNames: ['replica'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const r of replicas?.snapshot() ?? []) this.set({ replica: String(r.replica) }, r.usable ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'pos_db_replica_lag_seconds',
+      help: 'Read replicas: lag measured at their last check (heartbeat); absent while unknown (down, not checked yet)',
+      labelNames: ['replica'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const r of replicas?.snapshot() ?? []) if (r.lagSeconds !== null) this.set({ replica: String(r.replica) }, r.lagSeconds);
       },
     });
     const leases = this.leases;
