@@ -17,7 +17,8 @@ import { runCommand, UsageError } from './commands';
  *   token:revoke --app ID --token TOKEN_ID
  *   user:discount-limits --email --max-percent 15|role --max-amount 50.00|role [--pin 4321]
  *   seed:volume --sales 1000000 [--items 500 --customers 2000 --days 365 --seed 1]   benchmark data (then reports:rebuild)
- *   reports:rebuild                            rebuild the report rollups from the raw sales, returns and stock ledger
+ *   reports:rebuild [--chunk-rows 5000]        rebuild the report rollups from the raw sales, returns and stock ledger
+ *                                              (rows per transaction: REPORTS_REBUILD_CHUNK_ROWS by default)
  *   catalog:reindex-names                      rebuild the item name search index (after items were imported around the API)
  * Prints JSON on stdout; exits non-zero with a message on failure.
  */
@@ -43,6 +44,7 @@ async function main(argv: string[]): Promise<void> {
       items: { type: 'string' },
       customers: { type: 'string' },
       days: { type: 'string' },
+      'chunk-rows': { type: 'string' },
       seed: { type: 'string' },
     },
     strict: true,
