@@ -68,11 +68,13 @@ export class AccessGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const { policy, tier, deadlineMs } = this.rulesOf(context);
-    // Counted from arrival, armed before any lookup: a frozen database meets it here already.
-    if (deadlineMs) armWriteDeadline(deadlineMs);
     const http = context.switchToHttp();
     const req = http.getRequest<Request & { user?: Principal }>();
     const res = http.getResponse<Response>();
+    // Counted from arrival, armed before any lookup (a frozen database meets it here already), and
+    // lifted once the answer has been sent, for work the request left behind (a client that hung
+    // up causes no 'finish': its write stays bounded).
+    if (deadlineMs) res.once('finish', armWriteDeadline(deadlineMs));
     if (policy?.kind === 'public') {
       if (tier !== 'none') await this.throttle(tier, req, res, null);
       return true;

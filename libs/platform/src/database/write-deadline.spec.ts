@@ -46,6 +46,13 @@ describe('write deadline', () => {
       expect(writeDeadlineLeftMs()).toBeLessThanOrEqual(7900);
       expect(() => assertWithinWriteDeadline()).not.toThrow();
     });
+    RequestContext.run({ requestId: 'r', arrivedAt: performance.now() - 9000 }, () => {
+      const disarm = armWriteDeadline(8000);
+      expect(() => assertWithinWriteDeadline()).toThrow();
+      disarm(); // the answer was sent: what the request left behind runs without it
+      expect(writeDeadlineLeftMs()).toBeUndefined();
+      expect(() => assertWithinWriteDeadline()).not.toThrow();
+    });
     inRequest(9000, 8000, () => {
       let caught: unknown;
       try {

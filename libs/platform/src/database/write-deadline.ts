@@ -36,12 +36,18 @@ export class WriteDeadlineExceededError extends Error {
  * that sale; it never makes a second one.
  *
  * The deadline lives in the request's facts (RequestContext), so a job, the CLI or anything run
- * outside a request has none.
+ * outside a request has none. Work the request leaves behind inherits its context (an in-process
+ * job's retry, minutes later): call the returned `disarm` once the response is sent, so that work
+ * is not refused for a deadline that was never its own.
  */
-export function armWriteDeadline(ms: number): void {
+export function armWriteDeadline(ms: number): () => void {
   const facts = RequestContext.get();
-  if (!facts || ms <= 0) return;
-  facts.writeDeadline = { at: (facts.arrivedAt ?? performance.now()) + ms, ms };
+  if (!facts || ms <= 0) return () => undefined;
+  const deadline = { at: (facts.arrivedAt ?? performance.now()) + ms, ms };
+  facts.writeDeadline = deadline;
+  return () => {
+    if (facts.writeDeadline === deadline) facts.writeDeadline = undefined;
+  };
 }
 
 /** Milliseconds left before the current request's write deadline (negative past it); undefined without one. */
