@@ -68,16 +68,21 @@ export function replicaAware<A extends TransactionalAdapterTypeOrm>(adapter: A):
 interface PooledConnection {
   query(sql: string, cb: (err: unknown, rows?: unknown) => void): unknown;
   release(): void;
+  destroy(): void;
 }
 interface PoolCluster {
   getConnection(pattern: string, cb: (err: unknown, conn?: PooledConnection) => void): void;
 }
 
-/** What is known of one replica: measured at most every DB_READ_CHECK_INTERVAL_MS. */
+/** What is known of one replica: measured at most every DB_READ_CHECK_INTERVAL_MS (failures: backing off). */
 interface ReplicaState {
   id: string;
   index: number;
   checkedAt: number;
+  /** When it is measured again. */
+  retryAt: number;
+  /** Checks failed in a row (down, frozen, no heartbeat): each doubles the wait before the next, up to 30 s. */
+  failures: number;
   usable: boolean;
   lagSeconds: number | null;
   beatAt?: Date;
@@ -86,6 +91,13 @@ interface ReplicaState {
 }
 
 const HEARTBEAT_MS = 1000;
+/** A check (connection + heartbeat read) answers within this or the replica counts as down: no read waits a statement bound for it. */
+const CHECK_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
+
+function checkTimeout(): Error {
+  return Object.assign(new Error(`The read replica did not answer its check within ${CHECK_MS} ms.`), { code: 'REPLICA_CHECK_TIMEOUT' });
+}
 
 /**
  * Read replicas (DB_READ_HOSTS / DB_READ_URLS). `run(work)` runs a read-only use case's queries
@@ -97,9 +109,12 @@ const HEARTBEAT_MS = 1000;
  *   works the same on async replicas, semi-sync ones and Galera readers, needs no privilege, and a
  *   stopped replication thread shows as growing lag (Seconds_Behind_Master would be NULL).
  *   The answer is trusted for DB_READ_CHECK_INTERVAL_MS (1 s): one extra query a second per replica.
- * - A replica that refuses a connection or fails the check is skipped until the next check; a
- *   replica that fails during the use case (connection lost, statement bound) gets the use case run
- *   again on the primary: it only reads, so running it twice is harmless. Clients see 2xx, not 5xx.
+ * - A check answers within 1 s (connection and heartbeat read) or the replica counts as down, so a
+ *   frozen replica costs one read a second at most, never a statement bound. A replica that is down
+ *   or fails during a use case (connection lost, statement bound) is skipped, checked again after
+ *   1, 2, 4... check intervals (up to 30 s); the failed use case runs again on the primary: it only
+ *   reads, so running it twice is harmless. Clients see 2xx, not 5xx. One that answers but lags is
+ *   checked again after one interval.
  * - Replica connections are `SET SESSION TRANSACTION READ ONLY`: a write that strays into a read
  *   scope fails loudly instead of landing on a replica.
  * - Inside a transaction (a write use case) nothing changes: its reads stay on the primary.
@@ -122,6 +137,8 @@ export class ReadReplicas implements OnModuleInit, OnApplicationBootstrap, OnMod
       id: `SLAVE${i}`,
       index: i + 1,
       checkedAt: -Infinity,
+      retryAt: 0,
+      failures: 0,
       usable: false,
       lagSeconds: null,
       why: 'not checked yet',
@@ -179,7 +196,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationBootstrap, OnMod
     } finally {
       await lease.runner.release();
     }
-    this.mark(lease.replica, false, null, `failed during a read (${errorCode(failed)})`);
+    this.mark(lease.replica, false, null, `failed during a read (${errorCode(failed)})`, true);
     return scopes.run({ source: 'primary' }, work);
   }
 
@@ -188,9 +205,9 @@ export class ReadReplicas implements OnModuleInit, OnApplicationBootstrap, OnMod
     const start = this.next++ % n;
     for (let k = 0; k < n; k++) {
       const replica = this.replicas[(start + k) % n];
-      const stale = Date.now() - replica.checkedAt >= this.config.db.readReplicas.checkIntervalMs;
-      if (replica.probing || (!stale && !replica.usable)) continue;
-      const runner = await this.tryReplica(replica, stale);
+      const due = Date.now() >= replica.retryAt;
+      if (replica.probing || (!due && !replica.usable)) continue;
+      const runner = await this.tryReplica(replica, due);
       if (runner) return { replica, runner };
     }
     return null;
@@ -200,7 +217,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationBootstrap, OnMod
     if (check) replica.probing = true;
     let conn: PooledConnection | undefined;
     try {
-      conn = await this.connect(replica.id);
+      conn = await this.connect(replica.id, check ? CHECK_MS : 0);
       if (check) await this.measure(replica, conn);
       if (!replica.usable) {
         conn.release();
@@ -211,8 +228,8 @@ export class ReadReplicas implements OnModuleInit, OnApplicationBootstrap, OnMod
       Object.assign(runner, { databaseConnection: conn, databaseConnectionPromise: Promise.resolve(conn) });
       return runner;
     } catch (error) {
-      conn?.release();
-      this.mark(replica, false, null, `unreachable (${errorCode(error)})`);
+      if (errorCode(error) !== 'REPLICA_CHECK_TIMEOUT') conn?.release(); // (a timed-out check destroyed it)
+      this.mark(replica, false, null, `unreachable (${errorCode(error)})`, true);
       return null;
     } finally {
       if (check) replica.probing = false;
@@ -220,34 +237,59 @@ export class ReadReplicas implements OnModuleInit, OnApplicationBootstrap, OnMod
   }
 
   private async measure(replica: ReplicaState, conn: PooledConnection): Promise<void> {
-    const rows = await new Promise<{ beat_at: Date; lag_us: number | string | null }[]>((resolve, reject) =>
-      conn.query('SELECT beat_at, TIMESTAMPDIFF(MICROSECOND, beat_at, UTC_TIMESTAMP(6)) AS lag_us FROM replica_heartbeat WHERE id = 1', (err, r) =>
-        err ? reject(err) : resolve(r as { beat_at: Date; lag_us: number | null }[]),
-      ),
-    );
+    const rows = await new Promise<{ beat_at: Date; lag_us: number | string | null }[]>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        conn.destroy(); // frozen: closed, never handed out again
+        reject(checkTimeout());
+      }, CHECK_MS);
+      conn.query('SELECT beat_at, TIMESTAMPDIFF(MICROSECOND, beat_at, UTC_TIMESTAMP(6)) AS lag_us FROM replica_heartbeat WHERE id = 1', (err, r) => {
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve(r as { beat_at: Date; lag_us: number | null }[]);
+      });
+    });
     const row = rows[0];
-    if (!row || row.lag_us === null) return this.mark(replica, false, null, 'no heartbeat row');
+    if (!row || row.lag_us === null) return this.mark(replica, false, null, 'no heartbeat row', true);
     const lag = Math.max(0, Number(row.lag_us) / 1e6);
     const max = this.config.db.readReplicas.maxLagSeconds;
     replica.beatAt = row.beat_at instanceof Date ? row.beat_at : new Date(`${String(row.beat_at)}Z`);
     this.mark(replica, lag <= max, lag, lag <= max ? 'in bounds' : `lagging ${lag.toFixed(1)} s (bound ${max} s)`);
   }
 
-  private mark(replica: ReplicaState, usable: boolean, lag: number | null, why: string): void {
+  /** Records a check; `failed` (no answer, unlike a replica that answers but lags) backs off: 1, 2, 4... times the interval, up to 30 s. */
+  private mark(replica: ReplicaState, usable: boolean, lag: number | null, why: string, failed = false): void {
     if (replica.usable !== usable || (replica.checkedAt === -Infinity && !usable)) {
       const message = `read replica ${replica.index}: ${usable ? 'reads go to it' : 'reads go to the primary'} (${why})`;
       if (usable) this.logger.log(message);
       else this.logger.warn(message);
     }
-    Object.assign(replica, { usable, lagSeconds: lag, why, checkedAt: Date.now() });
+    const now = Date.now();
+    const interval = this.config.db.readReplicas.checkIntervalMs;
+    const failures = failed ? replica.failures + 1 : 0;
+    const wait = failed ? Math.min(MAX_BACKOFF_MS, interval * 2 ** (failures - 1)) : interval;
+    Object.assign(replica, { usable, lagSeconds: lag, why, checkedAt: now, retryAt: now + wait, failures });
   }
 
-  private connect(id: string): Promise<PooledConnection> {
+  /** A connection of that replica's pool; within `boundMs` when set (a connection that turns up later goes back). */
+  private connect(id: string, boundMs: number): Promise<PooledConnection> {
     const cluster = (this.db.driver as unknown as { poolCluster?: PoolCluster }).poolCluster;
     if (!cluster) return Promise.reject(new Error('No pool cluster (read replicas configured without TypeORM replication?)'));
-    return new Promise((resolve, reject) =>
-      cluster.getConnection(id, (err, conn) => (err || !conn ? reject(err ?? new Error('no connection')) : resolve(conn))),
-    );
+    return new Promise((resolve, reject) => {
+      let late = false;
+      const timer =
+        boundMs > 0
+          ? setTimeout(() => {
+              late = true;
+              reject(checkTimeout());
+            }, boundMs)
+          : undefined;
+      cluster.getConnection(id, (err, conn) => {
+        clearTimeout(timer);
+        if (late) return conn?.release();
+        if (err || !conn) reject(err ?? new Error('no connection'));
+        else resolve(conn);
+      });
+    });
   }
 }
 
