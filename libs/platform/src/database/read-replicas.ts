@@ -184,7 +184,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationBootstrap, OnMod
 
   /** Runs a read-only use case on a usable replica, else on the primary (see the class). */
   async run<T>(work: () => Promise<T>): Promise<T> {
-    if (!this.enabled || scopes.getStore() || TransactionHost.getInstance<TransactionalAdapterTypeOrm>().isTransactionActive()) return work();
+    if (!this.enabled || scopes.getStore() || inTransaction()) return work();
     const lease = await this.acquire();
     if (!lease) return scopes.run({ source: 'primary' }, work);
     let failed: unknown;
@@ -290,6 +290,15 @@ export class ReadReplicas implements OnModuleInit, OnApplicationBootstrap, OnMod
         else resolve(conn);
       });
     });
+  }
+}
+
+/** A write use case's transaction is open here (none without a TransactionHost: a unit test, a bare script). */
+function inTransaction(): boolean {
+  try {
+    return TransactionHost.getInstance<TransactionalAdapterTypeOrm>().isTransactionActive();
+  } catch {
+    return false;
   }
 }
 
