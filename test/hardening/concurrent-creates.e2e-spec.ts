@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { countQueries } from '../support/query-count';
+import { transactionRetries } from '@pos/platform';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
 import { DemoIds, demoIds } from '../catalog/catalog-helpers';
 import { TypeOrmItemRepository } from '../../libs/catalog/src/infrastructure/item.repository';
@@ -80,6 +81,7 @@ describe('Concurrent creates', () => {
         await real.apply(this, args); // the item's rows are written, then the "deadlock" rolls them back
         throw deadlock;
       });
+      const retriesBefore = transactionRetries();
       try {
         const res = await api().post('/api/v1/items').set(bearer(manager)).send({ sku: 'CC-LOSER', name: 'Concurrent Loser', base_price: 1 });
         expect(res.status).toBe(503);
@@ -90,6 +92,11 @@ describe('Concurrent creates', () => {
           code: 'contention',
         });
         expect(spy).toHaveBeenCalledTimes(6);
+        // each run again is counted (pos_db_transaction_retries_total): 6 attempts, 5 retries
+        expect(transactionRetries() - retriesBefore).toBe(5);
+        const metrics = await api().get('/metrics');
+        expect(metrics.status).toBe(200);
+        expect(Number(/^pos_db_transaction_retries_total (\d+)/m.exec(metrics.text)?.[1])).toBeGreaterThanOrEqual(5);
       } finally {
         spy.mockRestore();
       }

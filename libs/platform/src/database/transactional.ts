@@ -7,6 +7,10 @@ import { assertWithinWriteDeadline } from './write-deadline';
 
 const MAX_ATTEMPTS = 6;
 
+/** Transactions run again after a deadlock, lock wait or certification conflict, since start (pos_db_transaction_retries_total). */
+let retried = 0;
+export const transactionRetries = (): number => retried;
+
 /** What one attempt of a transaction opened by withTransactionRetry collects for its end. */
 class CommitScope {
   readonly values = new Map<object, unknown>();
@@ -68,6 +72,7 @@ export async function withTransactionRetry<T>(txHost: TransactionHost<Transactio
       return result;
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !isRetryableTransactionError(error)) throw error;
+      retried++;
       await new Promise((r) => setTimeout(r, 25 * 2 ** attempt + Math.floor(Math.random() * 50)));
     }
   }

@@ -7,6 +7,7 @@ import { utcDate } from '../database/columns';
 import { mysqlPools, NamedPool } from '../database/mysql-pools';
 import { ReadReplicas } from '../database/read-replicas';
 import { WorkerLeases } from '../database/worker-leases';
+import { transactionRetries } from '../database/transactional';
 
 /** Prometheus exposition format (text 0.0.4). */
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -145,6 +146,15 @@ export class Metrics {
       collect() {
         this.reset();
         for (const r of replicas?.snapshot() ?? []) if (r.lagSeconds !== null) this.set({ replica: String(r.replica) }, r.lagSeconds);
+      },
+    });
+    new Counter({
+      name: 'pos_db_transaction_retries_total',
+      help: 'Transactions run again after a deadlock, lock wait timeout or (Galera) certification conflict',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(transactionRetries());
       },
     });
     const leases = this.leases;
