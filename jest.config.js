@@ -16,5 +16,7 @@ module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+    // The failover drill on a real cluster (scripts/cluster): `npm run test:drill`, skipped unless DRILL=1.
+    { ...common, displayName: 'drill', testMatch: ['<rootDir>/test/drill/**/*.drill-spec.ts'] },
   ],
 };
