@@ -228,11 +228,14 @@ sentinel parallel-syncs $SENTINEL_NAME 1
 EOF
     detached /dev/null redis-sentinel "$conf"
   done
+  # Ready when the master the Sentinels name (either server, after a failover) has its replica.
+  local master
   for _ in $(seq 1 60); do
-    [ "$(redis-cli -p "$REDIS_REPLICA" info replication 2>/dev/null | tr -d '\r' | awk -F: '/master_link_status/ {print $2}')" = "up" ] && return 0
+    master=$(redis-cli -p $((BASE + 70)) sentinel get-master-addr-by-name "$SENTINEL_NAME" 2>/dev/null | sed -n 2p)
+    [ -n "$master" ] && redis-cli -p "$master" info replication 2>/dev/null | tr -d '\r' | grep -q '^slave0:.*state=online' && return 0
     sleep 0.5
   done
-  log "the Redis replica did not connect to its master"; return 1
+  log "the Redis master has no replica online"; return 1
 }
 
 sentinels() { echo "$HOST:$((BASE + 70)),$HOST:$((BASE + 71)),$HOST:$((BASE + 72))"; }
