@@ -43,7 +43,7 @@ async function prepare() {
   await root.query(`DROP DATABASE IF EXISTS \`${DB}\``);
   await root.query(`CREATE DATABASE \`${DB}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await root.end();
-  for (const cmd of ['migrate', 'seed:demo']) execFileSync('node', ['dist/apps/cli/src/main.js', cmd], { env: env(0, WRITE), stdio: 'ignore' });
+  for (const cmd of ['migrate', 'seed:demo']) execFileSync('node', ['dist/apps/cli/src/main.js', cmd], { env: env(3000, WRITE), stdio: 'ignore' });
   const db = await mysql.createConnection({ host: '127.0.0.1', port: WRITE, user: 'root', database: DB });
   await db.query('UPDATE stock_levels SET quantity = 100000000');
   const [items] = await db.query('SELECT id FROM items WHERE sku IN (?)', [SKUS]);
@@ -73,6 +73,24 @@ const post = (url, path, token, body) =>
     body: JSON.stringify(body),
   });
 
+/** CPU seconds a process has used (utime + stime, /proc), for CPU per sale. */
+function cpuSeconds(pid) {
+  try {
+    const fields = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+const nodePids = () =>
+  [1, 2, 3].map((n) => {
+    try {
+      return Number(require('node:fs').readFileSync(`${process.env.CLUSTER_DIR ?? '/tmp/pos-cluster'}/node${n}/mysqld.pid`, 'utf8'));
+    } catch {
+      return 0;
+    }
+  });
+
 async function retries(url) {
   const text = await (await fetch(`${url}/metrics`)).text();
   return Number(/^pos_db_transaction_retries_total (\d+)/m.exec(text)?.[1] ?? 0);
@@ -80,6 +98,8 @@ async function retries(url) {
 
 async function run(label, apis, setup) {
   const before = await Promise.all(apis.map((a) => retries(a.url)));
+  const apiCpu0 = apis.map((a) => cpuSeconds(a.child.pid));
+  const dbCpu0 = nodePids().map(cpuSeconds);
   const latencies = [];
   let unavailable = 0;
   let other = 0;
@@ -103,6 +123,8 @@ async function run(label, apis, setup) {
   };
   await Promise.all(apis.flatMap((a) => Array.from({ length: CONNECTIONS }, () => till(a))));
   const after = await Promise.all(apis.map((a) => retries(a.url)));
+  const apiCpu = apis.reduce((n, a, i) => n + cpuSeconds(a.child.pid) - apiCpu0[i], 0);
+  const dbCpu = nodePids().map((pid, i) => cpuSeconds(pid) - dbCpu0[i]);
   latencies.sort((x, y) => x - y);
   const q = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0);
   const sales = latencies.length;
@@ -115,6 +137,8 @@ async function run(label, apis, setup) {
     answered_503: unavailable,
     other_errors: other,
     retries_per_sale: Math.round((retried / Math.max(1, sales)) * 100) / 100,
+    api_cpu_ms_per_sale: Math.round((apiCpu * 1000) / Math.max(1, sales)),
+    db_cpu_ms_per_sale_by_node: dbCpu.map((c) => Math.round((c * 1000) / Math.max(1, sales))),
   };
   console.log(JSON.stringify(figures));
   return figures;
