@@ -148,7 +148,7 @@ maybe('Failover drill (Galera + HAProxy + Redis Sentinel, 2 APIs, 2 workers)', (
     const elapsed = Date.now() - started;
     expect(killedAt).toBeGreaterThan(0);
     const refusals = logs.flatMap((l) => l.refusals);
-    expect(refusals.filter((s) => s !== 503 && s !== 0)).toEqual([]);
+    expect(refusals.filter((s) => s !== 503)).toEqual([]); // 2xx or 503, never a 5xx or a broken connection
     expect(logs.flatMap((l) => l.unanswered)).toEqual([]);
     // recovery: the longest pause in acknowledged sales (both tills) from the kill on
     const acks = [killedAt, ...logs.flatMap((l) => l.ackTimes.filter((t) => t > killedAt))].sort((x, y) => x - y);
@@ -178,7 +178,7 @@ maybe('Failover drill (Galera + HAProxy + Redis Sentinel, 2 APIs, 2 workers)', (
     );
     const logs = collect(await Promise.all([till('redis-a', admin, dt, { sales: 10 }), till('redis-b', manager, ap, { sales: 10 })]));
     Object.assign(report, { redis_failover_ms_to_first_sale: Math.min(...logs.flatMap((l) => l.ackTimes)) - failoverAt });
-    expect(logs.flatMap((l) => l.refusals).filter((s) => s !== 503 && s !== 0)).toEqual([]);
+    expect(logs.flatMap((l) => l.refusals).filter((s) => s !== 503)).toEqual([]);
     // limits stay shared after the switch: one new token's requests alternating between the two
     // replicas count down one counter (per-process fallback counters would count each replica's own)
     const sharedCountdown = async () => {
