@@ -5,7 +5,7 @@ import { RollupRebuildService } from '@pos/integration';
 import { ItemService } from '@pos/catalog';
 import { SaleFactsReader } from '@pos/sales';
 import { DataSource } from 'typeorm';
-import { VolumeSeeder } from './volume-seed';
+import { VolumeSeeder } from './volume-seed/volume-seeder';
 
 export const USAGE = `usage: npm run cli -- <migrate|seed:demo|seed:volume|reports:rebuild|catalog:reindex-names|user:create|user:reset-password|user:discount-limits|app:create|token:issue|token:revoke> [--flags]`;
 
