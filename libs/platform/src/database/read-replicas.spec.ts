@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config';
-import { readAsOf, ReadReplicas, replicaManager } from './read-replicas';
+import { ReadOnReplica, readAsOf, ReadReplicas, replicaManager } from './read-replicas';
 
 /**
  * ReadReplicas' choices against a stub pool cluster: the heartbeat's lag decides, a replica that
@@ -113,5 +113,25 @@ describe('ReadReplicas', () => {
     } as unknown as AppConfig);
     expect(replicas.enabled).toBe(false);
     expect(await replicas.run(async () => replicaManager())).toBeUndefined();
+  });
+});
+
+describe('ReadOnReplica', () => {
+  it('keeps each wrapped handler its name (the OpenAPI document finds its parameters by it)', () => {
+    @ReadOnReplica()
+    class Feed {
+      sales(): string {
+        return 'all';
+      }
+    }
+    class One {
+      @ReadOnReplica()
+      sale(): string {
+        return 'one';
+      }
+    }
+    expect(Feed.prototype.sales.name).toBe('sales');
+    expect(One.prototype.sale.name).toBe('sale');
+    expect(new Feed().sales()).toBe('all');
   });
 });

@@ -323,6 +323,9 @@ export function ReadOnReplica(): MethodDecorator & ClassDecorator {
       return replicas.run(async () => original.apply(this, args));
     };
     copyMethodMetadata(original, descriptor.value as (...args: unknown[]) => unknown);
+    // @nestjs/swagger finds a handler's parameters by its function's name: keep it, or the
+    // document loses the route's path and query parameters (and their 400/404/422).
+    Object.defineProperty(descriptor.value, 'name', { value: original.name });
     return descriptor;
   };
   return ((target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => {
