@@ -9,7 +9,7 @@ export * from './changes/change-log';
 export * from './changes/change.entities';
 export * from './db-errors';
 export * from './tx-repository';
-export { insertRows } from './insert-rows';
+export { assumeInsertReturning, insertRows } from './insert-rows';
 export * from './transactional';
 export { boundMysqlPool, DatabaseBounds } from './db-timeouts';
 export { onPrimary, readAsOf, ReadOnReplica, ReadReplicas } from './read-replicas';

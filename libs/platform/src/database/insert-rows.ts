@@ -102,7 +102,7 @@ class Writer {
   static async open(em: EntityManager, generated: ColumnMetadata | undefined): Promise<Writer> {
     const driver = em.connection.driver;
     if (!generated) return new Writer(em, driver, generated, { kind: 'none' });
-    if (em.connection.options.type === 'better-sqlite3' || isMariaDbWithReturning(driver)) return new Writer(em, driver, generated, { kind: 'returning' });
+    if (em.connection.options.type === 'better-sqlite3' || (await answersReturning(em))) return new Writer(em, driver, generated, { kind: 'returning' });
     const own = em.queryRunner ? undefined : em.connection.createQueryRunner();
     const runner = em.queryRunner ?? own!;
     try {
@@ -140,10 +140,33 @@ class Writer {
   }
 }
 
-/** MariaDB answers INSERT ... RETURNING from 10.5 (the driver learns the version at connect). */
-function isMariaDbWithReturning(driver: Driver): boolean {
-  const version = (driver as { version?: string }).version ?? '';
-  return /mariadb/i.test(version) && VersionUtils.isGreaterOrEqual(version, '10.5.0');
+/** Per data source: whether the server answers INSERT ... RETURNING (MariaDB 10.5+). */
+const returningSupport = new WeakMap<object, Promise<boolean>>();
+
+/**
+ * MariaDB answers INSERT ... RETURNING from 10.5. The server's own VERSION() says which server it
+ * is ("10.11.19-MariaDB-..."); TypeORM keeps only its number (driver.version "10.11.19"), which
+ * cannot tell MariaDB from MySQL, so it is read once per data source (one statement per process).
+ */
+function answersReturning(em: EntityManager): Promise<boolean> {
+  const source = em.connection;
+  let known = returningSupport.get(source);
+  if (!known) {
+    known = (source.query('SELECT VERSION() AS v') as Promise<{ v: string }[]>).then((rows) => isMariaDbWithReturning(String(rows[0]?.v ?? '')));
+    returningSupport.set(source, known);
+    known.catch(() => returningSupport.delete(source));
+  }
+  return known;
+}
+
+/** Tests: take one path or the other on this data source (undefined: ask the server again). */
+export function assumeInsertReturning(source: object, answers: boolean | undefined): void {
+  if (answers === undefined) returningSupport.delete(source);
+  else returningSupport.set(source, Promise.resolve(answers));
+}
+
+function isMariaDbWithReturning(version: string): boolean {
+  return /mariadb/i.test(version) && VersionUtils.isGreaterOrEqual(version.replace(/^([\d.]+).*$/, '$1'), '10.5.0');
 }
 
 function persistent(driver: Driver, column: ColumnMetadata, row: ObjectLiteral): unknown {
