@@ -5,3 +5,4 @@ export * from './clock';
 export * from './word-starts';
 export * from './utc-days';
 export * from './local-time';
+export * from './change-cursor';

@@ -126,6 +126,8 @@ export interface AppConfig {
   writeDeadlines: { posMs: number; syncUploadMs: number };
   /** Days after a sale during which its goods can be returned. */
   returnWindowDays: number;
+  /** Change feeds and the event log (issue 26): nothing stamped within `settleSeconds` of now is served (a transaction may still commit it). */
+  changeFeed: { settleSeconds: number };
   sync: SyncConfig;
   /** Bulk price jobs: how often unfinished rows are queued again, and when a `running` one without progress counts as lost. */
   bulkJobs: { sweepIntervalMs: number; staleMs: number };
@@ -238,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       syncUploadMs: read.int('SYNC_UPLOAD_DEADLINE_MS', 25000, 0, 3_600_000),
     },
     returnWindowDays: read.int('RETURN_WINDOW_DAYS', 30, 0, 3650),
+    changeFeed: { settleSeconds: read.int('CHANGE_FEED_SETTLE_SECONDS', 60, 0, 3600) },
     sync: {
       overlapSeconds: read.int('SYNC_OVERLAP_SECONDS', 300, 0, 86_400),
       tombstoneRetentionDays: read.int('SYNC_TOMBSTONE_RETENTION_DAYS', 90, 1, 3650),
