@@ -80,8 +80,10 @@ export interface WebhookConfig {
   timeoutMs: number;
   /** An endpoint failing continuously for this long is disabled. */
   disableAfterHours: number;
-  /** Published outbox rows and delivery logs older than this are purged. */
+  /** Delivery logs untouched for this long are purged. */
   retentionDays: number;
+  /** Events (the event log, replay_from) are kept this long; older ones are purged with their deliveries. */
+  eventRetentionDays: number;
   /** How often the outbox relay looks for new events (it drains every batch it finds at once). */
   relayIntervalMs: number;
   /** How often due deliveries whose queue job was lost are queued again. */
@@ -228,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: read.int('WEBHOOK_TIMEOUT_MS', 10000, 100, 60000),
       disableAfterHours: read.int('WEBHOOK_DISABLE_AFTER_HOURS', 72, 0, 8760),
       retentionDays: read.int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
+      eventRetentionDays: read.int('EVENT_RETENTION_DAYS', 30, 1, 3650),
       relayIntervalMs: read.int('WEBHOOK_RELAY_INTERVAL_MS', 250, 10, 600_000),
       sweepIntervalMs: read.int('WEBHOOK_SWEEP_INTERVAL_MS', 30000, 100, 3_600_000),
       concurrency: read.int('WEBHOOK_CONCURRENCY', 20, 1, 500),

@@ -28,6 +28,7 @@ import { SaleVoidedAfterClose1764610000000 } from './1764610000000-sale-voided-a
 import { WorkerLeases1764700000000 } from './1764700000000-worker-leases';
 import { ReplicaHeartbeat1764710000000 } from './1764710000000-replica-heartbeat';
 import { RollupRebuildLease1764730000000 } from './1764730000000-rollup-rebuild-lease';
+import { OutboxEventsCreatedAt1764810000000 } from './1764810000000-outbox-events-created-at';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   WorkerLeases1764700000000,
   ReplicaHeartbeat1764710000000,
   RollupRebuildLease1764730000000,
+  OutboxEventsCreatedAt1764810000000,
 ];
