@@ -5,6 +5,7 @@ import { AppConfig } from '../config';
 import { APP_CONFIG } from '../config/config.module';
 import { BoundCap, writeDeadlineCap } from './write-deadline';
 import { mysqlPools } from './mysql-pools';
+import { limitTransactionAge } from './transactional';
 
 /** What the bounds need of a mysql2 (callback) pool and its connections. */
 type Callback = (err: unknown, ...rest: unknown[]) => void;
@@ -134,6 +135,9 @@ export class DatabaseTimeouts implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    const settleMs = this.config.changeFeed.settleSeconds * 1000;
+    // The horizon's proviso (transactional.ts): 2 s (or a fifth of a short window) left for the COMMIT itself.
+    limitTransactionAge(settleMs > 0 ? settleMs - Math.min(2000, settleMs / 5) : 0);
     if (this.config.db.type !== 'mysql') return;
     // One pool, or with read replicas every pool of the cluster (primary and each replica).
     const pools = mysqlPools<MysqlPool>(this.dataSource);

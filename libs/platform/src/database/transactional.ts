@@ -3,9 +3,34 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { copyMethodMetadata } from 'nestjs-cls';
 import { isRetryableTransactionError } from './db-errors';
-import { assertWithinWriteDeadline } from './write-deadline';
+import { assertWithinWriteDeadline, WRITE_DEADLINE_EXCEEDED } from './write-deadline';
 
 const MAX_ATTEMPTS = 6;
+
+/**
+ * The change feeds and the event log (issue 26) never serve a row stamped later than
+ * `now - CHANGE_FEED_SETTLE_SECONDS` (the horizon), so a reader never walks past a row that is
+ * stamped but not yet committed, provided no transaction commits more than that long after it
+ * stamped. This bound makes the proviso a rule rather than a hope: an attempt older than the
+ * limit when it is about to commit rolls back instead (503 `deadline_exceeded`, nothing written;
+ * the caller retries). Set at boot from the settle window less a margin (0: no bound).
+ */
+let transactionAgeLimitMs = 0;
+export function limitTransactionAge(ms: number): void {
+  transactionAgeLimitMs = Math.max(0, ms);
+}
+
+export class TransactionTooOldError extends Error {
+  readonly code = WRITE_DEADLINE_EXCEEDED;
+
+  constructor(
+    readonly ageMs: number,
+    readonly limitMs: number,
+  ) {
+    super(`The transaction ran ${Math.round(ageMs)} ms, past the ${limitMs} ms a change may take to commit (CHANGE_FEED_SETTLE_SECONDS); rolled back.`);
+    this.name = 'TransactionTooOldError';
+  }
+}
 
 /** Transactions run again after a deadlock, lock wait or certification conflict, since start (pos_db_transaction_retries_total). */
 let retried = 0;
@@ -18,11 +43,14 @@ class CommitScope {
   readonly committed: (() => void)[] = [];
 
   async run<T>(work: () => Promise<T>): Promise<T> {
+    const startedAt = performance.now();
     assertWithinWriteDeadline(); // a request past its write deadline (write-deadline.ts) starts nothing...
     const result = await work();
     // Hooks may register more hooks (or values) while they run: index, not iterator.
     for (let i = 0; i < this.hooks.length; i++) await this.hooks[i]();
     assertWithinWriteDeadline(); // ...and commits nothing: thrown here, the transaction rolls back
+    const ageMs = performance.now() - startedAt;
+    if (transactionAgeLimitMs > 0 && ageMs > transactionAgeLimitMs) throw new TransactionTooOldError(ageMs, transactionAgeLimitMs);
     return result;
   }
 }
