@@ -8,6 +8,7 @@ import type { Logger as Pino } from 'pino';
 import { AppConfig, HttpServerConfig, loadConfig, Metrics, REQUEST_LOGGER } from '@pos/platform';
 import { AppModule } from './app.module';
 import { finishDocument } from './http/openapi';
+import { documentIdempotency } from './http/idempotency.openapi';
 import { jsonBodies } from './http/body-parsing';
 import { useMetricsEndpoint } from './http/http-metrics';
 import { useCompression, useCors } from './http/cors-and-compression';
@@ -102,5 +103,8 @@ export function setupOpenApi(app: INestApplication): void {
       })
       .build(),
   );
-  SwaggerModule.setup('api/docs', app, finishDocument(document), { jsonDocumentUrl: 'api/docs-json', useGlobalPrefix: false });
+  SwaggerModule.setup('api/docs', app, documentIdempotency(finishDocument(document)), {
+    jsonDocumentUrl: 'api/docs-json',
+    useGlobalPrefix: false,
+  });
 }

@@ -8,6 +8,7 @@ import { pageRequest } from '../http/page-query.dto';
 import { CategoryListQuery, CreateCategoryDto, UpdateCategoryDto } from './catalog.dto';
 import { Category, CategoryDetail, CategoryListEntry } from './catalog.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 @ApiTags('Catalog: categories')
 @Controller('categories')
@@ -26,6 +27,7 @@ export class CategoriesController {
   }
 
   @Post()
+  @IdempotentCreate()
   @HttpCode(201)
   @RequirePermission('catalog.manage')
   @ApiOperation({ summary: 'Create a category (names unique among siblings)' })

@@ -8,6 +8,7 @@ import { pageRequest } from '../http/page-query.dto';
 import { AdjustmentDto, InventoryQuery, MovementQuery } from './catalog.dto';
 import { Adjustment, InventoryRow, StockMovement } from './catalog.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 export function dayStart(date: string | undefined): Date | undefined {
   return date ? new Date(date.length === 10 ? `${date}T00:00:00Z` : date) : undefined;
@@ -54,6 +55,7 @@ export class InventoryController {
   }
 
   @Post('adjustments')
+  @IdempotentCreate()
   @HttpCode(201)
   @RequirePermission('inventory.adjust')
   @ApiOperation({ summary: 'Stock adjustment: count, receive, damage, spoilage or transfer (one transaction)' })

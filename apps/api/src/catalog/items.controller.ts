@@ -11,6 +11,7 @@ import { pageRequest } from '../http/page-query.dto';
 import { CheckNameQuery, CreateItemDto, ItemListQuery, ItemWriteDto, SerialQuery } from './catalog.dto';
 import { Item, ItemDetail, ItemNameCheck, SerialNumber } from './catalog.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 /** The item body to the use case's input; amounts in the catalog currency (its `decimals`: more is a 422 on the field). */
 export function itemInput(body: ItemWriteDto | CreateItemDto, decimals: number): ItemInput {
@@ -86,6 +87,7 @@ export class ItemsController {
   }
 
   @Post()
+  @IdempotentCreate()
   @HttpCode(201)
   @RateTier('standard')
   @RequirePermission('catalog.manage')

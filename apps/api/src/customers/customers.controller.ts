@@ -9,6 +9,7 @@ import { pageRequest } from '../http/page-query.dto';
 import { CreateCustomerDto, CreateCustomerGroupDto, CustomerListQuery, CustomerSearchQuery, CustomerWriteDto } from './customers.dto';
 import { Customer, CustomerGroup } from './customers.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 function customerInput(b: CustomerWriteDto): CustomerInput {
   return {
@@ -42,6 +43,7 @@ export class CustomersController {
   }
 
   @Post('customers')
+  @IdempotentCreate()
   @HttpCode(201)
   @RequirePermission('customers.manage')
   @ApiOperation({ summary: 'Create a customer (name required; email and phone validated; emails unique)' })
@@ -96,6 +98,7 @@ export class CustomersController {
   }
 
   @Post('customer-groups')
+  @IdempotentCreate()
   @HttpCode(201)
   @RequirePermission('customers.manage')
   @ApiOperation({ summary: 'Create a customer group' })

@@ -29,7 +29,7 @@ export function useCors(app: NestExpressApplication, config: AppConfig): void {
     origin: config.corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'Content-Disposition'],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'Idempotency-Key-Retention', 'Content-Disposition'],
     maxAge: 600,
     preflightContinue: true,
   });

@@ -8,6 +8,7 @@ import { PageQueryDto, pageRequest } from '../http/page-query.dto';
 import { CreateApiApplicationDto, IssueTokenDto } from './auth.dto';
 import { ApiApplication, ApiApplicationDetail, IssuedApiToken } from './identity.responses';
 import { ApiEnvelope, ApiMessage } from '../http/openapi';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 @ApiTags('API applications')
 @Controller('api-applications')
@@ -23,6 +24,7 @@ export class ApiApplicationsController {
   }
 
   @Post()
+  @IdempotentCreate()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create an API application user with permissions' })
   @ApiEnvelope(ApiApplicationDetail, { status: 201 })
@@ -38,6 +40,7 @@ export class ApiApplicationsController {
   }
 
   @Post(':user/tokens')
+  @IdempotentCreate({ secrets: ['token'] })
   @HttpCode(201)
   @ApiOperation({ summary: 'Issue a token with explicit abilities; the token is shown once' })
   @ApiEnvelope(IssuedApiToken, { status: 201 })

@@ -8,6 +8,7 @@ import { IdPipe } from '../http/id.pipe';
 import { BulkPricesDto } from './pricing.dto';
 import { BulkPriceJob } from './pricing.responses';
 import { ApiEnvelope } from '../http/openapi';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 @ApiTags('Pricing')
 @Controller('prices/bulk')
@@ -19,6 +20,7 @@ export class BulkPricesController {
   ) {}
 
   @Post()
+  @IdempotentCreate({ mode: 'claim' })
   @HttpCode(200)
   @RateTier('bulk')
   @ApiOperation({ summary: 'Up to 10,000 price changes (items or price-book entries): validated, then applied by a queued job' })

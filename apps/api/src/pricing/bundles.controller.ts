@@ -10,6 +10,7 @@ import { pageRequest } from '../http/page-query.dto';
 import { AvailabilityQuery, BundleCalculateDto, BundleListQuery, CreateBundleDto, UpdateBundleDto } from './pricing.dto';
 import { Bundle, BundleAvailability, BundleCalculation } from './pricing.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 const endOfDay = (d: string) => new Date(d.length === 10 ? `${d}T23:59:59.999Z` : d);
 
@@ -35,6 +36,7 @@ export class BundlesController {
   }
 
   @Post()
+  @IdempotentCreate()
   @HttpCode(201)
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Create a bundle' })

@@ -6,6 +6,7 @@ import { ConvertQuery, RateDto } from './pricing.dto';
 import { Currency } from '../catalog/catalog.responses';
 import { CurrencyConversion, ExchangeRate } from './pricing.responses';
 import { ApiEnvelope } from '../http/openapi';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 @ApiTags('Currencies')
 @Controller('currencies')
@@ -40,6 +41,7 @@ export class CurrenciesController {
   }
 
   @Post(':currency/rates')
+  @IdempotentCreate()
   @HttpCode(201)
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Record an exchange rate (units per 1 base unit), effective now or at effective_at' })

@@ -11,6 +11,7 @@ import { cartRequest } from './cart-request';
 import { CreateRuleDto, PricingCartDto, RuleListQuery, UpdateRuleDto } from './pricing.dto';
 import { PricingRule, RuleEvaluation } from './pricing.responses';
 import { ApiEnvelope, ApiMessage } from '../http/openapi';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 /** A percent (two decimals) in basis points. */
 const bp = (percent: number | undefined) => (percent === undefined ? undefined : toMinor(percent, 2));
@@ -81,6 +82,7 @@ export class PricingRulesController {
   }
 
   @Post()
+  @IdempotentCreate()
   @HttpCode(200)
   @RequirePermission('pricing.manage')
   @ApiOperation({

@@ -12,6 +12,7 @@ import { WriteDeadline } from '../http/write-deadline';
 import { pageRequest } from '../http/page-query.dto';
 import { CheckSaleQuery, CreateReturnDto, createReturnInput, ReturnDecisionDto, ReturnListQuery } from './returns.dto';
 import { CHECK_SALE, REASON, RETURN_DETAIL, RETURN_SUMMARY } from './returns.openapi';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 const NOT_FOUND = 'Unknown return, or a return of a store the caller cannot access (also a non-numeric id)';
 const STATE = 'The return is not in a state that allows this (see the states on POST /returns)';
@@ -50,6 +51,7 @@ export class ReturnsController {
   }
 
   @Post()
+  @IdempotentCreate({ bodyKey: 'idempotency_key' })
   @HttpCode(200)
   @RequirePermission('returns.create')
   @WriteDeadline()

@@ -12,6 +12,7 @@ import { CheckoutDto } from './sales.dto';
 import { CheckoutValidation, SaleDetail } from './sales.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
 import { WriteDeadline } from '../http/write-deadline';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 function discountOf(type: string | undefined, value: number | undefined, amount: number | undefined, field: string, decimals: number) {
   if (!type && amount !== undefined && amount > 0) return { type: 'amount' as const, value: amountToMinor(amount, decimals, `${field}_amount`) };
@@ -67,6 +68,7 @@ export class CheckoutController {
   ) {}
 
   @Post()
+  @IdempotentCreate({ bodyKey: 'idempotency_key' })
   @HttpCode(201)
   @RequirePermission('sales.create')
   @WriteDeadline()

@@ -12,6 +12,7 @@ import { pageRequest } from '../http/page-query.dto';
 import { InvoiceListQuery, InvoicePaymentDto, ReceiptQuery, SaleListQuery, SaleSearchQuery, VoidDto } from './sales.dto';
 import { Invoice, InvoiceDetail, Receipt, SaleDetail, SaleSummary } from './sales.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 @ApiTags('Sales and invoices')
 @Controller()
@@ -112,6 +113,7 @@ export class SalesController {
   }
 
   @Post('invoices/:invoice/payments')
+  @IdempotentCreate()
   @HttpCode(201)
   @RequirePermission('invoices.manage')
   @ApiOperation({ summary: 'Record a later payment of an on-account balance' })

@@ -8,6 +8,7 @@ import { CashMovementDto, CloseSessionDto, OpenSessionDto, StoreQuery } from './
 import { CashMovementResult, Session, SessionStatus, SessionSummary } from './sessions.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
 import { WriteDeadline } from '../http/write-deadline';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 const OWN =
   "A session is its user's own: another user's session (same store) needs `sessions.supervise` as well (managers, admins); " +
@@ -41,6 +42,7 @@ export class SessionsController {
   }
 
   @Post('sessions/open')
+  @IdempotentCreate()
   @HttpCode(200)
   @RequirePermission('sessions.manage')
   @WriteDeadline()
@@ -62,6 +64,7 @@ export class SessionsController {
   }
 
   @Post('sessions/:session/cash-movement')
+  @IdempotentCreate()
   @HttpCode(200)
   @WriteDeadline()
   @OnSession("Record cash_in or cash_out (only while open); amount in the store's currency")

@@ -18,6 +18,7 @@ import { WriteDeadline } from '../http/write-deadline';
 import { sendJson } from './gzip-json';
 import { SyncDeltaQuery, SyncInitialQuery, SyncPageEnvelope, SyncStatusEnvelope, SyncStatusQuery, SyncUploadDto, UploadEnvelope } from './sync.dto';
 import { parseTransaction } from './upload-transactions';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 const PAGING =
   'Paged by cursor: each page holds at most `limit` records (default 1,000, max 5,000) walked in id order, type by type ' +
@@ -70,6 +71,7 @@ export class SyncController {
   }
 
   @Post('upload')
+  @IdempotentCreate({ mode: 'claim' })
   @HttpCode(200)
   @RateTier('bulk')
   @WriteDeadline('sync_upload')

@@ -17,6 +17,7 @@ import {
   WebhookEndpointSchema,
 } from './webhooks.dto';
 import { ApiEnvelope, ApiErrors, ApiMessage } from './webhooks.openapi';
+import { IdempotentCreate } from '../http/idempotency.decorator';
 
 const PAGE = { default: 50, max: 100 };
 const WebhookParam = () =>
@@ -31,6 +32,7 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhookEndpointService) {}
 
   @Post()
+  @IdempotentCreate({ secrets: ['secret'] })
   @HttpCode(201)
   @RequirePermission('webhooks.manage')
   @ApiOperation({ summary: 'Create an endpoint; the signing secret is in this response only' })

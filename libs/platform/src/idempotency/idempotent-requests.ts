@@ -4,7 +4,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { LessThan } from 'typeorm';
 import { Clock, ConflictError, ValidationFailedError } from '@pos/kernel';
-import { isLockWaitTimeout } from '../database/db-errors';
+import { isLockWaitTimeout, isUniqueViolation } from '../database/db-errors';
 import { insertRows } from '../database/insert-rows';
 import { withTransactionRetry } from '../database/transactional';
 import { IdempotencyKeyEntity, IdempotencyRecord } from './idempotency-key.entity';
@@ -22,6 +22,16 @@ export interface IdempotentOutcome {
   replayed: boolean;
   status: number;
   body: unknown;
+}
+
+/**
+ * How an answer is kept and given back: `store` turns the answer into what is written (e.g. a
+ * secret shown once, sealed with APP_KEY), `restore` turns what was written back into the answer.
+ * Without one the answer is stored as its JSON.
+ */
+export interface AnswerCodec {
+  store(body: unknown): unknown;
+  restore(stored: unknown): unknown;
 }
 
 /** A claim left in flight by a request that died is taken over after this long. */
@@ -81,7 +91,7 @@ export class IdempotentRequests {
     return this.txHost.tx.getRepository(IdempotencyKeyEntity);
   }
 
-  async run(request: IdempotentRequest, successStatus: number, work: () => Promise<unknown>): Promise<IdempotentOutcome> {
+  async run(request: IdempotentRequest, successStatus: number, work: () => Promise<unknown>, codec?: AnswerCodec): Promise<IdempotentOutcome> {
     for (let attempt = 1; ; attempt++) {
       try {
         const body = await withTransactionRetry(this.txHost, async () => {
@@ -96,7 +106,7 @@ export class IdempotentRequests {
               fingerprint: request.fingerprint,
               status: 'completed',
               responseStatus: successStatus,
-              responseBody: JSON.stringify(result),
+              responseBody: JSON.stringify(codec ? codec.store(result) : result),
               userId: request.userId,
               createdAt: now,
               completedAt: now,
@@ -113,20 +123,81 @@ export class IdempotentRequests {
           if (isLockWaitTimeout(error)) throw inFlight();
           throw error;
         }
-        const outcome = await this.answer(existing, request, successStatus);
+        const outcome = await this.answer(existing, request, successStatus, codec);
         if (outcome) return outcome;
         if (attempt >= 3) throw inFlight();
       }
     }
   }
 
+  /**
+   * For work that cannot run inside one transaction with its key: it commits on its own, in several
+   * transactions, or has effects after its commit (a queued job; the offline upload, each of whose
+   * transactions is exactly once by its own key). Must be called outside any transaction. The key
+   * is claimed first (`in_flight`, committed, under the unique index), so a concurrent duplicate
+   * meets the claim and gets 409 with Retry-After, and a retry after it finished gets the stored
+   * answer without running anything. The work then runs; its answer completes the claim, or its
+   * failure removes the claim (nothing is kept for a request that failed, as with `run`). The one
+   * gap, stated in the README: a process that dies between the work's commit and the completion
+   * leaves the claim in flight; it is taken over after a minute and the work runs again.
+   */
+  async claimThenRun(request: IdempotentRequest, successStatus: number, work: () => Promise<unknown>, codec?: AnswerCodec): Promise<IdempotentOutcome> {
+    const claim = await this.claim(request, successStatus, codec);
+    if ('replayed' in claim) return claim;
+    let result: unknown;
+    try {
+      result = await work();
+    } catch (error) {
+      await this.txHost.withTransaction(() => this.repo.delete({ id: claim.id, status: 'in_flight' })).catch(() => undefined);
+      throw error;
+    }
+    await this.txHost.withTransaction(() =>
+      this.repo.update(
+        { id: claim.id },
+        {
+          status: 'completed',
+          responseStatus: successStatus,
+          responseBody: JSON.stringify(codec ? codec.store(result) : result),
+          completedAt: this.clock.now(),
+        },
+      ),
+    );
+    return { replayed: false, status: successStatus, body: result };
+  }
+
+  /** Claims the key (its row id), or the answer an earlier request with it already settles. */
+  private async claim(request: IdempotentRequest, successStatus: number, codec?: AnswerCodec): Promise<{ id: number } | IdempotentOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      const existing = await this.repo.findOneBy({ key: request.key });
+      if (existing) {
+        const outcome = await this.answer(existing, request, successStatus, codec);
+        if (outcome) return outcome;
+      }
+      try {
+        const now = this.clock.now();
+        const [id] = await this.txHost.withTransaction(() =>
+          insertRows(this.txHost.tx, IdempotencyKeyEntity, [
+            { ...request, status: 'in_flight', responseStatus: null, responseBody: null, createdAt: now, completedAt: null },
+          ]),
+        );
+        return { id };
+      } catch (error) {
+        // Another request claimed it between the read and the insert: answer from its row.
+        if (!isUniqueViolation(error) && !isLockWaitTimeout(error)) throw error;
+        if (attempt >= 3) throw inFlight();
+      }
+    }
+  }
+
   /** The answer for a key someone already committed; null when a dead in-flight claim was removed (run again). */
-  private async answer(existing: IdempotencyRecord, request: IdempotentRequest, successStatus: number): Promise<IdempotentOutcome | null> {
+  private async answer(existing: IdempotencyRecord, request: IdempotentRequest, successStatus: number, codec?: AnswerCodec): Promise<IdempotentOutcome | null> {
     if (existing.fingerprint !== request.fingerprint || existing.scope !== request.scope || existing.userId !== request.userId) {
       throw ValidationFailedError.field('idempotency_key', 'This idempotency key was already used for a different request.');
     }
-    if (existing.status === 'completed')
-      return { replayed: true, status: existing.responseStatus ?? successStatus, body: JSON.parse(existing.responseBody ?? 'null') as unknown };
+    if (existing.status === 'completed') {
+      const stored = JSON.parse(existing.responseBody ?? 'null') as unknown;
+      return { replayed: true, status: existing.responseStatus ?? successStatus, body: codec ? codec.restore(stored) : stored };
+    }
     const stale = new Date(this.clock.now().getTime() - IN_FLIGHT_STALE_MS);
     const removed = await this.txHost.withTransaction(() => this.repo.delete({ key: request.key, status: 'in_flight', createdAt: LessThan(stale) }));
     if (!removed.affected) throw inFlight();

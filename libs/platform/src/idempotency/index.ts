@@ -1,2 +1,3 @@
 export * from './idempotency-key.entity';
 export * from './idempotent-requests';
+export * from './idempotency-key-header';

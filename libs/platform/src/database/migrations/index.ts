@@ -29,6 +29,7 @@ import { WorkerLeases1764700000000 } from './1764700000000-worker-leases';
 import { ReplicaHeartbeat1764710000000 } from './1764710000000-replica-heartbeat';
 import { RollupRebuildLease1764730000000 } from './1764730000000-rollup-rebuild-lease';
 import { OutboxEventsCreatedAt1764810000000 } from './1764810000000-outbox-events-created-at';
+import { IdempotencyKeyLength1764830000000 } from './1764830000000-idempotency-key-length';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   ReplicaHeartbeat1764710000000,
   RollupRebuildLease1764730000000,
   OutboxEventsCreatedAt1764810000000,
+  IdempotencyKeyLength1764830000000,
 ];
