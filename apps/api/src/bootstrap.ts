@@ -8,6 +8,7 @@ import type { Logger as Pino } from 'pino';
 import { AppConfig, HttpServerConfig, loadConfig, Metrics, REQUEST_LOGGER } from '@pos/platform';
 import { AppModule } from './app.module';
 import { finishDocument } from './http/openapi';
+import { documentConditionalRequests } from './http/conditional.openapi';
 import { documentIdempotency } from './http/idempotency.openapi';
 import { jsonBodies } from './http/body-parsing';
 import { useMetricsEndpoint } from './http/http-metrics';
@@ -103,7 +104,7 @@ export function setupOpenApi(app: INestApplication): void {
       })
       .build(),
   );
-  SwaggerModule.setup('api/docs', app, documentIdempotency(finishDocument(document)), {
+  SwaggerModule.setup('api/docs', app, documentConditionalRequests(documentIdempotency(finishDocument(document))), {
     jsonDocumentUrl: 'api/docs-json',
     useGlobalPrefix: false,
   });

@@ -5,7 +5,7 @@
 export type FieldErrors = Record<string, string[]>;
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'bad_request' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'validation' | 'rate_limited';
+  abstract readonly kind: 'bad_request' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'precondition_failed' | 'validation' | 'rate_limited';
 
   constructor(
     readonly code: string,

@@ -6,3 +6,4 @@ export * from './word-starts';
 export * from './utc-days';
 export * from './local-time';
 export * from './change-cursor';
+export * from './record-version';

@@ -93,6 +93,7 @@ const item = {
   reorder_quantity: s.int(),
   barcodes: s.array(s.string()),
   units: s.array(unit),
+  version: s.int('1 when created, +1 on every write; send it back (body version or If-Match) to refuse overwriting a newer edit'),
   created_at: s.dateTime(),
   updated_at: s.dateTime(),
   deleted_at: s.nullable(s.dateTime()),

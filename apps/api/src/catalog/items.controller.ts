@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CatalogCurrency, InventoryService, ItemInput, ItemService } from '@pos/catalog';
 import { Principal } from '@pos/identity';
@@ -12,6 +12,8 @@ import { CheckNameQuery, CreateItemDto, ItemListQuery, ItemWriteDto, SerialQuery
 import { Item, ItemDetail, ItemNameCheck, SerialNumber } from './catalog.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
+import { expectedVersions } from '../http/conditional';
+import { ApiIfMatch } from '../http/conditional.openapi';
 
 /** The item body to the use case's input; amounts in the catalog currency (its `decimals`: more is a 422 on the field). */
 export function itemInput(body: ItemWriteDto | CreateItemDto, decimals: number): ItemInput {
@@ -102,11 +104,13 @@ export class ItemsController {
   @Put(':item')
   @RateTier('standard')
   @RequirePermission('catalog.manage')
-  @ApiOperation({ summary: 'Update an item; barcodes/units, when given, replace the current ones' })
+  @ApiOperation({ summary: 'Update an item; barcodes/units, when given, replace the current ones; If-Match or version: only if unchanged since (else 412)' })
   @ApiEnvelope(ItemDetail)
   @ApiErrors(409)
-  async update(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Body() body: ItemWriteDto) {
-    return this.items.update(p, id, itemInput(body, await this.currency.decimals()));
+  @ApiIfMatch('item')
+  async update(@CurrentPrincipal() p: Principal, @Param('item', IdPipe) id: number, @Body() body: ItemWriteDto, @Headers('if-match') ifMatch?: string) {
+    const expected = expectedVersions(ifMatch, body.version, 'item');
+    return this.items.update(p, id, itemInput(body, await this.currency.decimals()), expected);
   }
 
   @Delete(':item')

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CustomerInput, CustomerService } from '@pos/customers';
 import { Principal } from '@pos/identity';
@@ -10,6 +10,8 @@ import { CreateCustomerDto, CreateCustomerGroupDto, CustomerListQuery, CustomerS
 import { Customer, CustomerGroup } from './customers.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
+import { expectedVersions } from '../http/conditional';
+import { ApiIfMatch } from '../http/conditional.openapi';
 
 function customerInput(b: CustomerWriteDto): CustomerInput {
   return {
@@ -72,11 +74,12 @@ export class CustomersController {
 
   @Put('customers/:customer')
   @RequirePermission('customers.manage')
-  @ApiOperation({ summary: 'Update a customer' })
+  @ApiOperation({ summary: 'Update a customer; If-Match or version: only if unchanged since (else 412)' })
   @ApiEnvelope(Customer)
   @ApiErrors(409)
-  update(@CurrentPrincipal() p: Principal, @Param('customer', IdPipe) id: number, @Body() body: CustomerWriteDto) {
-    return this.customers.update(p, id, customerInput(body));
+  @ApiIfMatch('customer')
+  update(@CurrentPrincipal() p: Principal, @Param('customer', IdPipe) id: number, @Body() body: CustomerWriteDto, @Headers('if-match') ifMatch?: string) {
+    return this.customers.update(p, id, customerInput(body), expectedVersions(ifMatch, body.version, 'customer'));
   }
 
   @Delete('customers/:customer')

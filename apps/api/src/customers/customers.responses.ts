@@ -16,6 +16,7 @@ export const Customer = defineView('Customer', {
   payment_terms_days: s.int(),
   tax_exempt: s.bool(),
   notes: s.nullable(s.string()),
+  version: s.int('1 when created, +1 on every write; send it back (body version or If-Match) to refuse overwriting a newer edit'),
   created_at: s.dateTime(),
   updated_at: s.dateTime(),
 });

@@ -2,6 +2,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { Page } from '@pos/kernel';
 import { setTokenExpiryHeaders } from '../identity/token-expiry';
+import { sendConditional } from './conditional';
 
 /** A success that carries only a message (deletes, revocations): `{success, message}`. */
 export class MessageResult {
@@ -29,13 +30,16 @@ export function paginationMeta(page: Page<unknown>): PaginationMeta {
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   override reply(response: unknown, body: unknown, statusCode?: number): unknown {
     setTokenExpiryHeaders((response as Response).req, response as Response);
+    const res = response as Response;
     if (body instanceof SerializedJson) {
-      const res = response as Response;
+      if (sendConditional(res, statusCode ?? res.statusCode, null, body.bytes)) return res;
       if (statusCode) res.status(statusCode);
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       return res.send(body.bytes);
     }
-    return super.reply(response, envelope(body), statusCode);
+    const answer = envelope(body);
+    if (sendConditional(res, statusCode ?? res.statusCode, answer)) return res;
+    return super.reply(response, answer, statusCode);
   }
 }
 

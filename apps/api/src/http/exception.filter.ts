@@ -22,6 +22,7 @@ const KIND_STATUS: Record<DomainError['kind'], number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  precondition_failed: 412,
   validation: 422,
   rate_limited: 429,
 };
@@ -33,6 +34,7 @@ const DEFAULT_MESSAGES: Record<number, string> = {
   404: 'Not found.',
   405: 'Method not allowed.',
   409: 'Conflict.',
+  412: 'Precondition failed.',
   413: 'The request body is too large.',
   415: 'Unsupported media type.',
   422: 'The given data was invalid.',

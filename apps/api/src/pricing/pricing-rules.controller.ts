@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { assertStoreAccess, currentStoreId, Principal } from '@pos/identity';
 import { amountToMinor, fromMinor, toMinor } from '@pos/kernel';
@@ -12,6 +12,8 @@ import { CreateRuleDto, PricingCartDto, RuleListQuery, UpdateRuleDto } from './p
 import { PricingRule, RuleEvaluation } from './pricing.responses';
 import { ApiEnvelope, ApiMessage } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
+import { expectedVersions } from '../http/conditional';
+import { ApiIfMatch } from '../http/conditional.openapi';
 
 /** A percent (two decimals) in basis points. */
 const bp = (percent: number | undefined) => (percent === undefined ? undefined : toMinor(percent, 2));
@@ -150,11 +152,13 @@ export class PricingRulesController {
 
   @Put(':pricingRule')
   @RequirePermission('pricing.manage')
-  @ApiOperation({ summary: 'Update a rule' })
+  @ApiOperation({ summary: 'Update a rule; If-Match or version: only if unchanged since (else 412)' })
   @ApiEnvelope(PricingRule)
-  async update(@Param('pricingRule', IdPipe) id: number, @Body() body: UpdateRuleDto) {
+  @ApiIfMatch('pricing rule')
+  async update(@Param('pricingRule', IdPipe) id: number, @Body() body: UpdateRuleDto, @Headers('if-match') ifMatch?: string) {
+    const expected = expectedVersions(ifMatch, body.version, 'pricing rule');
     const decimals = await this.currencies.ofCatalog();
-    return this.rules.update(id, ruleInput(body, decimals), ruleValues(body, decimals));
+    return this.rules.update(id, ruleInput(body, decimals), ruleValues(body, decimals), expected);
   }
 
   @Delete(':pricingRule')

@@ -113,6 +113,7 @@ export const PricingRule = defineView('PricingRule', {
   }),
   valid_from: s.nullable(s.dateTime()),
   valid_to: s.nullable(s.dateTime()),
+  version: s.int('1 when created, +1 on every write; send it back (body version or If-Match) to refuse overwriting a newer edit'),
   created_at: s.dateTime(),
   updated_at: s.dateTime(),
 });

@@ -41,7 +41,7 @@ export interface ItemFilter {
 }
 
 /** The writable fields of an item (everything but identity and timestamps). */
-export type ItemWrite = Omit<ItemRecord, 'id' | 'createdAt' | 'updatedAt' | 'deletedAt'>;
+export type ItemWrite = Omit<ItemRecord, 'id' | 'version' | 'createdAt' | 'updatedAt' | 'deletedAt'>;
 
 export interface UnitWrite {
   name: string;
@@ -85,6 +85,12 @@ export abstract class ItemRepository {
   /** A new item with its barcodes and units (inserts only: see the adapter on why). */
   abstract create(item: ItemWrite, barcodes: string[], units: UnitWrite[], now: Date): Promise<ItemRecord>;
   abstract update(id: number, item: Partial<ItemWrite>, now: Date): Promise<void>;
+  /**
+   * A live item's version, its row locked until the caller's transaction ends (MySQL: FOR UPDATE;
+   * SQLite runs one writer at a time), so a write checked against it cannot be overtaken by
+   * another; null when there is no live item. Every write of the row moves `version` on by one.
+   */
+  abstract lockVersion(id: number): Promise<number | null>;
   abstract replaceBarcodesAndUnits(itemId: number, barcodes: string[] | undefined, units: UnitWrite[] | undefined, now: Date): Promise<void>;
   abstract softDelete(id: number, at: Date): Promise<void>;
   /** Live, active items after an id, in id order. */

@@ -26,6 +26,8 @@ export interface ItemRecord {
   isSerialTracked: boolean;
   reorderLevel: number;
   reorderQuantity: number;
+  /** 1 when created, +1 on every write of the row (If-Match on PUT compares it). */
+  version: number;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;

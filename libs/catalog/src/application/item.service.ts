@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, ConflictError, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { assertVersion, Clock, ConflictError, ExpectedVersions, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { Principal } from '@pos/identity';
 import { AuditLog, ChangeLog, isUniqueViolation, Transactional } from '@pos/platform';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord } from './catalog.records';
@@ -26,6 +26,8 @@ export interface ItemView {
   reorder_quantity: number;
   barcodes: string[];
   units: { id: number; name: string; factor: number; price: number | null; barcode: string | null }[];
+  /** 1 when created, +1 on every write (a PUT may send it back, or If-Match, to refuse overwriting a newer edit). */
+  version: number;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -93,6 +95,7 @@ export function itemView(
     reorder_quantity: i.reorderQuantity,
     barcodes: own.filter((b) => b.itemUnitId === null).map((b) => b.barcode),
     units: unitViews(i.id, units, own, decimals),
+    version: i.version,
     created_at: i.createdAt.toISOString(),
     updated_at: i.updatedAt.toISOString(),
     deleted_at: i.deletedAt?.toISOString() ?? null,
@@ -210,8 +213,10 @@ export class ItemService {
     return this.show(principal, item.id);
   }
 
+  /** `expected`: the versions the caller's edit was based on (If-Match or body version); a newer item is a 412. */
   @Transactional()
-  async update(principal: Principal, id: number, input: ItemInput) {
+  async update(principal: Principal, id: number, input: ItemInput, expected?: ExpectedVersions) {
+    if (expected !== undefined) assertVersion(await this.items.lockVersion(id), expected, 'item');
     const current = await this.items.find(id);
     if (!current) throw new NotFoundError('Item');
     await this.validate(input, id);

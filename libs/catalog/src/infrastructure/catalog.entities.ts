@@ -42,6 +42,7 @@ export class ItemEntity implements ItemRecord {
   @Column({ name: 'is_serial_tracked' }) isSerialTracked!: boolean;
   @Column({ name: 'reorder_level', type: 'integer' }) reorderLevel!: number;
   @Column({ name: 'reorder_quantity', type: 'integer' }) reorderQuantity!: number;
+  @Column({ type: 'integer', default: 1 }) version!: number;
   @Column(date('created_at')) createdAt!: Date;
   @Column(date('updated_at')) updatedAt!: Date;
   @Column(date('deleted_at', true)) deletedAt!: Date | null;

@@ -6,6 +6,9 @@ import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, SearchHit, Sear
 import { fillItemNameWords, TxRepository, utcDate } from '@pos/platform';
 import { ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 
+/** Every write of an items row moves its version on (ItemRecord.version). */
+const NEXT_VERSION = () => 'version + 1';
+
 @Injectable()
 export class TypeOrmItemRepository extends TxRepository implements ItemRepository {
   private get repo() {
@@ -184,7 +187,7 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
   }
 
   async setBasePrices(changes: { itemId: number; price: number }[], now: Date): Promise<void> {
-    for (const c of changes) await this.repo.update({ id: c.itemId }, { basePrice: c.price, updatedAt: now });
+    for (const c of changes) await this.repo.update({ id: c.itemId }, { basePrice: c.price, updatedAt: now, version: NEXT_VERSION });
   }
 
   findBySku(sku: string): Promise<ItemRecord | null> {
@@ -222,15 +225,22 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
    * into it deadlock each other.
    */
   async create(item: ItemWrite, barcodes: string[], units: UnitWrite[], now: Date): Promise<ItemRecord> {
-    const saved = await this.repo.save(this.repo.create({ ...item, createdAt: now, updatedAt: now, deletedAt: null }));
+    const saved = await this.repo.save(this.repo.create({ ...item, version: 1, createdAt: now, updatedAt: now, deletedAt: null }));
     await this.insertNameWords(saved.id, saved.name);
     await this.insertBarcodesAndUnits(saved.id, barcodes, units, now);
     return saved;
   }
 
   async update(id: number, item: Partial<ItemWrite>, now: Date): Promise<void> {
-    await this.repo.update({ id }, { ...item, updatedAt: now });
+    await this.repo.update({ id }, { ...item, updatedAt: now, version: NEXT_VERSION });
     if (item.name !== undefined) await this.indexName(id, item.name);
+  }
+
+  async lockVersion(id: number): Promise<number | null> {
+    const rows = (await this.em.query(`SELECT version FROM items WHERE id = ? AND deleted_at IS NULL${this.isSqlite ? '' : ' FOR UPDATE'}`, [id])) as {
+      version: number | string;
+    }[];
+    return rows.length ? Number(rows[0].version) : null;
   }
 
   /** The item's rows of the name search index, written again from its name (in the caller's transaction). */
@@ -274,7 +284,7 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
   }
 
   async softDelete(id: number, at: Date): Promise<void> {
-    await this.repo.update({ id }, { deletedAt: at, updatedAt: at, isActive: false });
+    await this.repo.update({ id }, { deletedAt: at, updatedAt: at, isActive: false, version: NEXT_VERSION });
   }
 
   activePage(afterId: number, limit: number): Promise<ItemRecord[]> {
@@ -342,6 +352,7 @@ function itemFromRow(r: Record<string, unknown>): ItemRecord {
     isSerialTracked: Boolean(Number(r.is_serial_tracked)),
     reorderLevel: Number(r.reorder_level),
     reorderQuantity: Number(r.reorder_quantity),
+    version: Number(r.version),
     createdAt: date(r.created_at)!,
     updatedAt: date(r.updated_at)!,
     deletedAt: date(r.deleted_at),

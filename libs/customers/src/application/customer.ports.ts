@@ -15,6 +15,8 @@ export interface CustomerRecord {
   taxExempt: boolean;
   notes: string | null;
   anonymisedAt: Date | null;
+  /** 1 when created, +1 on every write of the row (If-Match on PUT compares it). */
+  version: number;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
@@ -33,7 +35,7 @@ export interface CustomerFilter {
   excludeWalkIn?: boolean;
 }
 
-export type CustomerWrite = Omit<CustomerRecord, 'id' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'anonymisedAt' | 'isWalkIn'>;
+export type CustomerWrite = Omit<CustomerRecord, 'id' | 'version' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'anonymisedAt' | 'isWalkIn'>;
 
 export abstract class CustomerRepository {
   abstract list(filter: CustomerFilter, page: PageRequest): Promise<Page<CustomerRecord>>;
@@ -45,6 +47,8 @@ export abstract class CustomerRepository {
   abstract idsMatching(q: string, limit: number): Promise<number[]>;
   abstract create(customer: CustomerWrite, now: Date): Promise<CustomerRecord>;
   abstract update(id: number, changes: Partial<CustomerWrite>, now: Date): Promise<void>;
+  /** A live customer's version, its row locked until the transaction ends (see ItemRepository.lockVersion); null: none. */
+  abstract lockVersion(id: number): Promise<number | null>;
   abstract anonymiseAndDelete(id: number, at: Date): Promise<void>;
   /** Live customers after an id in id order; with `changedSince`, those changed since (deleted ones included). */
   abstract syncPage(afterId: number, limit: number, changedSince?: Date): Promise<CustomerRecord[]>;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, ConflictError, NotFoundError, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { assertVersion, Clock, ConflictError, ExpectedVersions, NotFoundError, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
 import { ChangeLog, Transactional } from '@pos/platform';
@@ -97,8 +97,10 @@ export class CustomerService {
     return view;
   }
 
+  /** `expected`: the versions the caller's edit was based on (If-Match or body version); a newer customer is a 412. */
   @Transactional()
-  async update(principal: Principal, id: number, input: CustomerInput) {
+  async update(principal: Principal, id: number, input: CustomerInput, expected?: ExpectedVersions) {
+    if (expected !== undefined) assertVersion(await this.customers.lockVersion(id), expected, 'customer');
     const current = await this.customers.find(id);
     if (!current) throw new NotFoundError('Customer');
     await this.validate(principal, input, id);

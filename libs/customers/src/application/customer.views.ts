@@ -18,6 +18,7 @@ export function customerView(c: CustomerRecord, groups: CustomerGroupRecord[] = 
     payment_terms_days: c.paymentTermsDays,
     tax_exempt: c.taxExempt,
     notes: c.notes,
+    version: c.version,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
   };

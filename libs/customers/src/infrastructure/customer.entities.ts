@@ -19,6 +19,7 @@ export class CustomerEntity implements CustomerRecord {
   @Column({ name: 'tax_exempt' }) taxExempt!: boolean;
   @Column({ type: 'text', nullable: true }) notes!: string | null;
   @Column(date('anonymised_at', true)) anonymisedAt!: Date | null;
+  @Column({ type: 'integer', default: 1 }) version!: number;
   @Column(date('created_at')) createdAt!: Date;
   @Column(date('updated_at')) updatedAt!: Date;
   @Column(date('deleted_at', true)) deletedAt!: Date | null;

@@ -5,6 +5,9 @@ import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { CustomerFilter, CustomerGroupRecord, CustomerRecord, CustomerRepository, CustomerWrite } from '../application/customer.ports';
 import { CustomerEntity, CustomerGroupEntity } from './customer.entities';
 
+/** Every write of a customers row moves its version on (CustomerRecord.version). */
+const NEXT_VERSION = () => 'version + 1';
+
 @Injectable()
 export class TypeOrmCustomerRepository extends TxRepository implements CustomerRepository {
   private get repo() {
@@ -63,11 +66,18 @@ export class TypeOrmCustomerRepository extends TxRepository implements CustomerR
   }
 
   create(c: CustomerWrite, now: Date): Promise<CustomerRecord> {
-    return this.repo.save(this.repo.create({ ...c, isWalkIn: false, anonymisedAt: null, createdAt: now, updatedAt: now, deletedAt: null }));
+    return this.repo.save(this.repo.create({ ...c, isWalkIn: false, anonymisedAt: null, version: 1, createdAt: now, updatedAt: now, deletedAt: null }));
   }
 
   async update(id: number, changes: Partial<CustomerWrite>, now: Date): Promise<void> {
-    await this.repo.update({ id }, { ...changes, updatedAt: now });
+    await this.repo.update({ id }, { ...changes, updatedAt: now, version: NEXT_VERSION });
+  }
+
+  async lockVersion(id: number): Promise<number | null> {
+    const rows = (await this.em.query(`SELECT version FROM customers WHERE id = ? AND deleted_at IS NULL${this.isSqlite ? '' : ' FOR UPDATE'}`, [id])) as {
+      version: number | string;
+    }[];
+    return rows.length ? Number(rows[0].version) : null;
   }
 
   async anonymiseAndDelete(id: number, at: Date): Promise<void> {
@@ -83,6 +93,7 @@ export class TypeOrmCustomerRepository extends TxRepository implements CustomerR
         anonymisedAt: at,
         deletedAt: at,
         updatedAt: at,
+        version: NEXT_VERSION,
       },
     );
   }

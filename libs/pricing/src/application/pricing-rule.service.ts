@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, fromMinor, NotFoundError, Page, pageOffset, PageRequest, ValidationFailedError } from '@pos/kernel';
+import { assertVersion, Clock, ExpectedVersions, fromMinor, NotFoundError, Page, pageOffset, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { CatalogCurrency, ItemCatalog } from '@pos/catalog';
 import { AuditLog, ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
@@ -45,6 +45,7 @@ export function ruleViewInCurrency(r: RuleRecord, decimals: number) {
     },
     valid_from: c.validFrom?.toISOString() ?? null,
     valid_to: c.validTo?.toISOString() ?? null,
+    version: r.version,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
   };
@@ -123,8 +124,10 @@ export class PricingRuleService {
     return view;
   }
 
+  /** `expected`: the versions the caller's edit was based on (If-Match or body version); a newer rule is a 412. */
   @Transactional()
-  async update(id: number, input: Partial<RuleWrite>, values: RuleValues = {}) {
+  async update(id: number, input: Partial<RuleWrite>, values: RuleValues = {}, expected?: ExpectedVersions) {
+    if (expected !== undefined) assertVersion(await this.pricing.lockRuleVersion(id), expected, 'pricing rule');
     return this.change(id, input, values, 'pricing_rule.updated');
   }
 

@@ -2,6 +2,8 @@ import { Bundle, PricingRule, RuleConditions, RuleKind } from '../domain/pricing
 
 export interface RuleRecord extends PricingRule {
   description: string | null;
+  /** 1 when created, +1 on every write of the row (If-Match on PUT compares it). */
+  version: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -95,6 +97,8 @@ export abstract class PricingRepository {
   abstract rule(id: number): Promise<RuleRecord | null>;
   abstract saveRule(id: number | null, rule: RuleWrite, now: Date): Promise<number>;
   abstract deleteRule(id: number, at: Date): Promise<void>;
+  /** A live rule's version, its row locked until the transaction ends (see ItemRepository.lockVersion); null: none. */
+  abstract lockRuleVersion(id: number): Promise<number | null>;
   /** Every live bundle. */
   abstract bundles(): Promise<BundleRecord[]>;
   abstract activeBundles(): Promise<BundleRecord[]>;

@@ -27,6 +27,7 @@ export class PricingRuleEntity {
   @Column({ ...json<Record<string, unknown>>(), nullable: false }) conditions!: Record<string, unknown>;
   @Column(date('valid_from', true)) validFrom!: Date | null;
   @Column(date('valid_to', true)) validTo!: Date | null;
+  @Column({ type: 'integer', default: 1 }) version!: number;
   @Column(date('created_at')) createdAt!: Date;
   @Column(date('updated_at')) updatedAt!: Date;
   @Column(date('deleted_at', true)) deletedAt!: Date | null;

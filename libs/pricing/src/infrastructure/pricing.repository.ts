@@ -9,6 +9,9 @@ import { BulkPriceJobEntity, BundleEntity, BundleItemEntity, ExchangeRateEntity,
  * Rules and bundles are few (hundreds) and read whole; their services filter them in memory with
  * the engine's own domain functions (JSON-held conditions filter the same way they apply).
  */
+/** Every write of a pricing_rules row moves its version on (RuleRecord.version). */
+const NEXT_VERSION = () => 'version + 1';
+
 @Injectable()
 export class TypeOrmPricingRepository extends TxRepository implements PricingRepository {
   private async toRules(rows: PricingRuleEntity[]): Promise<RuleRecord[]> {
@@ -37,6 +40,7 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
           validFrom: r.validFrom,
           validTo: r.validTo,
         },
+        version: r.version,
         createdAt: r.createdAt,
         updatedAt: r.updatedAt,
       };
@@ -87,9 +91,10 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
     const targets = this.em.getRepository(PricingRuleTargetEntity);
     // A new rule has no targets to delete, and on MySQL a DELETE that finds nothing locks the
     // index's end, where concurrent creates then deadlock (see ItemRepository.create).
-    if (ruleId === null) ruleId = (await repo.save(repo.create({ ...values, createdAt: now, deletedAt: null }))).id;
+    if (ruleId === null) ruleId = (await repo.save(repo.create({ ...values, version: 1, createdAt: now, deletedAt: null }))).id;
     else {
       await repo.save({ ...values, id: ruleId });
+      await repo.update({ id: ruleId }, { version: NEXT_VERSION });
       await targets.delete({ pricingRuleId: ruleId });
     }
     const rows = [
@@ -101,7 +106,14 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
   }
 
   async deleteRule(id: number, at: Date): Promise<void> {
-    await this.em.getRepository(PricingRuleEntity).update({ id }, { deletedAt: at, updatedAt: at, isActive: false });
+    await this.em.getRepository(PricingRuleEntity).update({ id }, { deletedAt: at, updatedAt: at, isActive: false, version: NEXT_VERSION });
+  }
+
+  async lockRuleVersion(id: number): Promise<number | null> {
+    const rows = (await this.em.query(`SELECT version FROM pricing_rules WHERE id = ? AND deleted_at IS NULL${this.isSqlite ? '' : ' FOR UPDATE'}`, [id])) as {
+      version: number | string;
+    }[];
+    return rows.length ? Number(rows[0].version) : null;
   }
 
   private async toBundles(rows: BundleEntity[]): Promise<BundleRecord[]> {

@@ -29,6 +29,7 @@ import { WorkerLeases1764700000000 } from './1764700000000-worker-leases';
 import { ReplicaHeartbeat1764710000000 } from './1764710000000-replica-heartbeat';
 import { RollupRebuildLease1764730000000 } from './1764730000000-rollup-rebuild-lease';
 import { OutboxEventsCreatedAt1764810000000 } from './1764810000000-outbox-events-created-at';
+import { RecordVersions1764820000000 } from './1764820000000-record-versions';
 import { IdempotencyKeyLength1764830000000 } from './1764830000000-idempotency-key-length';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
@@ -64,5 +65,6 @@ export const MIGRATIONS = [
   ReplicaHeartbeat1764710000000,
   RollupRebuildLease1764730000000,
   OutboxEventsCreatedAt1764810000000,
+  RecordVersions1764820000000,
   IdempotencyKeyLength1764830000000,
 ];
