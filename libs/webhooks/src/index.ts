@@ -1,4 +1,6 @@
 export * from './domain/event-kinds';
+export { EVENT_CATALOGUE, WEBHOOK_EVENT_KINDS, WEBHOOK_EVENT_SUBSCRIPTIONS, eventKind, Ping } from './application/event-catalogue';
+export type { EventKind } from './application/event-catalogue';
 export * from './domain/delivery';
 export { verifySignature, signatureOf } from './domain/signature';
 export { classifyAddress, isAllowedAddress } from './domain/target-address';
@@ -10,5 +12,6 @@ export type { EndpointInput } from './application/webhook-endpoint.service';
 export { OutboxRelayService, RELAY_BATCH } from './application/outbox-relay.service';
 export { WebhookDeliveryService, WEBHOOK_USER_AGENT } from './application/webhook-delivery.service';
 export { WebhookMaintenanceService } from './application/webhook-maintenance.service';
+export { WebhookTestService } from './application/webhook-test.service';
 export type { EndpointView, DeliveryView } from './application/webhook.views';
 export * from './webhooks.module';

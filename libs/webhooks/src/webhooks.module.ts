@@ -8,6 +8,7 @@ import { WebhookEndpointService } from './application/webhook-endpoint.service';
 import { WebhookMaintenanceService } from './application/webhook-maintenance.service';
 import { HostResolver, OutboxRelayRepository, WebhookDeliveryRepository, WebhookEndpointRepository, WebhookSender } from './application/webhook.ports';
 import { WebhookSecrets, WebhookSettings } from './application/webhook-settings';
+import { WebhookTestService } from './application/webhook-test.service';
 import { NodeHttpWebhookSender, SystemHostResolver } from './infrastructure/node-http.sender';
 import { WEBHOOK_ENTITIES } from './infrastructure/webhook.entities';
 import { TypeOrmOutboxRelayRepository, TypeOrmWebhookDeliveryRepository, TypeOrmWebhookEndpointRepository } from './infrastructure/webhook.repositories';
@@ -29,12 +30,13 @@ import { TypeOrmOutboxRelayRepository, TypeOrmWebhookDeliveryRepository, TypeOrm
     OutboxRelayService,
     WebhookDeliveryService,
     WebhookMaintenanceService,
+    WebhookTestService,
     { provide: WebhookEndpointRepository, useClass: TypeOrmWebhookEndpointRepository },
     { provide: WebhookDeliveryRepository, useClass: TypeOrmWebhookDeliveryRepository },
     { provide: OutboxRelayRepository, useClass: TypeOrmOutboxRelayRepository },
     { provide: WebhookSender, useClass: NodeHttpWebhookSender },
     { provide: HostResolver, useClass: SystemHostResolver },
   ],
-  exports: [WebhookEndpointService, OutboxRelayService, WebhookDeliveryService, WebhookMaintenanceService],
+  exports: [WebhookTestService, WebhookEndpointService, OutboxRelayService, WebhookDeliveryService, WebhookMaintenanceService],
 })
 export class WebhooksModule {}

@@ -1,6 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension, ApiForbiddenResponse, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { Permission, Principal } from '@pos/identity';
+import { RejectUnknownQuery } from '../http/unknown-query';
 
 /**
  * Every route declares who may call it, exactly once (checked at boot):
@@ -51,6 +52,7 @@ export const IntegrationRead = (permission: Permission) =>
     SetMetadata(ROUTE_POLICY, { kind: 'integration', permission } satisfies RoutePolicy),
     ApiExtension('x-permission', `${permission} (API application, ability integration:read)`),
     ...protectedDocs(`Requires an API application token with ability \`integration:read\` and permission \`${permission}\``),
+    RejectUnknownQuery(), // an unknown query parameter is 422 on every integration route (http/unknown-query.ts)
   );
 
 /** The authenticated principal of the request. */

@@ -9,11 +9,12 @@ export const Invoice = defineView('Invoice', {
   sale_id: s.int(),
   store_id: s.int(),
   customer_id: s.nullable(s.int()),
-  status: s.enum(['issued', 'partially_paid', 'paid', 'overdue', 'void']),
+  status: s.enum(['issued', 'partially_paid', 'paid', 'overdue', 'credited', 'void']),
   issued_at: s.dateTime(),
   due_at: s.dateTime(),
   amount: s.money(),
   paid: s.money(),
+  credited: s.money('Credit notes against it (returns)'),
   balance: s.money(),
 });
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Principal } from '@pos/identity';
-import { WebhookEndpointService } from '@pos/webhooks';
+import { WebhookEndpointService, WebhookTestService } from '@pos/webhooks';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { MessageResult } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
@@ -17,6 +17,9 @@ import {
   WebhookEndpointSchema,
 } from './webhooks.dto';
 import { ApiEnvelope, ApiErrors, ApiMessage } from './webhooks.openapi';
+import { ApiEnvelope as ApiDataEnvelope } from '../http/openapi';
+import { TestWebhookDto } from './webhook-events.dto';
+import { EVENT_TYPES_SCHEMA } from './webhook-events.openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
 
 const PAGE = { default: 50, max: 100 };
@@ -29,7 +32,10 @@ const DeliveryParam = () =>
 @ApiTags('Webhooks')
 @Controller('webhooks')
 export class WebhooksController {
-  constructor(private readonly webhooks: WebhookEndpointService) {}
+  constructor(
+    private readonly webhooks: WebhookEndpointService,
+    private readonly catalogue: WebhookTestService,
+  ) {}
 
   @Post()
   @IdempotentCreate({ secrets: ['secret'] })
@@ -49,6 +55,17 @@ export class WebhooksController {
   @ApiErrors(422)
   list(@Query() q: PageQueryDto) {
     return this.webhooks.list(pageRequest(q, PAGE));
+  }
+
+  @Get('event-types')
+  @RequirePermission('webhooks.manage')
+  @ApiOperation({
+    summary: 'The event catalogue: every kind an endpoint can subscribe to, with its description, resource, read permission and a sample `data`',
+    description: 'Each kind is its own schema (`<Kind>EventType`, discriminated by `type`); its `data` schema is `<Kind>EventData`.',
+  })
+  @ApiDataEnvelope(EVENT_TYPES_SCHEMA)
+  eventTypes() {
+    return this.catalogue.eventTypes();
   }
 
   @Get(':webhook')
@@ -102,6 +119,20 @@ export class WebhooksController {
   @ApiErrors(404, 409)
   ping(@Param('webhook', IdPipe) id: number) {
     return this.webhooks.ping(id);
+  }
+
+  @Post(':webhook/test')
+  @HttpCode(202)
+  @RequirePermission('webhooks.manage')
+  @WebhookParam()
+  @ApiOperation({
+    summary: 'Queue a signed sample of a chosen event kind to this endpoint (whatever it subscribes to); follow it in its delivery log',
+    description: "Body sent: `{id, type, created_at, data, test: true}` with the kind's sample as `data`, signed as any delivery. Never in the event log.",
+  })
+  @ApiEnvelope(WebhookDeliverySchema, { status: 202, description: 'Queued' })
+  @ApiErrors(404, 409, 422)
+  test(@Param('webhook', IdPipe) id: number, @Body() b: TestWebhookDto) {
+    return this.catalogue.send(id, b.type);
   }
 
   @Get(':webhook/deliveries')

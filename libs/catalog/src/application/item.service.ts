@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { assertVersion, Clock, ConflictError, ExpectedVersions, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { Principal } from '@pos/identity';
-import { AuditLog, ChangeLog, isUniqueViolation, Transactional } from '@pos/platform';
+import { AuditLog, ChangeLog, defineEvent, isUniqueViolation, Transactional } from '@pos/platform';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord } from './catalog.records';
 import { CatalogCurrency, CategoryRepository, ItemRepository, ItemWrite, StockRepository, TaxClassDirectory, UnitWrite } from './catalog.ports';
 import { StoreContext } from './store-context';
 import { ItemReferenceCache } from './item-reference.cache';
 import { ItemPriceHistoryRepository } from './item-price-history';
 import { stockStatus } from '../domain/stock-status';
+import { PriceUpdated } from './catalog.events';
 
 export interface ItemView {
   id: number;
@@ -50,6 +51,11 @@ export interface ItemInput {
   units?: UnitWrite[];
   warehouseReorderLevels?: { warehouseId: number; reorderLevel: number | null }[];
 }
+
+/** Integration events: items as GET /integration/data/items shows them (item.deleted: deleted_at set). Here, beside ItemView, not in catalog.events.ts: no import cycle. */
+export const ItemCreated = defineEvent<{ item: ItemView }>('item.created');
+export const ItemUpdated = defineEvent<{ item: ItemView }>('item.updated');
+export const ItemDeleted = defineEvent<{ item: ItemView }>('item.deleted');
 
 /** An item's selling units (a case of 12) with their own price and barcode (`decimals`: the currency the price is read in). */
 export function unitViews(itemId: number, units: ItemUnitRecord[], barcodes: ItemBarcodeRecord[], decimals: number) {
@@ -210,6 +216,7 @@ export class ItemService {
     await this.priceHistory.record([{ itemId: item.id, oldPrice: null, newPrice: item.basePrice }], now);
     await this.applyWarehouseLevels(item.id, input, now);
     await this.audit.record({ action: 'item.created', target: { type: 'item', id: item.id }, after: priceFacts(item) });
+    await this.changes.event(ItemCreated, { item: await this.eventView(item.id) });
     return this.show(principal, item.id);
   }
 
@@ -239,6 +246,7 @@ export class ItemService {
     await this.onDuplicate(input, () => this.items.update(id, changes, now));
     if (pricedBefore !== undefined && pricedBefore !== input.basePrice) {
       await this.priceHistory.record([{ itemId: id, oldPrice: pricedBefore, newPrice: input.basePrice! }], now);
+      await this.changes.event(PriceUpdated, await this.priceChange(id, pricedBefore, input.basePrice!));
     }
     await this.onDuplicate(input, () => this.items.replaceBarcodesAndUnits(id, input.barcodes, input.units, now));
     this.reference.changed([id]);
@@ -248,6 +256,7 @@ export class ItemService {
     if (after.base_price !== current.basePrice || after.cost !== current.cost) {
       await this.audit.record({ action: 'item.price_changed', target: { type: 'item', id }, before: priceFacts(current), after });
     }
+    await this.changes.event(ItemUpdated, { item: await this.eventView(id) });
     return this.show(principal, id);
   }
 
@@ -273,6 +282,19 @@ export class ItemService {
     this.reference.changed([id]);
     await this.changes.tombstone('item', id);
     await this.audit.record({ action: 'item.deleted', target: { type: 'item', id }, before: priceFacts(current) });
+    await this.changes.event(ItemDeleted, { item: await this.eventView(id) });
+  }
+
+  /** The item as the integration items feed shows it (no user's stock view): the item events' payload. */
+  private async eventView(id: number): Promise<ItemView> {
+    const [view] = (await this.withDetails(new Page([(await this.items.find(id, true))!], 1, 1, 1))).items;
+    return view;
+  }
+
+  private async priceChange(id: number, oldPrice: number, newPrice: number) {
+    const [item, decimals] = await Promise.all([this.items.find(id, true), this.currency.decimals()]);
+    const [old_price, new_price] = [fromMinor(oldPrice, decimals), fromMinor(newPrice, decimals)];
+    return { item_id: id, sku: item!.sku, name: item!.name, price_book_id: null, old_price, new_price };
   }
 
   /**

@@ -11,7 +11,7 @@ import { SessionService } from '@pos/sessions';
 import { AuditLog, ChangeLog, DomainEvents, requirePort, withTransactionRetry } from '@pos/platform';
 import { SaleErrors } from '../domain/sale.errors';
 import { OpenReturns } from './sale-returns';
-import { SaleVoided, SaleVoidedFacts } from './sale.events';
+import { InvoicePaymentRecorded, SaleVoided, SaleVoidedFacts } from './sale.events';
 import { SaleFilter, SaleRecord, SaleRepository } from './sale.ports';
 import { invoiceView, SaleViews } from './sale.views';
 
@@ -134,6 +134,7 @@ export class InvoiceService {
     private readonly views: SaleViews,
     private readonly currencies: CurrencyDecimals,
     private readonly clock: Clock,
+    private readonly changes: ChangeLog,
   ) {}
 
   async list(principal: Principal, filter: { storeId?: number; warehouseId?: number; status?: string; from?: Date; to?: Date; q?: string }, page: PageRequest) {
@@ -178,7 +179,7 @@ export class InvoiceService {
       const method = (await this.stores.paymentMethods(inv.storeId)).find((m) => m.code === input.code && m.type !== 'on_account');
       if (!method) throw ValidationFailedError.field('payment_method_code', 'The selected payment method is not available for invoice payments.');
       const now = this.clock.now();
-      await this.sales.insertInvoicePayment({
+      const payment = await this.sales.insertInvoicePayment({
         invoiceId: id,
         paymentMethodId: method.id,
         methodCode: method.code,
@@ -189,7 +190,9 @@ export class InvoiceService {
       });
       const balance = inv.balance - amount;
       await this.sales.updateInvoice(id, { paid: inv.paid + amount, balance, status: balance === 0 ? 'paid' : 'partially_paid', updatedAt: now });
-      return this.show(principal, id);
+      const invoice = await this.show(principal, id);
+      await this.changes.event(InvoicePaymentRecorded, { invoice, payment: invoice.payments.find((p) => p.id === payment.id)! }, inv.storeId);
+      return invoice;
     });
   }
 
