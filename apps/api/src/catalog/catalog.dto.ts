@@ -94,7 +94,11 @@ export class ItemWriteDto extends ItemFieldsDto {
   @OptionalString({ max: 64, nonEmpty: true }) sku?: string;
   @OptionalString({ max: 255, nonEmpty: true }) name?: string;
   @OptionalMoney() base_price?: number;
-  @OptionalInt({ min: 1, description: 'The version this edit is based on (from a GET); when the record has moved on since: 412, nothing written. The If-Match header does the same' }) version?: number;
+  @OptionalInt({
+    min: 1,
+    description: 'The version this edit is based on (from a GET); when the record has moved on since: 412, nothing written. The If-Match header does the same',
+  })
+  version?: number;
 }
 
 export class AdjustmentLineDto {

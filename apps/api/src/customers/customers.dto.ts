@@ -43,7 +43,11 @@ export class CreateCustomerDto extends CustomerFieldsDto {
 
 export class CustomerWriteDto extends CustomerFieldsDto {
   @OptionalString({ max: 255, nonEmpty: true }) name?: string;
-  @OptionalInt({ min: 1, description: 'The version this edit is based on (from a GET); when the record has moved on since: 412, nothing written. The If-Match header does the same' }) version?: number;
+  @OptionalInt({
+    min: 1,
+    description: 'The version this edit is based on (from a GET); when the record has moved on since: 412, nothing written. The If-Match header does the same',
+  })
+  version?: number;
 }
 
 export class CreateCustomerGroupDto {

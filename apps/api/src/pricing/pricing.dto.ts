@@ -126,7 +126,11 @@ export class CreateRuleDto extends RuleFieldsDto {
 export class UpdateRuleDto extends RuleFieldsDto {
   @OptionalString({ max: 255, nonEmpty: true }) name?: string;
   @OptionalString({ in: RULE_KINDS }) kind?: (typeof RULE_KINDS)[number];
-  @OptionalInt({ min: 1, description: 'The version this edit is based on (from a GET); when the record has moved on since: 412, nothing written. The If-Match header does the same' }) version?: number;
+  @OptionalInt({
+    min: 1,
+    description: 'The version this edit is based on (from a GET); when the record has moved on since: 412, nothing written. The If-Match header does the same',
+  })
+  version?: number;
 }
 
 export class RuleListQuery extends PageQueryDto {

@@ -38,7 +38,7 @@ export class WebhooksController {
   ) {}
 
   @Post()
-  @IdempotentCreate({ secrets: ['secret'] })
+  @IdempotentCreate({ mode: 'claim', secrets: ['secret'] }) // replay_from commits and queues in batches
   @HttpCode(201)
   @RequirePermission('webhooks.manage')
   @ApiOperation({ summary: 'Create an endpoint; the signing secret is in this response only' })
