@@ -46,5 +46,7 @@ describe('change cursors', () => {
   it('puts the horizon the settle time before now', () => {
     expect(changeHorizon(t, 60).toISOString()).toBe('2026-11-26T02:29:00.123Z');
     expect(changeHorizon(t, 0).getTime()).toBe(t.getTime());
+    // whole-second stamps (MySQL): a second more, so a stamp rounded down is never served before its commit is due
+    expect(changeHorizon(t, 60, 1000).toISOString()).toBe('2026-11-26T02:28:59.123Z');
   });
 });

@@ -41,7 +41,59 @@ export function decodeCursor(kind: string, raw: string, field = 'cursor'): Chang
   return { t: new Date(t), id: i };
 }
 
-/** The newest stamp a change reader may serve: anything later may still belong to an uncommitted transaction. */
-export function changeHorizon(now: Date, settleSeconds: number): Date {
-  return new Date(now.getTime() - settleSeconds * 1000);
+/**
+ * The newest stamp a change reader may serve: anything later may still belong to an uncommitted
+ * transaction. `granularityMs`: how much earlier than the instant it records a stored stamp can
+ * be (MySQL/MariaDB DATETIME keeps whole seconds: 1000, SQLite keeps milliseconds: 0). A change
+ * at 10:00:00.900 is stored as 10:00:00; it may commit up to the settle time after 10:00:00.900,
+ * so a stored 10:00:00 is safe to serve only from 10:00:01 + settle on. Without the margin a
+ * second change in the same second as one already served would keep its stamp and be missed.
+ */
+export function changeHorizon(now: Date, settleSeconds: number, granularityMs = 0): Date {
+  return new Date(now.getTime() - settleSeconds * 1000 - granularityMs);
+}
+
+/** A change-mode read: the rows after `after` in (stamp, id) order, stamped no later than `horizon`, at most `limit`. */
+export interface ChangeRead {
+  after: ChangePosition;
+  horizon: Date;
+  limit: number;
+}
+
+/**
+ * A page of a feed in change mode. The HTTP envelope answers `meta: {per_page, next_cursor,
+ * has_more}`: next_cursor names the page's last row (the position asked from when the page is
+ * empty), has_more whether rows up to the horizon remain after it.
+ */
+export class ChangePage<T> {
+  constructor(
+    readonly items: T[],
+    readonly perPage: number,
+    readonly nextCursor: string,
+    readonly hasMore: boolean,
+  ) {}
+
+  map<U>(fn: (item: T) => U): ChangePage<U> {
+    return new ChangePage(this.items.map(fn), this.perPage, this.nextCursor, this.hasMore);
+  }
+}
+
+/** The page from the rows of a read asked with `limit: perPage + 1` (one more tells whether more remain). */
+export function changePage<T>(kind: string, read: ChangeRead, perPage: number, rows: T[], positionOf: (row: T) => ChangePosition): ChangePage<T> {
+  const items = rows.slice(0, perPage);
+  const last = items.length ? positionOf(items[items.length - 1]) : read.after;
+  return new ChangePage(items, perPage, encodeCursor(kind, last.t, last.id), rows.length > perPage);
+}
+
+/**
+ * SQL of a change read on `alias` (columns `updated_at` and `id`): `after` as
+ * `updated_at >= t AND (updated_at > t OR id > i)` (one range on the (updated_at, id) index on
+ * both engines) and the horizon. Parameters are named (TypeORM query builder).
+ */
+export function changeWhere(alias: string, read: ChangeRead): { sql: string; params: Record<string, unknown> } {
+  const col = `${alias}.updated_at`;
+  return {
+    sql: `${col} >= :changeT AND (${col} > :changeT OR ${alias}.id > :changeId) AND ${col} <= :changeHorizon`,
+    params: { changeT: read.after.t, changeId: read.after.id, changeHorizon: read.horizon },
+  };
 }

@@ -1,6 +1,6 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
-import { Page } from '@pos/kernel';
+import { ChangePage, Page } from '@pos/kernel';
 import { setTokenExpiryHeaders } from '../identity/token-expiry';
 import { sendConditional } from './conditional';
 
@@ -57,6 +57,8 @@ export class SerializedJson {
 
 export function envelope(result: unknown): Record<string, unknown> {
   if (result instanceof Page) return { success: true, data: result.items, meta: paginationMeta(result) };
+  if (result instanceof ChangePage)
+    return { success: true, data: result.items, meta: { per_page: result.perPage, next_cursor: result.nextCursor, has_more: result.hasMore } };
   if (result instanceof MessageResult) return { success: true, message: result.message };
   return { success: true, data: result ?? null };
 }

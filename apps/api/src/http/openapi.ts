@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { strictBodyNames } from './validators';
+import { UNKNOWN_QUERY_DOC, UNKNOWN_QUERY_EXTENSION } from './unknown-query';
 
 /**
  * OpenAPI for responses: what `data` really is, in the envelope, per operation.
@@ -176,7 +177,10 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
       if (op.requestBody) add.push(400, 413, 415, 422);
       if (params.some((p) => p.in === 'query')) add.push(422);
       if (params.some((p) => p.in === 'path')) add.push(400, 404);
+      if ((op as unknown as Record<string, unknown>)[UNKNOWN_QUERY_EXTENSION]) add.push(422);
       for (const status of add) op.responses[String(status)] ??= { description: ERROR_TEXT[status] };
+      if ((op as unknown as Record<string, unknown>)[UNKNOWN_QUERY_EXTENSION])
+        (op.responses['422'] as { description: string }).description += ` ${UNKNOWN_QUERY_DOC}`;
       for (const [status, response] of Object.entries(op.responses)) {
         const r = response as { description?: string; content?: Record<string, { schema?: unknown }> };
         if (Number(status) >= 400 && !r.content) r.content = { 'application/json': { schema: ErrorEnvelope.ref } };

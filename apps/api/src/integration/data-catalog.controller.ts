@@ -1,46 +1,66 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ReadOnReplica } from '@pos/platform';
+import { APP_CONFIG, AppConfig, ReadOnReplica } from '@pos/platform';
+import { Clock } from '@pos/kernel';
 import { InventoryService, ItemService } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
 import { Principal } from '@pos/identity';
 import { CurrentPrincipal, IntegrationRead } from '../access/policy.decorators';
-import { InventoryQuery, ItemListQuery } from '../catalog/catalog.dto';
-import { IntegrationCustomerQuery } from '../customers/customers.dto';
+import { InventoryQuery } from '../catalog/catalog.dto';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { INTEGRATION_DATA_PATHS } from './data-stores.controller';
 import { InventoryRow, Item } from '../catalog/catalog.responses';
 import { Customer } from '../customers/customers.responses';
-import { ApiEnvelope } from '../http/openapi';
+import { ApiEnvelope, ApiErrors } from '../http/openapi';
+import { ApiFeedEnvelope, CHANGE_MODE_422, ChangeMode } from './change-mode';
+import { CustomersFeedQuery, ItemsFeedQuery } from './feeds.dto';
 
 const FEED = { default: 50, max: 200 };
 
-/** Integration data feeds for items, customers and inventory (also under /integrations/). */
+/** Integration data feeds for items, customers and inventory (also under /integrations/); items and customers have change mode (./change-mode.ts). */
 @ApiTags('Integration: data feeds')
 @Controller(INTEGRATION_DATA_PATHS)
 @ReadOnReplica() // feeds read a replica within DB_READ_MAX_LAG_SECONDS (README: Read replicas)
 export class DataCatalogController {
+  private readonly changes: ChangeMode;
+
   constructor(
     private readonly items: ItemService,
     private readonly customers: CustomerService,
     private readonly inventory: InventoryService,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+    clock: Clock,
+  ) {
+    this.changes = new ChangeMode(config, clock);
+  }
 
   @Get('items')
   @IntegrationRead('items.view')
-  @ApiOperation({ summary: 'Items feed (q: name, SKU, barcode; is_active)' })
-  @ApiEnvelope(Item, { paginated: true })
-  itemsFeed(@Query() q: ItemListQuery) {
-    return this.items.list({ q: (q.q ?? q.search)?.trim() || undefined, categoryId: q.category_id, isActive: q.is_active }, pageRequest(q, FEED));
+  @ApiOperation({
+    summary: 'Items feed (q: name, SKU, barcode; is_active); change mode with updated_since or cursor, deleted items included (is_active false)',
+  })
+  @ApiFeedEnvelope(Item, 'A page of items by name')
+  @ApiErrors([422, `A filter is malformed; ${CHANGE_MODE_422}`])
+  async itemsFeed(@Query() q: ItemsFeedQuery) {
+    const page = pageRequest(q, FEED);
+    const change = this.changes.read('items', q, page.perPage);
+    const result = await this.items.list({ q: (q.q ?? q.search)?.trim() || undefined, categoryId: q.category_id, isActive: q.is_active, change }, page);
+    return change ? this.changes.page('items', change, page.perPage, result) : result;
   }
 
   @Get('customers')
   @IntegrationRead('customers.view')
-  @ApiOperation({ summary: 'Customers feed (exclude_walk_in defaults to true)' })
-  @ApiEnvelope(Customer, { paginated: true })
-  customersFeed(@Query() q: IntegrationCustomerQuery) {
-    return this.customers.list({ q: q.q?.trim() || undefined, excludeWalkIn: q.exclude_walk_in ?? true }, pageRequest(q, FEED));
+  @ApiOperation({
+    summary: 'Customers feed (exclude_walk_in defaults to true); change mode with updated_since or cursor, deleted (anonymised) customers included',
+  })
+  @ApiFeedEnvelope(Customer, 'A page of customers by name')
+  @ApiErrors([422, `A filter is malformed; ${CHANGE_MODE_422}`])
+  async customersFeed(@Query() q: CustomersFeedQuery) {
+    const page = pageRequest(q, FEED);
+    const change = this.changes.read('customers', q, page.perPage);
+    const result = await this.customers.list({ q: q.q?.trim() || undefined, excludeWalkIn: q.exclude_walk_in ?? true, change }, page);
+    return change ? this.changes.page('customers', change, page.perPage, result) : result;
   }
 
   @Get('customers/:customer')

@@ -26,6 +26,7 @@ export const RETURN_SUMMARY: SchemaObject = s.object({
   created_at: s.dateTime(),
   approved_at: s.nullable(s.dateTime()),
   processed_at: s.nullable(s.dateTime()),
+  updated_at: s.dateTime('When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)'),
 });
 
 const RETURN_ITEM: SchemaObject = s.object({
@@ -81,7 +82,6 @@ export const RETURN_DETAIL: SchemaObject = {
     cancelled_by: s.nullable(s.int()),
     cancelled_at: s.nullable(s.dateTime()),
     processed_by: s.nullable(s.int()),
-    updated_at: s.dateTime(),
     items: s.array(RETURN_ITEM),
     refunds: s.array(
       s.object({ payment_method_id: s.int(), payment_method_code: s.string(), type: s.string(), amount: s.money() }),

@@ -16,6 +16,9 @@ export const Invoice = defineView('Invoice', {
   paid: s.money(),
   credited: s.money('Credit notes against it (returns)'),
   balance: s.money(),
+  updated_at: s.dateTime(
+    'When it last changed: issued, a payment recorded, a return credited or refunded on account, the sale voided (change mode orders by it)',
+  ),
 });
 
 export const InvoiceDetail = defineView('InvoiceDetail', {
@@ -45,6 +48,8 @@ const summary = {
   user_id: s.int(),
   session_id: s.nullable(s.int()),
   reference: s.nullable(s.string()),
+  updated_at: s.dateTime('When it last changed: made, voided, a return processed against it (change mode orders by it)'),
+  synced_at: s.nullable(s.dateTime('When an offline sale reached the server (its created_at is when it was rung up); null for online sales')),
 };
 export const SaleSummary = defineView('SaleSummary', summary);
 

@@ -1,4 +1,4 @@
-import { Page, PageRequest } from '@pos/kernel';
+import { ChangeRead, Page, PageRequest } from '@pos/kernel';
 import { CategoryRecord, ItemBarcodeRecord, ItemRecord, ItemUnitRecord, SerialNumberRecord, StockLevelRecord, StockMovementRecord } from './catalog.records';
 import { StoreScope } from './store.ports';
 import { StockStatus } from '../domain/stock-status';
@@ -38,6 +38,8 @@ export interface ItemFilter {
   q?: string;
   categoryId?: number;
   isActive?: boolean;
+  /** Change mode (issue 26): as a list, plus deleted items, in (updated_at, id) order up to the horizon. */
+  change?: ChangeRead;
 }
 
 /** The writable fields of an item (everything but identity and timestamps). */

@@ -3,7 +3,7 @@ import { assertVersion, Clock, ConflictError, ExpectedVersions, fromMinor, NotFo
 import { Principal } from '@pos/identity';
 import { AuditLog, ChangeLog, defineEvent, isUniqueViolation, Transactional } from '@pos/platform';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord } from './catalog.records';
-import { CatalogCurrency, CategoryRepository, ItemRepository, ItemWrite, StockRepository, TaxClassDirectory, UnitWrite } from './catalog.ports';
+import { CatalogCurrency, CategoryRepository, ItemFilter, ItemRepository, ItemWrite, StockRepository, TaxClassDirectory, UnitWrite } from './catalog.ports';
 import { StoreContext } from './store-context';
 import { ItemReferenceCache } from './item-reference.cache';
 import { ItemPriceHistoryRepository } from './item-price-history';
@@ -134,7 +134,7 @@ export class ItemService {
     return this.items.rebuildNameIndex();
   }
 
-  async list(filter: { q?: string; categoryId?: number; isActive?: boolean }, page: PageRequest): Promise<Page<ItemView>> {
+  async list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemView>> {
     return this.withDetails(await this.items.list(filter, page));
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
-import { Page, pageOffset, PageRequest, WORD_TAIL_LENGTH, wordSearchTerm, wordTails } from '@pos/kernel';
+import { ChangeRead, changeWhere, Page, pageOffset, PageRequest, WORD_TAIL_LENGTH, wordSearchTerm, wordTails } from '@pos/kernel';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
 import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, SearchHit, SearchOptions, UnitWrite } from '../application/catalog.ports';
 import { fillItemNameWords, TxRepository, utcDate } from '@pos/platform';
@@ -22,6 +22,7 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
    * statement when q is given (a window count), the page and a count otherwise.
    */
   async list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
+    if (filter.change) return this.changeList(filter, filter.change);
     const where = ['i.deleted_at IS NULL'];
     const params: unknown[] = [];
     if (filter.isActive !== undefined) {
@@ -67,6 +68,26 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
       this.em.query(`SELECT COUNT(*) AS n ${base}`, all) as Promise<{ n: number | string }[]>,
     ]);
     return new Page(rows.map(itemFromRow), Number(counted[0].n), page.page, page.perPage);
+  }
+
+  /**
+   * Change mode (issue 26): items after the position in (updated_at, id) order up to the horizon,
+   * deleted ones included (a partner must learn of the deletion: `is_active` false), no count; a
+   * range of the items' updated_at index. q: name containing it, SKU starting with it or the exact barcode.
+   */
+  private async changeList(filter: ItemFilter, change: ChangeRead): Promise<Page<ItemRecord>> {
+    const w = changeWhere('i', change);
+    const qb = this.repo.createQueryBuilder('i').where(w.sql, w.params);
+    if (filter.isActive !== undefined) qb.andWhere('i.is_active = :active', { active: filter.isActive });
+    if (filter.categoryId !== undefined) qb.andWhere('i.category_id = :category', { category: filter.categoryId });
+    if (filter.q)
+      qb.andWhere(`(i.name LIKE :qc${this.esc} OR i.sku LIKE :qp${this.esc} OR i.id IN (SELECT b.item_id FROM item_barcodes b WHERE b.barcode = :qe))`, {
+        qc: this.like(filter.q, 'contains'),
+        qp: this.like(filter.q, 'prefix'),
+        qe: filter.q,
+      });
+    const rows = await qb.orderBy('i.updated_at', 'ASC').addOrderBy('i.id', 'ASC').take(change.limit).getMany();
+    return new Page(rows, rows.length, 1, change.limit);
   }
 
   /** The matches first, then items by key (never items scanned and the matches probed): SQLite's CROSS JOIN and MySQL's STRAIGHT_JOIN keep that order. */

@@ -1,4 +1,4 @@
-import { Page, PageRequest } from '@pos/kernel';
+import { ChangeRead, Page, PageRequest } from '@pos/kernel';
 
 export interface CustomerRecord {
   id: number;
@@ -33,6 +33,8 @@ export interface CustomerFilter {
   status?: string;
   customerGroupId?: number;
   excludeWalkIn?: boolean;
+  /** Change mode (issue 26): as a list, plus deleted (anonymised) customers, in (updated_at, id) order up to the horizon. */
+  change?: ChangeRead;
 }
 
 export type CustomerWrite = Omit<CustomerRecord, 'id' | 'version' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'anonymisedAt' | 'isWalkIn'>;

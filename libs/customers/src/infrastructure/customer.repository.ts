@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TxRepository } from '@pos/platform';
 import { In, IsNull } from 'typeorm';
-import { Page, pageOffset, PageRequest } from '@pos/kernel';
+import { changeWhere, Page, pageOffset, PageRequest } from '@pos/kernel';
 import { CustomerFilter, CustomerGroupRecord, CustomerRecord, CustomerRepository, CustomerWrite } from '../application/customer.ports';
 import { CustomerEntity, CustomerGroupEntity } from './customer.entities';
 
@@ -15,7 +15,8 @@ export class TypeOrmCustomerRepository extends TxRepository implements CustomerR
   }
 
   async list(filter: CustomerFilter, page: PageRequest): Promise<Page<CustomerRecord>> {
-    const qb = this.repo.createQueryBuilder('c').where('c.deleted_at IS NULL');
+    // Change mode serves deleted customers too (anonymised): a partner must learn of the deletion.
+    const qb = this.repo.createQueryBuilder('c').where(filter.change ? '1 = 1' : 'c.deleted_at IS NULL');
     if (filter.status) qb.andWhere('c.status = :status', { status: filter.status });
     if (filter.customerGroupId !== undefined) qb.andWhere('c.customer_group_id = :g', { g: filter.customerGroupId });
     if (filter.excludeWalkIn) qb.andWhere('c.is_walk_in = :walkIn', { walkIn: false });
@@ -23,6 +24,12 @@ export class TypeOrmCustomerRepository extends TxRepository implements CustomerR
       qb.andWhere(`(c.name LIKE :q${this.esc} OR c.email LIKE :q${this.esc} OR c.phone LIKE :q${this.esc} OR c.address LIKE :q${this.esc})`, {
         q: this.like(filter.q, 'contains'),
       });
+    }
+    if (filter.change) {
+      // (updated_at, id) order up to the horizon, no count: a range of the customers' updated_at index.
+      const w = changeWhere('c', filter.change);
+      const rows = await qb.andWhere(w.sql, w.params).orderBy('c.updated_at', 'ASC').addOrderBy('c.id', 'ASC').take(filter.change.limit).getMany();
+      return new Page(rows, rows.length, 1, filter.change.limit);
     }
     const [rows, total] = await qb.orderBy('c.name', 'ASC').addOrderBy('c.id', 'ASC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
     return new Page(rows, total, page.page, page.perPage);

@@ -1,4 +1,4 @@
-import { Page, PageRequest } from '@pos/kernel';
+import { ChangeRead, Page, PageRequest } from '@pos/kernel';
 import { ReturnCondition } from '../domain/return-condition';
 import { ReturnStatus } from '../domain/return-status';
 
@@ -120,6 +120,8 @@ export interface ReturnFilter {
   /** Return number or receipt number equal to q, or (given) one of these customers. */
   q?: string;
   qCustomerIds?: number[];
+  /** Change mode (issue 26): the rows after a position in (updated_at, id) order up to the horizon, the other filters still applied. */
+  change?: ChangeRead;
 }
 
 export abstract class ReturnRepository {

@@ -101,6 +101,7 @@ export class ReturnViews {
         created_at: r.createdAt.toISOString(),
         approved_at: iso(r.approvedAt),
         processed_at: iso(r.processedAt),
+        updated_at: r.updatedAt.toISOString(),
       };
     });
   }
@@ -130,7 +131,6 @@ export class ReturnViews {
       cancelled_by: r.cancelledBy,
       cancelled_at: iso(r.cancelledAt),
       processed_by: r.processedBy,
-      updated_at: r.updatedAt.toISOString(),
       items: items.map((l) => itemView(l, m)),
       refunds: refunds.map((f) => refundView(f, m)),
       credit_note: note ? creditNoteView(note, m) : null,

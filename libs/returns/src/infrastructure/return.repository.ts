@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, MoreThan } from 'typeorm';
-import { Page, pageOffset, PageRequest } from '@pos/kernel';
+import { changeWhere, Page, pageOffset, PageRequest } from '@pos/kernel';
 import { TxRepository } from '@pos/platform';
 import type { ReturnStatus } from '../domain/return-status';
 import {
@@ -116,6 +116,12 @@ export class TypeOrmReturnRepository extends TxRepository implements ReturnRepos
           if (f.qCustomerIds?.length) b.orWhere('r.customer_id IN (:...qCustomerIds)', { qCustomerIds: f.qCustomerIds });
         }),
       );
+    }
+    if (f.change) {
+      // Change mode (issue 26): (updated_at, id) order up to the horizon, no count (IDX_sale_returns_changes).
+      const w = changeWhere('r', f.change);
+      const rows = await qb.andWhere(w.sql, w.params).orderBy('r.updated_at', 'ASC').addOrderBy('r.id', 'ASC').take(f.change.limit).getMany();
+      return new Page(rows, rows.length, 1, f.change.limit);
     }
     const [rows, total] = await qb.orderBy('r.id', 'DESC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
     return new Page(rows, total, page.page, page.perPage);

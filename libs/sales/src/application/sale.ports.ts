@@ -1,4 +1,4 @@
-import { Page, PageRequest } from '@pos/kernel';
+import { ChangeRead, Page, PageRequest } from '@pos/kernel';
 
 export interface SaleRecord {
   id: number;
@@ -51,6 +51,8 @@ export type SaleSummaryRecord = Pick<
   | 'userId'
   | 'sessionId'
   | 'reference'
+  | 'updatedAt'
+  | 'syncedAt'
 >;
 
 export interface SaleItemRecord {
@@ -131,6 +133,19 @@ export interface InvoicePaymentRecord {
   createdAt: Date;
 }
 
+export interface InvoiceFilter {
+  storeIds: readonly number[] | 'all';
+  storeId?: number;
+  warehouseId?: number;
+  status?: string;
+  from?: Date;
+  to?: Date;
+  q?: string;
+  now: Date;
+  /** Change mode (issue 26): as SaleFilter.change. */
+  change?: ChangeRead;
+}
+
 export interface SaleFilter {
   storeIds: readonly number[] | 'all';
   storeId?: number;
@@ -145,6 +160,8 @@ export interface SaleFilter {
   q?: string;
   qItemIds?: number[];
   qCustomerIds?: number[];
+  /** Change mode (issue 26): the rows after a position in (updated_at, id) order up to the horizon, the other filters still applied. */
+  change?: ChangeRead;
 }
 
 /** Open invoices (a balance left, not void) aggregated for receivables reports. */
@@ -193,10 +210,7 @@ export abstract class SaleRepository {
   abstract insertInvoice(invoice: Omit<InvoiceRecord, 'id'>): Promise<InvoiceRecord>;
   abstract invoiceOfSale(saleId: number): Promise<InvoiceRecord | null>;
   abstract invoice(id: number): Promise<InvoiceRecord | null>;
-  abstract invoices(
-    filter: { storeIds: readonly number[] | 'all'; storeId?: number; warehouseId?: number; status?: string; from?: Date; to?: Date; q?: string; now: Date },
-    page: PageRequest,
-  ): Promise<Page<InvoiceRecord>>;
+  abstract invoices(filter: InvoiceFilter, page: PageRequest): Promise<Page<InvoiceRecord>>;
   abstract updateInvoice(id: number, changes: Partial<InvoiceRecord>): Promise<void>;
   abstract insertInvoicePayment(p: Omit<InvoicePaymentRecord, 'id'>): Promise<InvoicePaymentRecord>;
   abstract invoicePayments(invoiceId: number): Promise<InvoicePaymentRecord[]>;

@@ -12,7 +12,7 @@ import { AuditLog, ChangeLog, DomainEvents, requirePort, withTransactionRetry } 
 import { SaleErrors } from '../domain/sale.errors';
 import { OpenReturns } from './sale-returns';
 import { InvoicePaymentRecorded, SaleVoided, SaleVoidedFacts } from './sale.events';
-import { SaleFilter, SaleRecord, SaleRepository } from './sale.ports';
+import { InvoiceFilter, SaleFilter, SaleRecord, SaleRepository } from './sale.ports';
 import { invoiceView, SaleViews } from './sale.views';
 
 /** Sales history and voids (receipts: SaleReceipts). Another store's sale by id is 404; its store as a filter 403. */
@@ -137,7 +137,7 @@ export class InvoiceService {
     private readonly changes: ChangeLog,
   ) {}
 
-  async list(principal: Principal, filter: { storeId?: number; warehouseId?: number; status?: string; from?: Date; to?: Date; q?: string }, page: PageRequest) {
+  async list(principal: Principal, filter: Omit<InvoiceFilter, 'storeIds' | 'now'>, page: PageRequest) {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
     // A warehouse named as a filter answers as a store does (decisions.md): another store's 403, unknown 422.
     if (filter.warehouseId !== undefined) await this.stores.requireWarehouse(principal, filter.warehouseId, 'forbidden');

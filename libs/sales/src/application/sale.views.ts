@@ -26,6 +26,7 @@ export function invoiceView(inv: InvoiceRecord, now: Date, m: Money) {
     paid: m(inv.paid),
     credited: m(inv.credited),
     balance: m(inv.balance),
+    updated_at: inv.updatedAt.toISOString(),
   };
 }
 
@@ -111,6 +112,8 @@ export class SaleViews {
       user_id: s.userId,
       session_id: s.sessionId,
       reference: s.reference,
+      updated_at: s.updatedAt.toISOString(),
+      synced_at: s.syncedAt?.toISOString() ?? null,
     }));
   }
 
@@ -140,7 +143,6 @@ export class SaleViews {
       tax_exempt_reason: s.taxExemptReason,
       idempotency_key: s.idempotencyKey,
       offline_created_at: s.offlineCreatedAt?.toISOString() ?? null,
-      synced_at: s.syncedAt?.toISOString() ?? null,
       voided_at: s.voidedAt?.toISOString() ?? null,
       void_reason: s.voidReason,
       items: items.map((l) => itemView(l, m)),

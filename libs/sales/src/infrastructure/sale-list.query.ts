@@ -1,5 +1,5 @@
 import { Brackets, EntityManager } from 'typeorm';
-import { DAY_MS, nextUtcMonth, Page, pageOffset, PageRequest, utcDayOf, utcMonthOf } from '@pos/kernel';
+import { ChangeRead, changeWhere, DAY_MS, nextUtcMonth, Page, pageOffset, PageRequest, utcDayOf, utcMonthOf } from '@pos/kernel';
 import { SaleFilter, SaleSummaryRecord } from '../application/sale.ports';
 import { SaleEntity } from './sale.entities';
 import { summaryFromRow } from './sale-rows.mapper';
@@ -22,6 +22,7 @@ export class SaleListQuery {
    * customer, session, times within a day) count the matching rows.
    */
   async list(f: SaleFilter, page: PageRequest): Promise<Page<SaleSummaryRecord>> {
+    if (f.change) return this.changeList(f, f.change);
     const wholeDay = (d?: Date) => d === undefined || d.getTime() % DAY_MS === 0;
     if (!f.q && f.userId === undefined && f.customerId === undefined && f.sessionId === undefined && wholeDay(f.from) && wholeDay(f.to))
       return this.countedList(f, page);
@@ -34,6 +35,26 @@ export class SaleListQuery {
       .getQueryAndParameters();
     const [rows, total] = await Promise.all([this.summaryPage(ids), this.filtered(f).getCount()]);
     return new Page(rows, total, page.page, page.perPage);
+  }
+
+  /**
+   * Change mode (issue 26): the rows after the position in (updated_at, id) order up to the
+   * horizon, at most `change.limit`, on the same filters; no count (a page of the whole feed is
+   * `Page(rows, rows.length, 1, limit)`, the caller cuts it). A store-scoped read (an application
+   * limited to its stores, or store_id) is a range of IDX_sales_store_changes per store, any other
+   * one of IDX_sales_changes (migration 1764800000000).
+   */
+  private async changeList(f: SaleFilter, change: ChangeRead): Promise<Page<SaleSummaryRecord>> {
+    const w = changeWhere('s', change);
+    const ids = this.filtered(f)
+      .andWhere(w.sql, w.params)
+      .select('s.id', 'id')
+      .orderBy('s.updated_at', 'ASC')
+      .addOrderBy('s.id', 'ASC')
+      .limit(change.limit)
+      .getQueryAndParameters();
+    const rows = await this.summaryPage(ids, 's.updated_at ASC, s.id ASC');
+    return new Page(rows, rows.length, 1, change.limit);
   }
 
   /**
@@ -128,12 +149,12 @@ export class SaleListQuery {
    * and only those rows are then read (a deferred join: a deep page reads 50 rows, not offset + 50).
    * `page` is the statement selecting the page's ids (newest first, offset and limit applied).
    */
-  private async summaryPage([pageSql, params]: [sql: string, params: unknown[]]): Promise<SaleSummaryRecord[]> {
+  private async summaryPage([pageSql, params]: [sql: string, params: unknown[]], order = 's.created_at DESC, s.id DESC'): Promise<SaleSummaryRecord[]> {
     const raw = (await this.em.query(
       'SELECT s.id AS id, s.receipt_number AS receipt_number, s.status AS status, s.store_id AS store_id, s.warehouse_id AS warehouse_id, ' +
         's.currency_code AS currency_code, s.total_amount AS total_amount, s.created_at AS created_at, s.customer_id AS customer_id, ' +
-        `s.user_id AS user_id, s.session_id AS session_id, s.reference AS reference FROM sales s INNER JOIN (${pageSql}) page_ids ON page_ids.id = s.id ` +
-        'ORDER BY s.created_at DESC, s.id DESC',
+        `s.user_id AS user_id, s.session_id AS session_id, s.reference AS reference, s.updated_at AS updated_at, s.synced_at AS synced_at ` +
+        `FROM sales s INNER JOIN (${pageSql}) page_ids ON page_ids.id = s.id ORDER BY ${order}`,
       params,
     )) as Record<string, unknown>[];
     return raw.map(summaryFromRow);

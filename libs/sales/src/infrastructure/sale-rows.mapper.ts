@@ -115,5 +115,7 @@ export function summaryFromRow(r: Record<string, unknown>): SaleSummaryRecord {
     userId: Number(r.user_id),
     sessionId: num(r.session_id),
     reference: r.reference === null || r.reference === undefined ? null : String(r.reference),
+    updatedAt: utcDate.from(r.updated_at as Date | string) as Date,
+    syncedAt: r.synced_at === null || r.synced_at === undefined ? null : (utcDate.from(r.synced_at as Date | string) as Date),
   };
 }

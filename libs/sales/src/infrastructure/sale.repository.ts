@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In } from 'typeorm';
-import { Page, pageOffset, PageRequest, utcDayOf, utcMonthOf } from '@pos/kernel';
+import { changeWhere, Page, pageOffset, PageRequest, utcDayOf, utcMonthOf } from '@pos/kernel';
 import { fillSaleCounts, TxRepository } from '@pos/platform';
 import {
+  InvoiceFilter,
   InvoicePaymentRecord,
   InvoiceRecord,
   ReceivableFilter,
@@ -210,10 +211,7 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     return this.em.getRepository(InvoiceEntity).findOneBy({ id });
   }
 
-  async invoices(
-    f: { storeIds: readonly number[] | 'all'; storeId?: number; warehouseId?: number; status?: string; from?: Date; to?: Date; q?: string; now: Date },
-    page: PageRequest,
-  ): Promise<Page<InvoiceRecord>> {
+  async invoices(f: InvoiceFilter, page: PageRequest): Promise<Page<InvoiceRecord>> {
     const qb = this.em.getRepository(InvoiceEntity).createQueryBuilder('i').where('1 = 1');
     if (f.storeIds !== 'all') qb.andWhere('i.store_id IN (:...scope)', { scope: f.storeIds.length ? [...f.storeIds] : [0] });
     if (f.storeId !== undefined) qb.andWhere('i.store_id = :storeId', { storeId: f.storeId });
@@ -224,6 +222,12 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     if (f.from) qb.andWhere('i.issued_at >= :from', { from: f.from });
     if (f.to) qb.andWhere('i.issued_at < :to', { to: f.to });
     if (f.q) qb.andWhere('i.number = :q', { q: f.q });
+    if (f.change) {
+      // Change mode (issue 26): (updated_at, id) order up to the horizon, no count (IDX_invoices_changes).
+      const w = changeWhere('i', f.change);
+      const rows = await qb.andWhere(w.sql, w.params).orderBy('i.updated_at', 'ASC').addOrderBy('i.id', 'ASC').take(f.change.limit).getMany();
+      return new Page(rows, rows.length, 1, f.change.limit);
+    }
     const [rows, total] = await qb.orderBy('i.id', 'DESC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
     return new Page(rows, total, page.page, page.perPage);
   }

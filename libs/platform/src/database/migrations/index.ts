@@ -28,6 +28,7 @@ import { SaleVoidedAfterClose1764610000000 } from './1764610000000-sale-voided-a
 import { WorkerLeases1764700000000 } from './1764700000000-worker-leases';
 import { ReplicaHeartbeat1764710000000 } from './1764710000000-replica-heartbeat';
 import { RollupRebuildLease1764730000000 } from './1764730000000-rollup-rebuild-lease';
+import { ChangeFeedIndexes1764800000000 } from './1764800000000-change-feed-indexes';
 import { OutboxEventsCreatedAt1764810000000 } from './1764810000000-outbox-events-created-at';
 import { RecordVersions1764820000000 } from './1764820000000-record-versions';
 import { IdempotencyKeyLength1764830000000 } from './1764830000000-idempotency-key-length';
@@ -64,6 +65,7 @@ export const MIGRATIONS = [
   WorkerLeases1764700000000,
   ReplicaHeartbeat1764710000000,
   RollupRebuildLease1764730000000,
+  ChangeFeedIndexes1764800000000,
   OutboxEventsCreatedAt1764810000000,
   RecordVersions1764820000000,
   IdempotencyKeyLength1764830000000,
