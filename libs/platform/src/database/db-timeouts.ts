@@ -136,8 +136,10 @@ export class DatabaseTimeouts implements OnModuleInit {
 
   onModuleInit(): void {
     const settleMs = this.config.changeFeed.settleSeconds * 1000;
-    // The horizon's proviso (transactional.ts): 2 s (or a fifth of a short window) left for the COMMIT itself.
-    limitTransactionAge(settleMs > 0 ? settleMs - Math.min(2000, settleMs / 5) : 0);
+    // The horizon's proviso (transactional.ts). 2 s of the window are kept for what the bound does
+    // not see: stamps cut to whole seconds (checkout, MySQL DATETIME) and the COMMIT itself. A
+    // window under 5 s (tests) leaves writes little time: at least 0.5 s.
+    limitTransactionAge(settleMs > 0 ? Math.max(500, settleMs - 2000) : 0);
     if (this.config.db.type !== 'mysql') return;
     // One pool, or with read replicas every pool of the cluster (primary and each replica).
     const pools = mysqlPools<MysqlPool>(this.dataSource);
