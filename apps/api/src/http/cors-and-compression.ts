@@ -28,8 +28,8 @@ export function useCors(app: NestExpressApplication, config: AppConfig): void {
   app.enableCors({
     origin: config.corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'Idempotency-Key-Retention', 'Content-Disposition'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'If-Match', 'If-None-Match'],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'Idempotency-Key-Retention', 'Content-Disposition', 'ETag'],
     maxAge: 600,
     preflightContinue: true,
   });

@@ -55,7 +55,8 @@ function helmetHeaders(directives: Directives, forDocuments = true): HeaderList 
  * isolation policies), with one of two Content-Security-Policies: the OpenAPI page and the
  * dashboard load their scripts from files next to them (script-src 'self', no inline script)
  * and call only this origin; JSON answers allow nothing. API answers carry personal data and
- * tokens (login, 2FA secrets), so none may be stored by a browser or a proxy: no-store.
+ * tokens (login, 2FA secrets), so none may be stored by a browser or a proxy: no-store. GETs of
+ * records and feed pages replace it with `private, no-cache` and an ETag (conditional.ts).
  */
 export const API_HEADERS: HeaderList = [...helmetHeaders(API_CSP, false), ['Cache-Control', 'no-store']];
 export const PAGE_HEADERS: HeaderList = helmetHeaders(PAGE_CSP);
