@@ -30,7 +30,7 @@ export type { StoreListOptions } from './application/store.service';
 export * from './application/store-views';
 export { CategoryService } from './application/category.service';
 export type { CategoryInput, CategoryView } from './application/category.service';
-export { ItemService, unitViews } from './application/item.service';
+export { ItemCreated, ItemDeleted, ItemService, ItemUpdated, unitViews } from './application/item.service';
 export type { ItemInput, ItemView } from './application/item.service';
 export { InventoryService } from './application/inventory.service';
 export type { MovementView } from './application/inventory.service';

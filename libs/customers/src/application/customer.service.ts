@@ -3,7 +3,7 @@ import { assertVersion, Clock, ConflictError, ExpectedVersions, NotFoundError, P
 import { assertStoreAccess, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
 import { ChangeLog, Transactional } from '@pos/platform';
-import { CustomerCreated, CustomerUpdated } from './customer.events';
+import { CustomerCreated, CustomerDeleted, CustomerUpdated } from './customer.events';
 import { customerView, CustomerView } from './customer.views';
 import { CustomerFilter, CustomerGroupRecord, CustomerPricingProfile, CustomerRecord, CustomerRepository, CustomerWrite } from './customer.ports';
 
@@ -128,6 +128,7 @@ export class CustomerService {
     if (current.isWalkIn) throw new ConflictError('walk_in_customer', 'The walk-in customer cannot be deleted.');
     await this.customers.anonymiseAndDelete(id, this.clock.now());
     await this.changes.tombstone('customer', id, current.storeId);
+    await this.changes.event(CustomerDeleted, { customer: { id } }, current.storeId);
   }
 
   async groups() {

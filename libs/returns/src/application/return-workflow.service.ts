@@ -13,7 +13,7 @@ import { refundableTenders, RefundExceedsPaymentsError, RefundPart, splitRefund 
 import { canRestock, DEFAULT_CONDITION, ReturnCondition, stockAction } from '../domain/return-condition';
 import { ReturnAction, statesAllowing, transition } from '../domain/return-status';
 import { ReturnProcessedFacts, returnFactsOf } from './return.facts';
-import { ReturnCreated, ReturnProcessed } from './return.events';
+import { RETURN_DECISION_EVENTS, ReturnCreated, ReturnProcessed } from './return.events';
 import { ReturnItemRecord, ReturnRepository, SaleReturnRecord } from './return.ports';
 import { ReturnViews } from './return.views';
 
@@ -277,11 +277,8 @@ export class ReturnWorkflowService {
       if (!(await this.returns.update(id, statesAllowing(action), { status: next, ...changes(now), updatedAt: now }))) {
         throw new ConflictError('invalid_return_state', 'The return changed meanwhile; read it again.');
       }
-      if (next === 'rejected' || next === 'cancelled') {
-        for (const l of (await this.returns.items([id])).sort((a, b) => a.saleItemId - b.saleItemId)) {
-          await this.returns.release(l.saleItemId, l.quantity, l.refundTotal, l.refundTax);
-        }
-      }
+      const held = next === 'rejected' || next === 'cancelled' ? await this.returns.items([id]) : [];
+      for (const l of held.sort((a, b) => a.saleItemId - b.saleItemId)) await this.returns.release(l.saleItemId, l.quantity, l.refundTotal, l.refundTax);
       await this.audit.record({
         action: `return.${next}`,
         target: { type: 'return', id },
@@ -289,7 +286,9 @@ export class ReturnWorkflowService {
         before: { status: r.status },
         after: { status: next },
       });
-      return this.views.detail(id);
+      const detail = await this.views.detail(id);
+      await this.changes.event(RETURN_DECISION_EVENTS[next as keyof typeof RETURN_DECISION_EVENTS], { return: detail }, r.storeId);
+      return detail;
     });
   }
 

@@ -4,6 +4,7 @@ import { Clock } from '@pos/kernel';
 import { JobHandler, Metrics } from '@pos/platform';
 import { attemptSucceeded, DeliveryProgress, progressAfterAttempt } from '../domain/delivery';
 import { healthAfterFailure, healthAfterSuccess, receivesDeliveries } from '../domain/endpoint-health';
+import { sentEventType } from '../domain/event-kinds';
 import { deliveryBody, signatureHeader } from '../domain/signature';
 import { DeliverWebhookJob, DeliveryDispatcher } from './delivery-dispatcher';
 import {
@@ -76,7 +77,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
       await this.close(delivery, 'The endpoint is inactive or disabled; the delivery was not sent.');
       return;
     }
-    const body = deliveryBody({ id: event.id, type: event.type, createdAt: event.createdAt, payloadJson: event.payload });
+    const sent = sentEventType(event.type);
+    const body = deliveryBody({ id: event.id, type: sent.type, test: sent.test, createdAt: event.createdAt, payloadJson: event.payload });
     const startedAt = this.clock.now();
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     const secrets = this.signingSecrets(endpoint, startedAt);
@@ -96,7 +98,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
           headers: {
             'Content-Type': 'application/json',
             'User-Agent': WEBHOOK_USER_AGENT,
-            'X-Service-Event': event.type,
+            'X-Service-Event': sent.type,
             'X-Service-Timestamp': String(timestamp),
             'X-Service-Signature': signatureHeader(secrets, timestamp, body),
             'X-Service-Delivery-Id': delivery.uuid,

@@ -1,31 +1,28 @@
 /**
- * The kinds of event partners can subscribe to (decisions.md, Webhooks). Endpoints subscribe to
- * a list of these or to `*` (everything). Outbox rows of another type are relayed to `*`
- * subscribers only. When ChangeLog gets typed event definitions, this list is derived from them.
+ * Subscriptions (decisions.md, Webhooks). Endpoints subscribe to a list of event kinds or to `*`
+ * (everything). The kinds themselves are the event catalogue (application/event-catalogue.ts:
+ * WEBHOOK_EVENT_KINDS derives from it). Outbox rows of another type are relayed to `*`
+ * subscribers only.
  */
-export const WEBHOOK_EVENT_KINDS = [
-  'sale.completed',
-  'sale.voided',
-  'return.created',
-  'return.processed',
-  'session.opened',
-  'session.closed',
-  'inventory.low_stock',
-  'inventory.out_of_stock',
-  'customer.created',
-  'customer.updated',
-  'prices.bulk_updated',
-  'ping',
-] as const;
-
-export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
-
-/** What an endpoint may list in `events`. */
-export const WEBHOOK_EVENT_SUBSCRIPTIONS = ['*', ...WEBHOOK_EVENT_KINDS] as const;
-
-export const PING_EVENT: WebhookEventKind = 'ping';
+export const PING_EVENT = 'ping';
 
 /** Whether an endpoint subscribed to `events` receives an event of `type`. */
 export function subscribes(events: readonly string[], type: string): boolean {
   return events.includes('*') || events.includes(type);
+}
+
+/**
+ * A test send (POST /webhooks/{id}/test) is an outbox row born published whose type carries this
+ * prefix, so the event log, replays and the relay never take it for a real event of the shop. It
+ * is sent with the bare type and `"test": true` at the top level of the body.
+ */
+const TEST_PREFIX = 'test:';
+
+export function testEventType(type: string): string {
+  return TEST_PREFIX + type;
+}
+
+/** The type a stored event is sent as, and whether it is a test send. */
+export function sentEventType(storedType: string): { type: string; test: boolean } {
+  return storedType.startsWith(TEST_PREFIX) ? { type: storedType.slice(TEST_PREFIX.length), test: true } : { type: storedType, test: false };
 }

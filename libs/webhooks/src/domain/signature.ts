@@ -31,7 +31,8 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
-/** The body of every delivery: `{id, type, created_at, data}`, with `data` spliced in as stored (already JSON). */
-export function deliveryBody(event: { id: number; type: string; createdAt: Date; payloadJson: string }): string {
-  return `{"id":${event.id},"type":${JSON.stringify(event.type)},"created_at":${JSON.stringify(event.createdAt.toISOString())},"data":${event.payloadJson}}`;
+/** The body of every delivery: `{id, type, created_at, data}`, with `data` spliced in as stored (already JSON); a test send adds `"test":true`. */
+export function deliveryBody(event: { id: number; type: string; createdAt: Date; payloadJson: string; test?: boolean }): string {
+  const test = event.test ? ',"test":true' : '';
+  return `{"id":${event.id},"type":${JSON.stringify(event.type)},"created_at":${JSON.stringify(event.createdAt.toISOString())},"data":${event.payloadJson}${test}}`;
 }
