@@ -574,20 +574,21 @@ describe('Webhooks', () => {
       expect(receiver.at('/slow')).toHaveLength(1);
     });
 
-    it('purges delivery logs and published events past the retention period', async () => {
+    it('purges delivery logs and published events past the retention period (events: EVENT_RETENTION_DAYS, with their deliveries)', async () => {
       const maintenance = s.runner.get(WebhookMaintenanceService);
       const old = sqlTime(t, new Date(Date.now() - 31 * 86_400_000));
       const [gone] = (await api().get('/api/v1/webhooks').set(bearer(admin))).body.data.filter((e: { url: string }) => e.url.endsWith('/gone'));
       const [d] = await t.db.query('SELECT id, event_id FROM webhook_deliveries WHERE endpoint_id = ?', [gone.id]);
       await t.db.query('UPDATE webhook_deliveries SET updated_at = ? WHERE id = ?', [old, d.id]);
-      await t.db.query('UPDATE outbox_events SET published_at = ? WHERE id = ?', [old, d.event_id]);
+      await t.db.query('UPDATE outbox_events SET published_at = ?, created_at = ? WHERE id = ?', [old, old, d.event_id]);
       const [{ n: recent }] = await t.db.query('SELECT COUNT(*) AS n FROM webhook_deliveries');
+      const [{ n: others }] = await t.db.query('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ? AND id <> ?', [d.event_id, d.id]);
       const result = await maintenance.purge();
-      expect(result).toEqual({ deliveries: 1, events: 1 });
+      expect(result).toEqual({ deliveries: 1 + Number(others), events: 1 });
       expect(await t.db.query('SELECT id FROM webhook_deliveries WHERE id = ?', [d.id])).toEqual([]);
       expect(await t.db.query('SELECT id FROM webhook_delivery_attempts WHERE delivery_id = ?', [d.id])).toEqual([]);
       expect(await t.db.query('SELECT id FROM outbox_events WHERE id = ?', [d.event_id])).toEqual([]);
-      expect(Number((await t.db.query('SELECT COUNT(*) AS n FROM webhook_deliveries'))[0].n)).toBe(Number(recent) - 1);
+      expect(Number((await t.db.query('SELECT COUNT(*) AS n FROM webhook_deliveries'))[0].n)).toBe(Number(recent) - 1 - Number(others));
       expect(await maintenance.purge()).toEqual({ deliveries: 0, events: 0 });
     });
   });

@@ -58,6 +58,7 @@ import { SaleReviewsController } from './sales/sale-reviews.controller';
 import { SalesFeedController } from './integration/sales-feed.controller';
 import { ReturnsController } from './returns/returns.controller';
 import { ReturnsFeedController } from './integration/returns-feed.controller';
+import { EventsController } from './integration/events.controller';
 import { SyncController } from './sync/sync.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { ReportsController, StaffReportsController } from './integration/reports.controller';
@@ -126,6 +127,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     SalesFeedController,
     ReturnsController,
     ReturnsFeedController,
+    EventsController,
     SyncController,
     WebhooksController,
     ReportsController,

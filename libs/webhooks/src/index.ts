@@ -13,5 +13,7 @@ export { OutboxRelayService, RELAY_BATCH } from './application/outbox-relay.serv
 export { WebhookDeliveryService, WEBHOOK_USER_AGENT } from './application/webhook-delivery.service';
 export { WebhookMaintenanceService } from './application/webhook-maintenance.service';
 export { WebhookTestService } from './application/webhook-test.service';
+export { EventLogService, EVENT_LOG_CURSOR, eventLogKinds } from './application/event-log.service';
+export type { EventLogPage, EventLogQuery } from './application/event-log.service';
 export type { EndpointView, DeliveryView } from './application/webhook.views';
 export * from './webhooks.module';

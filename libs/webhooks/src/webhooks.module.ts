@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DeliveryDispatcher } from './application/delivery-dispatcher';
+import { EventLogRepository } from './application/event-log.ports';
+import { EventLogService } from './application/event-log.service';
+import { EventReplayService } from './application/event-replay.service';
 import { OutboxRelayService } from './application/outbox-relay.service';
 import { WebhookTargetGuard } from './application/target-guard';
 import { WebhookDeliveryService } from './application/webhook-delivery.service';
@@ -9,6 +12,7 @@ import { WebhookMaintenanceService } from './application/webhook-maintenance.ser
 import { HostResolver, OutboxRelayRepository, WebhookDeliveryRepository, WebhookEndpointRepository, WebhookSender } from './application/webhook.ports';
 import { WebhookSecrets, WebhookSettings } from './application/webhook-settings';
 import { WebhookTestService } from './application/webhook-test.service';
+import { TypeOrmEventLogRepository } from './infrastructure/event-log.repository';
 import { NodeHttpWebhookSender, SystemHostResolver } from './infrastructure/node-http.sender';
 import { WEBHOOK_ENTITIES } from './infrastructure/webhook.entities';
 import { TypeOrmOutboxRelayRepository, TypeOrmWebhookDeliveryRepository, TypeOrmWebhookEndpointRepository } from './infrastructure/webhook.repositories';
@@ -31,12 +35,15 @@ import { TypeOrmOutboxRelayRepository, TypeOrmWebhookDeliveryRepository, TypeOrm
     WebhookDeliveryService,
     WebhookMaintenanceService,
     WebhookTestService,
+    EventLogService,
+    EventReplayService,
+    { provide: EventLogRepository, useClass: TypeOrmEventLogRepository },
     { provide: WebhookEndpointRepository, useClass: TypeOrmWebhookEndpointRepository },
     { provide: WebhookDeliveryRepository, useClass: TypeOrmWebhookDeliveryRepository },
     { provide: OutboxRelayRepository, useClass: TypeOrmOutboxRelayRepository },
     { provide: WebhookSender, useClass: NodeHttpWebhookSender },
     { provide: HostResolver, useClass: SystemHostResolver },
   ],
-  exports: [WebhookTestService, WebhookEndpointService, OutboxRelayService, WebhookDeliveryService, WebhookMaintenanceService],
+  exports: [WebhookTestService, WebhookEndpointService, OutboxRelayService, WebhookDeliveryService, WebhookMaintenanceService, EventLogService],
 })
 export class WebhooksModule {}

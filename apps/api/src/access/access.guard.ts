@@ -92,7 +92,7 @@ export class AccessGuard implements CanActivate {
     } else if (!hasAbility(principal, DEFAULT_ROUTE_ABILITY)) {
       throw new ForbiddenError('The token does not grant access to this endpoint.');
     }
-    if ((policy.kind === 'permission' || policy.kind === 'integration') && !hasPermission(principal, policy.permission)) {
+    if ((policy.kind === 'permission' || policy.kind === 'integration') && policy.permission !== null && !hasPermission(principal, policy.permission)) {
       throw new ForbiddenError(`You do not have the ${policy.permission} permission.`);
     }
     return true;

@@ -9,10 +9,12 @@ import { RejectUnknownQuery } from '../http/unknown-query';
  *   @Authenticated()           any valid token with the POS ability (own account: me, logout, 2FA)
  *   @RequirePermission(p)      a POS/back-office permission
  *   @IntegrationRead(p)        an API application user + ability integration:read + permission p
+ *   @IntegrationReadPerEvent() the same with no route permission: the use case shows each record
+ *                              only under the permission of its kind (the event log)
  * and its rate-limit tier with @RateTier (default standard).
  */
 export type RoutePolicy =
-  { kind: 'public' } | { kind: 'authenticated' } | { kind: 'permission'; permission: Permission } | { kind: 'integration'; permission: Permission };
+  { kind: 'public' } | { kind: 'authenticated' } | { kind: 'permission'; permission: Permission } | { kind: 'integration'; permission: Permission | null };
 
 export const ROUTE_POLICY = Symbol('ROUTE_POLICY');
 
@@ -53,6 +55,15 @@ export const IntegrationRead = (permission: Permission) =>
     ApiExtension('x-permission', `${permission} (API application, ability integration:read)`),
     ...protectedDocs(`Requires an API application token with ability \`integration:read\` and permission \`${permission}\``),
     RejectUnknownQuery(), // an unknown query parameter is 422 on every integration route (http/unknown-query.ts)
+  );
+
+/** GET /integration/events: integration:read, then each event under the permission of its resource (libs/webhooks event-access.ts). */
+export const IntegrationReadPerEvent = () =>
+  applyDecorators(
+    SetMetadata(ROUTE_POLICY, { kind: 'integration', permission: null } satisfies RoutePolicy),
+    ApiExtension('x-permission', 'per event kind (API application, ability integration:read)'),
+    ...protectedDocs('Requires an API application token with ability `integration:read`; events are then filtered by permission'),
+    RejectUnknownQuery(),
   );
 
 /** The authenticated principal of the request. */

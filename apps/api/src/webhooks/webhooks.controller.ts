@@ -45,7 +45,7 @@ export class WebhooksController {
   @ApiEnvelope(CreatedWebhookEndpointSchema, { status: 201, description: 'Created, with its signing secret (shown once)' })
   @ApiErrors(400, 413, 422)
   create(@CurrentPrincipal() p: Principal, @Body() b: CreateWebhookDto) {
-    return this.webhooks.create({ url: b.url, events: b.events, description: b.description, active: b.active }, p.userId);
+    return this.webhooks.create({ url: b.url, events: b.events, description: b.description, active: b.active, replayFrom: b.replay_from }, p.userId);
   }
 
   @Get()
@@ -85,7 +85,7 @@ export class WebhooksController {
   @ApiEnvelope(WebhookEndpointSchema)
   @ApiErrors(400, 404, 413, 422)
   update(@Param('webhook', IdPipe) id: number, @Body() b: UpdateWebhookDto) {
-    return this.webhooks.update(id, { url: b.url, events: b.events, description: b.description, active: b.active });
+    return this.webhooks.update(id, { url: b.url, events: b.events, description: b.description, active: b.active, replayFrom: b.replay_from });
   }
 
   @Delete(':webhook')

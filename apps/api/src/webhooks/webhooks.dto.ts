@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/sw
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString } from 'class-validator';
 import { DELIVERY_STATUSES, MAX_WEBHOOK_URL_LENGTH, WEBHOOK_EVENT_KINDS, WEBHOOK_EVENT_SUBSCRIPTIONS } from '@pos/webhooks';
+import { OptionalDateTime } from '../http/date-time.validator';
 import { PageQueryDto } from '../http/page-query.dto';
 import { OptionalBoolean, OptionalString, RequiredString } from '../http/validators';
 
@@ -33,11 +34,17 @@ const URL_TEXT =
   'http(s) URL without credentials. Its host must resolve only to public addresses (no loopback, private, ' +
   'carrier-grade NAT, link-local, multicast, unspecified or reserved address, IPv4 or IPv6) unless WEBHOOK_ALLOW_PRIVATE_TARGETS=true. Stored normalised.';
 
+const REPLAY_TEXT =
+  'Also deliver the past events the endpoint subscribes to, created at or after this instant (ISO 8601 with a zone; ' +
+  'within EVENT_RETENTION_DAYS, not in the future, the endpoint active): one delivery per (event, endpoint), never two, ' +
+  'created and queued in event order before the answer. 422 otherwise.';
+
 export class CreateWebhookDto {
   @RequiredString({ max: MAX_WEBHOOK_URL_LENGTH, example: 'https://partner.example.com/pos/webhooks', description: URL_TEXT }) url!: string;
   @RequiredEvents() events!: string[];
   @OptionalString({ max: 255, example: 'Accounting sync' }) description?: string | null;
   @OptionalBoolean('Whether the endpoint receives events (default true)') active?: boolean;
+  @OptionalDateTime(REPLAY_TEXT) replay_from?: Date;
 }
 
 export class UpdateWebhookDto {
@@ -45,6 +52,7 @@ export class UpdateWebhookDto {
   @OptionalEvents() events?: string[];
   @OptionalString({ max: 255 }) description?: string | null;
   @OptionalBoolean('false pauses deliveries; true resumes them and clears an automatic disable') active?: boolean;
+  @OptionalDateTime(REPLAY_TEXT) replay_from?: Date;
 }
 
 export class DeliveryListQuery extends PageQueryDto {
@@ -111,6 +119,7 @@ export class WebhookPayloadSchema {
   @ApiProperty({ example: 'sale.completed' }) type!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'The event data' }) data!: Record<string, unknown>;
+  @ApiPropertyOptional({ type: Boolean, enum: [true], description: 'Only on a test send (POST /webhooks/{id}/test): true' }) test?: true;
 }
 
 export class WebhookDeliveryDetailSchema extends WebhookDeliverySchema {

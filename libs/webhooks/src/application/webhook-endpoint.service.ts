@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
-import { Clock, ConflictError, NotFoundError, Page, PageRequest } from '@pos/kernel';
+import { Clock, ConflictError, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { DeliveryStatus } from '../domain/delivery';
 import { receivesDeliveries } from '../domain/endpoint-health';
-import { PING_EVENT } from '../domain/event-kinds';
-import { newSigningSecret } from '../domain/signature';
+import { PING_EVENT, sentEventType } from '../domain/event-kinds';
+import { deliveryBody, newSigningSecret } from '../domain/signature';
 import { DeliveryDispatcher } from './delivery-dispatcher';
+import { retentionCutoff } from './event-log.service';
+import { EventReplayService } from './event-replay.service';
 import { newDelivery } from './outbox-relay.service';
 import { WebhookTargetGuard } from './target-guard';
 import { DeliveryRecord, EndpointRecord, OutboxRelayRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook.ports';
@@ -18,12 +20,16 @@ export interface EndpointInput {
   events: string[];
   description?: string | null;
   active?: boolean;
+  /** Replay the kept events created at or after this instant to the endpoint (within EVENT_RETENTION_DAYS). */
+  replayFrom?: Date;
 }
 
 /**
  * Webhook endpoints (`webhooks.manage`): create (the signing secret is shown once, then only
  * its sealed form is kept), list, show, update, delete, rotate the secret (the old one keeps
- * signing beside the new for 24 h), ping, and the delivery log with re-sends.
+ * signing beside the new for 24 h), ping, and the delivery log with re-sends. Create and update
+ * take `replay_from`: the endpoint then receives the past events it subscribes to (see
+ * EventReplayService), once it (or its change) has committed.
  */
 @Injectable()
 export class WebhookEndpointService {
@@ -37,12 +43,15 @@ export class WebhookEndpointService {
     private readonly dispatcher: DeliveryDispatcher,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
+    private readonly replayer: EventReplayService,
   ) {}
 
   async create(input: EndpointInput, userId: number | null): Promise<EndpointView & { secret: string }> {
     const url = await this.guard.check(input.url);
+    this.checkReplay(input.replayFrom, input.active ?? true);
     const secret = newSigningSecret();
     const created = await this.insert({ ...input, url }, this.secrets.seal(secret), userId);
+    if (input.replayFrom) await this.replayer.replay(created.id, input.replayFrom);
     return { ...endpointView(created), secret };
   }
 
@@ -78,9 +87,28 @@ export class WebhookEndpointService {
 
   /** Changes only the fields given; a new url passes the SSRF guard; active: true re-enables a disabled endpoint. */
   async update(id: number, input: Partial<EndpointInput>): Promise<EndpointView> {
-    await this.endpoint(id);
+    const current = await this.endpoint(id);
     const url = input.url === undefined ? undefined : await this.guard.check(input.url);
-    return endpointView(await this.applyUpdate(id, { ...input, url }));
+    this.checkReplay(input.replayFrom, input.active ?? receivesDeliveries(current));
+    const updated = await this.applyUpdate(id, { ...input, url });
+    if (input.replayFrom) await this.replayer.replay(id, input.replayFrom);
+    return endpointView(updated);
+  }
+
+  /** replay_from: within the event retention, not in the future, for an endpoint that takes deliveries. */
+  private checkReplay(from: Date | undefined, willReceive: boolean): void {
+    if (from === undefined) return;
+    const now = this.clock.now();
+    const days = this.settings.config.eventRetentionDays;
+    const problem =
+      from > now
+        ? 'The replay_from must not be in the future.'
+        : from < retentionCutoff(now, days)
+          ? `The replay_from must be within the last ${days} days (EVENT_RETENTION_DAYS): older events are not kept.`
+          : !willReceive
+            ? 'Events can be replayed only to an active endpoint (give active: true).'
+            : null;
+    if (problem) throw ValidationFailedError.field('replay_from', problem);
   }
 
   @Transactional()
@@ -160,7 +188,9 @@ export class WebhookEndpointService {
     const [attempts, event] = await Promise.all([this.deliveries.attempts(d.id), this.outbox.find(d.eventId)]);
     return {
       ...deliveryView(d),
-      payload: event ? { id: event.id, type: event.type, created_at: event.createdAt.toISOString(), data: JSON.parse(event.payload) as unknown } : null,
+      payload: event
+        ? (JSON.parse(deliveryBody({ ...sentEventType(event.type), id: event.id, createdAt: event.createdAt, payloadJson: event.payload })) as unknown)
+        : null,
       attempt_log: attempts.map(attemptView),
     };
   }

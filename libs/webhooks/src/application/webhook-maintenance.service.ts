@@ -3,11 +3,15 @@ import { Transactional } from '@nestjs-cls/transactional';
 import { Clock } from '@pos/kernel';
 import { PeriodicScheduler } from '@pos/platform';
 import { DeliveryDispatcher } from './delivery-dispatcher';
-import { OutboxRelayRepository, WebhookDeliveryRepository } from './webhook.ports';
+import { EventLogRepository } from './event-log.ports';
+import { retentionCutoff } from './event-log.service';
+import { WebhookDeliveryRepository } from './webhook.ports';
 import { WebhookSettings } from './webhook-settings';
 
 const SWEEP_BATCH = 500;
 const PURGE_BATCH = 1000;
+/** Events per purge transaction (each takes its deliveries and their attempts with it). */
+const EVENT_PURGE_BATCH = 500;
 const PURGE_EVERY_MS = 3_600_000;
 
 /**
@@ -16,8 +20,10 @@ const PURGE_EVERY_MS = 3_600_000;
  *    not leased: its job was lost (Redis restarted empty, a crash between commit and enqueue, a
  *    worker killed mid-attempt). Re-queueing an attempt still in the queue is a no-op (same job
  *    id), so the sweep is safe to run anywhere, any number of times;
- *  - retention purges delivery logs untouched for WEBHOOK_RETENTION_DAYS, then the published
- *    outbox rows no delivery refers to any more, in small batches (hourly).
+ *  - retention (hourly, in small transactions) purges delivery logs untouched for
+ *    WEBHOOK_RETENTION_DAYS, then published events created more than EVENT_RETENTION_DAYS ago
+ *    (the event log and replay_from read them until then) with whatever deliveries still refer
+ *    to them: attempts, then deliveries, then the events (the foreign keys' order).
  */
 @Injectable()
 export class WebhookMaintenanceService implements OnModuleInit {
@@ -25,7 +31,7 @@ export class WebhookMaintenanceService implements OnModuleInit {
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
-    private readonly outbox: OutboxRelayRepository,
+    private readonly events: EventLogRepository,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly settings: WebhookSettings,
     private readonly scheduler: PeriodicScheduler,
@@ -55,6 +61,7 @@ export class WebhookMaintenanceService implements OnModuleInit {
   async purge(): Promise<{ deliveries: number; events: number }> {
     const now = this.clock.now();
     const before = new Date(now.getTime() - this.settings.config.retentionDays * 86_400_000);
+    const eventsBefore = retentionCutoff(now, this.settings.config.eventRetentionDays);
     let deliveries = 0;
     let events = 0;
     for (;;) {
@@ -63,12 +70,15 @@ export class WebhookMaintenanceService implements OnModuleInit {
       if (n < PURGE_BATCH) break;
     }
     for (;;) {
-      const n = await this.purgeEvents(before);
-      events += n;
-      if (n < PURGE_BATCH) break;
+      const n = await this.purgeEvents(eventsBefore);
+      events += n.events;
+      deliveries += n.deliveries;
+      if (n.events < EVENT_PURGE_BATCH) break;
     }
     if (deliveries || events)
-      this.logger.log(`retention: purged ${deliveries} delivery log(s) and ${events} outbox event(s) older than ${this.settings.config.retentionDays} days`);
+      this.logger.log(
+        `retention: purged ${deliveries} delivery log(s) (${this.settings.config.retentionDays} days) and ${events} event(s) (${this.settings.config.eventRetentionDays} days)`,
+      );
     return { deliveries, events };
   }
 
@@ -80,9 +90,9 @@ export class WebhookMaintenanceService implements OnModuleInit {
   }
 
   @Transactional()
-  async purgeEvents(before: Date): Promise<number> {
-    const ids = await this.outbox.purgeable(before, PURGE_BATCH);
-    await this.outbox.delete(ids);
-    return ids.length;
+  async purgeEvents(before: Date): Promise<{ events: number; deliveries: number }> {
+    const ids = await this.events.expired(before, EVENT_PURGE_BATCH);
+    const { deliveries } = await this.events.deleteWithDeliveries(ids);
+    return { events: ids.length, deliveries };
   }
 }
