@@ -138,6 +138,12 @@ describe('Webhook event catalogue and test sends', () => {
       (d) => d.some((x) => x.id === delivery && x.status === 'delivered'),
     );
     expect(logged.find((x) => x.id === delivery)?.event).toBe('customer.deleted');
+    // its detail shows the body as sent (bare type, test: true), as documented
+    const shown = await api().get(`/api/v1/webhooks/${e.id}/deliveries/${delivery}`).set(bearer(admin));
+    expect(shown.status).toBe(200);
+    expect(shown.body.data.payload).toEqual(body);
+    const detailOp = schemas.doc.paths['/api/v1/webhooks/{webhook}/deliveries/{delivery}']?.get;
+    expect(new ResponseChecker(schemas.doc).check(detailOp!, 200, shown.body, 'application/json')).toBeNull();
 
     // a richer kind: the sale sample, the ping sample names this endpoint
     expect((await test(e.id, { type: 'sale.completed' })).status).toBe(202);
