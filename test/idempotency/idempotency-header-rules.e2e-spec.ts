@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { IdempotencyKeyEntity, requestFingerprint } from '@pos/platform';
 import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -80,6 +81,43 @@ describe('Idempotency-Key header: the rules', () => {
     const fixed = await customer(cashier, 'rules-fail-1', { name: 'Fixed Later', email: 'no-name@example.com' });
     expect(fixed.status).toBe(201);
     expect(fixed.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('a claim still in flight is 409 with Retry-After; one left by a dead request is taken over after a minute', async () => {
+    const cashierId = Number((await t.db.query('SELECT id FROM users WHERE email = ?', [DEMO.cashier]))[0].id);
+    const claim = (key: string, url: string, body: unknown, ageMs: number) =>
+      t.db.getRepository(IdempotencyKeyEntity).insert({
+        key,
+        scope: 'request',
+        fingerprint: requestFingerprint({ method: 'POST', url, body }),
+        status: 'in_flight',
+        responseStatus: null,
+        responseBody: null,
+        userId: cashierId,
+        createdAt: new Date(Date.now() - ageMs),
+        completedAt: null,
+      });
+    // transaction mode (customers) and claim mode (the upload) alike
+    const upload = { store_id: 1, transactions: [{ idempotency_key: 'rules-claimed-move', type: 'refund', data: {} }] };
+    await claim('rules-claimed-1', '/api/v1/customers', { name: 'Claimed' }, 0);
+    await claim('rules-claimed-2', '/api/v1/sync/upload', upload, 0);
+    const busy = [
+      await customer(cashier, 'rules-claimed-1', { name: 'Claimed' }),
+      await api().post('/api/v1/sync/upload').set(bearer(cashier)).set('Idempotency-Key', 'rules-claimed-2').send(upload),
+    ];
+    for (const res of busy) {
+      expectErrorEnvelope(res, 409);
+      expect(res.body.code).toBe('idempotency_in_flight');
+      expect(res.headers['retry-after']).toBe('1');
+    }
+    expect(await customers('Claimed')).toBe(0);
+    await t.db.query("DELETE FROM idempotency_keys WHERE idem_key = 'rules-claimed-1'");
+    await claim('rules-claimed-1', '/api/v1/customers', { name: 'Claimed' }, 2 * 60_000);
+    const taken = await customer(cashier, 'rules-claimed-1', { name: 'Claimed' });
+    expect(taken.status).toBe(201);
+    expect(taken.headers['idempotent-replayed']).toBeUndefined();
+    expect(await customers('Claimed')).toBe(1);
+    expect((await customer(cashier, 'rules-claimed-1', { name: 'Claimed' })).headers['idempotent-replayed']).toBe('true');
   });
 
   it('concurrent duplicates: exactly one customer, every answer the first one or 409 with Retry-After', async () => {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { LessThan } from 'typeorm';
 import { Clock, ConflictError, ValidationFailedError } from '@pos/kernel';
+import { RequestContext } from '../audit/request-context';
 import { isLockWaitTimeout, isUniqueViolation } from '../database/db-errors';
 import { insertRows } from '../database/insert-rows';
 import { withTransactionRetry } from '../database/transactional';
@@ -82,6 +83,8 @@ export function requestFingerprint(body: unknown): string {
  */
 @Injectable()
 export class IdempotentRequests {
+  private readonly logger = new Logger('Idempotency');
+
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly clock: Clock,
@@ -148,19 +151,17 @@ export class IdempotentRequests {
     try {
       result = await work();
     } catch (error) {
-      await this.txHost.withTransaction(() => this.repo.delete({ id: claim.id, status: 'in_flight' })).catch(() => undefined);
+      await outsideWriteDeadline(() => this.txHost.withTransaction(() => this.repo.delete({ id: claim.id, status: 'in_flight' }))).catch(() => undefined);
       throw error;
     }
-    await this.txHost.withTransaction(() =>
-      this.repo.update(
-        { id: claim.id },
-        {
-          status: 'completed',
-          responseStatus: successStatus,
-          responseBody: JSON.stringify(codec ? codec.store(result) : result),
-          completedAt: this.clock.now(),
-        },
+    const stored = JSON.stringify(codec ? codec.store(result) : result);
+    await outsideWriteDeadline(() =>
+      this.txHost.withTransaction(() =>
+        this.repo.update({ id: claim.id }, { status: 'completed', responseStatus: successStatus, responseBody: stored, completedAt: this.clock.now() }),
       ),
+    ).catch((error: Error) =>
+      // The work is done and answered; its retries meet the claim in flight (409), then take it over after a minute.
+      this.logger.warn(`idempotency key ${claim.id}: the answer could not be stored (${error.message}); the claim stays in flight`),
     );
     return { replayed: false, status: successStatus, body: result };
   }
@@ -203,6 +204,16 @@ export class IdempotentRequests {
     if (!removed.affected) throw inFlight();
     return null;
   }
+}
+
+/**
+ * A claim's bookkeeping after its work (completing or removing it) is not the request's write: the
+ * write deadline, which keeps a sale from committing after the till gave up, does not bind it.
+ * Without this a request past its deadline would leave its claim in flight (409 for a minute).
+ */
+function outsideWriteDeadline<T>(fn: () => Promise<T>): Promise<T> {
+  const facts = RequestContext.get();
+  return facts?.writeDeadline ? RequestContext.run({ ...facts, writeDeadline: undefined }, fn) : fn();
 }
 
 const inFlight = () => new ConflictError('idempotency_in_flight', 'A request with this idempotency key is still being processed; retry shortly.', 1);
