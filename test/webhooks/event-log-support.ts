@@ -21,7 +21,9 @@ export const FAST = {
   WEBHOOK_RELAY_INTERVAL_MS: '100',
   WEBHOOK_SWEEP_INTERVAL_MS: '1000',
   WEBHOOK_TIMEOUT_MS: '3000',
-  CHANGE_FEED_SETTLE_SECONDS: '1',
+  // short, so fresh events appear within a test; not shorter: a write transaction older than the
+  // window less 2 s is rolled back (503), and checkouts under a loaded MySQL can take a second
+  CHANGE_FEED_SETTLE_SECONDS: '5',
 };
 
 export async function startStack(overrides: Record<string, string> = {}): Promise<Stack> {

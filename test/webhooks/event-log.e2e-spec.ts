@@ -7,7 +7,7 @@ import { eventually, WebhookReceiver } from './receiver';
 /**
  * GET /integration/events (issue 26): paging by cursor with no gap or duplicate, the types
  * filter, the permission of each event's resource, the application's store scope, the change
- * horizon (CHANGE_FEED_SETTLE_SECONDS=1 here), bad input, and rows equal to the webhook bodies.
+ * horizon (CHANGE_FEED_SETTLE_SECONDS=5 here), bad input, and rows equal to the webhook bodies.
  */
 describe('Event log: GET /integration/events', () => {
   let s: Stack;
