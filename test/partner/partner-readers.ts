@@ -160,14 +160,11 @@ export class EventReader extends CursorReader<PartnerEvent> {
   }
 }
 
-/** The resource an event is about: data.sale.id, data.return.id, data.customer.id or data.id. */
+/** The resource an event is about: data.<resource>.id (the kind's prefix: sale, return, customer...) or data.id. */
 export function eventResourceId(e: PartnerEvent): number | undefined {
-  const d = e.data;
-  for (const key of ['sale', 'return', 'customer', 'invoice', 'item']) {
-    const inner = d[key] as { id?: unknown } | undefined;
-    if (inner && typeof inner === 'object' && inner.id !== undefined) return Number(inner.id);
-  }
-  return d.id === undefined ? undefined : Number(d.id);
+  const inner = e.data[e.type.split('.')[0]] as { id?: unknown } | undefined;
+  if (inner && typeof inner === 'object' && inner.id !== undefined) return Number(inner.id);
+  return e.data.id === undefined ? undefined : Number(e.data.id);
 }
 
 /**
@@ -194,22 +191,22 @@ export class PartnerLoops {
   readonly done: Promise<void>;
 
   constructor(
-    runs: { reader: { poll(): Promise<unknown> }; caughtUp: () => boolean }[],
+    runs: { reader: { poll(): Promise<unknown> }; caughtUp: () => boolean; missing: () => unknown }[],
     private readonly maxPolls: number,
     private readonly intervalMs = 500,
   ) {
-    this.done = Promise.all(runs.map((r) => this.run(r.reader, r.caughtUp))).then(() => undefined);
+    this.done = Promise.all(runs.map((r) => this.run(r.reader, r.caughtUp, r.missing))).then(() => undefined);
     this.done.catch((e: unknown) => (this.failure = e));
   }
 
-  private async run(reader: { poll(): Promise<unknown> }, caughtUp: () => boolean): Promise<void> {
+  private async run(reader: { poll(): Promise<unknown> }, caughtUp: () => boolean, missing: () => unknown): Promise<void> {
     for (let i = 0; i < this.maxPolls; i++) {
       if (this.stopped) return;
       await reader.poll();
       if (caughtUp()) return;
       await sleep(this.intervalMs);
     }
-    throw new Error(`partner loop not caught up after ${this.maxPolls} polls`);
+    throw new Error(`partner loop not caught up after ${this.maxPolls} polls; missing ${JSON.stringify(missing())}`);
   }
 
   /** Waits (bounded) until `condition` holds, failing at once if a loop has failed. */
