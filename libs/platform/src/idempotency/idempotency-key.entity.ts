@@ -4,7 +4,10 @@ import { utcDate } from '../database/columns';
 export interface IdempotencyRecord {
   id: number;
   key: string;
-  /** The operation the key was first used for (checkout, return, ...): a key is unique across the service. */
+  /**
+   * The operation the key was first used for (checkout, return, ...; `request` for the Idempotency-Key
+   * header, whose fingerprint covers the method and URL too): a key is unique across the service.
+   */
   scope: string;
   /** SHA-256 of the canonical request body. */
   fingerprint: string;

@@ -57,7 +57,8 @@ export function requestFingerprint(body: unknown): string {
 
 /**
  * Exactly-once requests by idempotency key (decisions.md), shared by every operation that takes
- * one (checkout, returns, offline upload), so the rules live once:
+ * one (checkout, returns, offline upload, and every create through the Idempotency-Key header:
+ * apps/api http/idempotency.interceptor.ts), so the rules live once:
  *  - the key is recorded inside the work's own transaction (one commit per request), as its last
  *    write: one INSERT of the row with the response, under a unique index. The work's writes and
  *    the key commit together or not at all;
