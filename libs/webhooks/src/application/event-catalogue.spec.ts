@@ -1,7 +1,8 @@
-import { allEventTypes } from '@pos/platform';
+import { allEventTypes, defineEvent } from '@pos/platform';
 import { sentEventType, subscribes, testEventType } from '../domain/event-kinds';
 import { deliveryBody } from '../domain/signature';
 import { EVENT_CATALOGUE, eventKind, WEBHOOK_EVENT_KINDS, WEBHOOK_EVENT_SUBSCRIPTIONS } from './event-catalogue';
+import { WebhookTestService } from './webhook-test.service';
 
 describe('event catalogue', () => {
   it('lists every integration event a context defines, once, and nothing that is not defined', () => {
@@ -38,5 +39,13 @@ describe('event catalogue', () => {
       test: true,
     });
     expect(deliveryBody({ id: 7, type: 'x', createdAt: at, payloadJson: '{}' })).not.toContain('test');
+  });
+
+  // last: it defines an event for the rest of this file
+  it('refuses to boot when a context defines an event the catalogue does not list', () => {
+    const service = new (WebhookTestService as unknown as new (...deps: unknown[]) => WebhookTestService)(null, null, null, null, null);
+    expect(() => service.onModuleInit()).not.toThrow();
+    defineEvent<{ n: number }>('zz.unlisted');
+    expect(() => service.onModuleInit()).toThrow(/zz\.unlisted/);
   });
 });

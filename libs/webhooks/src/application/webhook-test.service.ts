@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { Clock, ConflictError, NotFoundError, ValidationFailedError } from '@pos/kernel';
+import { allEventTypes } from '@pos/platform';
 import { receivesDeliveries } from '../domain/endpoint-health';
 import { PING_EVENT, testEventType } from '../domain/event-kinds';
 import { DeliveryDispatcher } from './delivery-dispatcher';
@@ -15,9 +16,12 @@ import { DeliveryView, deliveryView } from './webhook.views';
  * the normal delivery path (delivery log, retries, re-send), whatever it subscribes to. Like a
  * ping, a test send is an outbox row born published, marked as a test (event-kinds.ts), so it
  * never reaches the event log, a replay or another endpoint.
+ *
+ * At boot (every process has loaded every context by then) it fails loudly if a context defines
+ * an integration event the catalogue does not list: partners could not subscribe to it by name.
  */
 @Injectable()
-export class WebhookTestService {
+export class WebhookTestService implements OnModuleInit {
   constructor(
     private readonly endpoints: WebhookEndpointRepository,
     private readonly deliveries: WebhookDeliveryRepository,
@@ -25,6 +29,11 @@ export class WebhookTestService {
     private readonly dispatcher: DeliveryDispatcher,
     private readonly clock: Clock,
   ) {}
+
+  onModuleInit(): void {
+    const unlisted = allEventTypes().filter((type) => !eventKind(type));
+    if (unlisted.length) throw new Error(`Integration events missing from the event catalogue (libs/webhooks event-catalogue.ts): ${unlisted.join(', ')}`);
+  }
 
   eventTypes(): readonly EventKind[] {
     return EVENT_CATALOGUE;
