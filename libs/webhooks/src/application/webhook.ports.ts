@@ -88,9 +88,7 @@ export abstract class OutboxRelayRepository {
   /** An event born published, delivered only where its caller says (ping). */
   abstract insertPublished(type: string, payload: Record<string, unknown>, at: Date): Promise<OutboxEventRecord>;
   abstract find(id: number): Promise<OutboxEventRecord | null>;
-  /** Retention: published rows before `before` that no delivery refers to (never the newest row). */
-  abstract purgeable(before: Date, limit: number): Promise<number[]>;
-  abstract delete(ids: number[]): Promise<void>;
+  // Retention of events is the event log's (EventLogRepository.expired / deleteWithDeliveries).
 }
 
 export interface DeliveryFilter {

@@ -57,6 +57,7 @@ export class TypeOrmEventLogRepository extends TxRepository implements EventLogR
       .createQueryBuilder('o')
       .select('o.id', 'id')
       .where('o.created_at < :before AND o.published_at IS NOT NULL', { before })
+      // the newest row stays, so ids are never handed out twice (SQLite reuses a deleted max id)
       .andWhere('o.id < (SELECT MAX(m.id) FROM outbox_events m)')
       .orderBy('o.created_at', 'ASC')
       .addOrderBy('o.id', 'ASC')

@@ -106,24 +106,6 @@ export class TypeOrmOutboxRelayRepository extends TxRepository implements Outbox
     const row = await this.repo.findOneBy({ id });
     return row && { id: row.id, type: row.type, storeId: row.storeId, payload: row.payload, createdAt: row.createdAt };
   }
-
-  async purgeable(before: Date, limit: number): Promise<number[]> {
-    const rows = await this.repo
-      .createQueryBuilder('o')
-      .select('o.id', 'id')
-      .where('o.published_at IS NOT NULL AND o.published_at < :before', { before })
-      // the newest row stays, so ids are never handed out twice (SQLite reuses a deleted max id)
-      .andWhere('o.id < (SELECT MAX(m.id) FROM outbox_events m)')
-      .andWhere('NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id)')
-      .orderBy('o.id', 'ASC')
-      .limit(limit)
-      .getRawMany<{ id: number | string }>();
-    return rows.map((r) => Number(r.id));
-  }
-
-  async delete(ids: number[]): Promise<void> {
-    if (ids.length) await this.repo.delete({ id: In(ids) });
-  }
 }
 
 @Injectable()
