@@ -181,9 +181,14 @@ describe('Integration feeds: change mode', () => {
 
   it('serves invoices on payment, returns on each state change, customers on update and deletion, items on update and deletion', async () => {
     const since = new Date(Math.floor(Date.now() / 1000) * 1000 - 1000).toISOString();
+    const anonymous = await sell();
     const onAccount = await sell({ customer_id: String(customerId), payments: [{ payment_method_code: 'on_account', amount: 1.94 }] });
     const invoiceId = onAccount.invoice!.id;
     const issued = await pollUntil('/data/invoices', since, (rows) => rows.some((r) => r.id === invoiceId));
+    // the sale's other filters apply in change mode: this customer's sales only
+    const ofCustomer = await poll('/sales', { updated_since: since, customer_id: String(customerId) });
+    expect(ofCustomer.rows.map((r) => r.id)).toEqual([onAccount.id]);
+    expect((await poll('/sales', { updated_since: since })).rows.map((r) => r.id)).toEqual(expect.arrayContaining([anonymous.id, onAccount.id]));
     expect(issued.rows.filter((r) => r.id === invoiceId)).toEqual([expect.objectContaining({ status: 'issued', updated_at: expect.any(String) })]);
     await api().post(`/api/v1/invoices/${invoiceId}/payments`).set(bearer(manager)).send({ payment_method_code: 'cash', amount: 1 }).expect(201);
     const paid = await followUntil('/data/invoices', issued.cursor, (rows) => rows.some((r) => r.id === invoiceId));

@@ -46,6 +46,10 @@ export class SalesFeedController {
         from: dayStart(q.from ?? q.date_from),
         to: dayEnd(q.to ?? q.date_to),
         q: q.q,
+        // in the shared query (SaleListQuery, documented): with unknown parameters refused, no longer silently ignored
+        userId: q.user_id,
+        customerId: q.customer_id,
+        sessionId: q.session_id,
         change,
       },
       page,
