@@ -297,8 +297,20 @@ describe('Returns: partial and full refunds, the workflow, stock, credit notes a
     expectErrorEnvelope(await api().post(`/api/v1/sales/${saleId}/void`).set(bearer(manager)).send({}), 409);
 
     const events = (await t.db.query("SELECT type, payload FROM outbox_events WHERE type LIKE 'return.%' ORDER BY id")) as { type: string; payload: string }[];
-    expect(events.map((e) => e.type)).toEqual(['return.created', 'return.created', 'return.created', 'return.processed', 'return.created', 'return.processed']);
-    const processed = JSON.parse(events[5].payload);
+    // Every transition of the workflow is an event (issue 26): reject, approve, cancel, process.
+    expect(events.map((e) => e.type)).toEqual([
+      'return.created',
+      'return.created',
+      'return.rejected',
+      'return.created',
+      'return.approved',
+      'return.cancelled',
+      'return.approved',
+      'return.processed',
+      'return.created',
+      'return.processed',
+    ]);
+    const processed = JSON.parse(events[9].payload);
     expect(processed).toMatchObject({
       return: { number: 'RET-DT-000004', status: 'processed', refund_total: 17.52 },
       sale: { id: saleId, status: 'refunded' },
