@@ -21,18 +21,19 @@ export const Invoice = defineView('Invoice', {
   ),
 });
 
+/** One payment recorded against an invoice (its detail, and the invoice.payment_recorded event). */
+export const InvoicePayment = s.object({
+  id: s.int(),
+  payment_method_code: s.string(),
+  amount: s.money(),
+  reference: s.nullable(s.string()),
+  user_id: s.int(),
+  created_at: s.dateTime(),
+});
+
 export const InvoiceDetail = defineView('InvoiceDetail', {
   ...(Invoice.schema.properties as Record<string, never>),
-  payments: s.array(
-    s.object({
-      id: s.int(),
-      payment_method_code: s.string(),
-      amount: s.money(),
-      reference: s.nullable(s.string()),
-      user_id: s.int(),
-      created_at: s.dateTime(),
-    }),
-  ),
+  payments: s.array(InvoicePayment),
 });
 
 /** Contract 2.5 (sale summary), plus the ids a back office filters by. */

@@ -4,7 +4,7 @@ import { Item } from '../catalog/catalog.responses';
 import { Customer } from '../customers/customers.responses';
 import { ApiView, defineView, s, Schema } from '../http/openapi';
 import { RETURN_DETAIL } from '../returns/returns.openapi';
-import { InvoiceDetail, SaleDetail } from '../sales/sales.responses';
+import { InvoiceDetail, InvoicePayment, SaleDetail } from '../sales/sales.responses';
 import { Session } from '../sessions/sessions.responses';
 
 /**
@@ -20,19 +20,11 @@ const stockLevel = {
   quantity: s.int('Stock in the warehouse after the change (base units)'),
   reorder_level: s.int(),
 };
-const invoicePayment = s.object({
-  id: s.int(),
-  payment_method_code: s.string(),
-  amount: s.money(),
-  reference: s.nullable(s.string()),
-  user_id: s.int(),
-  created_at: s.dateTime(),
-});
 
 const DATA: Record<string, Record<string, Schema | ApiView>> = {
   'sale.completed': { sale: SaleDetail },
   'sale.voided': { sale: SaleDetail, refunded: s.money('The amount paid back'), reason: s.nullable(s.string()) },
-  'invoice.payment_recorded': { invoice: InvoiceDetail, payment: invoicePayment },
+  'invoice.payment_recorded': { invoice: InvoiceDetail, payment: InvoicePayment },
   'return.created': { return: RETURN_DETAIL },
   'return.approved': { return: RETURN_DETAIL },
   'return.rejected': { return: RETURN_DETAIL },

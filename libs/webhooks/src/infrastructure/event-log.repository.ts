@@ -1,17 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { OutboxEventEntity, TxRepository, utcDate } from '@pos/platform';
+import { OutboxEventEntity, TxRepository } from '@pos/platform';
 import { EventLogRepository, EventRange } from '../application/event-log.ports';
 import { OutboxEventRecord } from '../application/webhook.ports';
 import { WebhookDeliveryAttemptEntity, WebhookDeliveryEntity } from './webhook.entities';
-
-interface OutboxRow {
-  id: number | string;
-  type: string;
-  store_id: number | string | null;
-  payload: string;
-  created_at: Date | string;
-}
+import { OutboxRow, outboxRecord } from './webhook.repositories';
 
 @Injectable()
 export class TypeOrmEventLogRepository extends TxRepository implements EventLogRepository {
@@ -37,13 +30,7 @@ export class TypeOrmEventLogRepository extends TxRepository implements EventLogR
       else qb.andWhere('o.store_id IS NULL');
     }
     const rows = await qb.orderBy('o.created_at', 'ASC').addOrderBy('o.id', 'ASC').limit(Math.trunc(r.limit)).getRawMany<OutboxRow>();
-    return rows.map((row) => ({
-      id: Number(row.id),
-      type: row.type,
-      storeId: row.store_id === null ? null : Number(row.store_id),
-      payload: row.payload,
-      createdAt: utcDate.from(row.created_at) as Date,
-    }));
+    return rows.map(outboxRecord);
   }
 
   async eventsWithDelivery(endpointId: number, eventIds: number[]): Promise<Set<number>> {

@@ -49,12 +49,23 @@ export class TypeOrmWebhookEndpointRepository extends TxRepository implements We
   }
 }
 
-interface OutboxRow {
+/** An outbox row as the drivers answer it (ids as strings on MySQL) and the record made of it: the relay and the event log read the same. */
+export interface OutboxRow {
   id: number | string;
   type: string;
   store_id: number | string | null;
   payload: string;
   created_at: Date | string;
+}
+
+export function outboxRecord(r: OutboxRow): OutboxEventRecord {
+  return {
+    id: Number(r.id),
+    type: r.type,
+    storeId: r.store_id === null ? null : Number(r.store_id),
+    payload: r.payload,
+    createdAt: utcDate.from(r.created_at) as Date,
+  };
 }
 
 @Injectable()
@@ -78,13 +89,7 @@ export class TypeOrmOutboxRelayRepository extends TxRepository implements Outbox
     const rows = (await this.em.query(
       `SELECT id, type, store_id, payload, created_at FROM outbox_events WHERE published_at IS NULL ORDER BY id LIMIT ${Math.trunc(limit)}${lock}`,
     )) as OutboxRow[];
-    return rows.map((r) => ({
-      id: Number(r.id),
-      type: r.type,
-      storeId: r.store_id === null ? null : Number(r.store_id),
-      payload: r.payload,
-      createdAt: utcDate.from(r.created_at) as Date,
-    }));
+    return rows.map(outboxRecord);
   }
 
   async markPublished(ids: number[], at: Date): Promise<void> {
