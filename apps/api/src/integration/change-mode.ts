@@ -90,9 +90,21 @@ export class ChangeMode {
       throw new ValidationFailedError({ updated_since: [both], cursor: [both] });
     }
     const after = q.cursor !== undefined ? decodeCursor(kind, q.cursor) : { t: new Date(q.updated_since!), id: 0 };
-    // DATETIME on MySQL keeps whole seconds: a stored stamp can be up to a second before its change
-    const granularityMs = this.config.db.type === 'sqlite' ? 0 : 1000;
-    return { after, horizon: changeHorizon(this.clock.now(), this.config.changeFeed.settleSeconds, granularityMs), limit: perPage + 1 };
+    return { after, horizon: changeHorizon(this.clock.now(), this.config.changeFeed.settleSeconds, this.marginMs()), limit: perPage + 1 };
+  }
+
+  /**
+   * How much further back than the settle window the horizon sits. DATETIME on MySQL keeps whole
+   * seconds: a stored stamp can be up to a second before its change. And the feeds read a replica
+   * (ReadOnReplica) that may be behind the primary by up to DB_READ_MAX_LAG_SECONDS, plus the
+   * interval its lag is trusted for: a row committed on the primary before the horizon may not be
+   * on the replica yet, and a cursor moved past it there would skip it for good.
+   */
+  private marginMs(): number {
+    const { type, readReplicas } = this.config.db;
+    const granularityMs = type === 'sqlite' ? 0 : 1000;
+    const replicaMs = readReplicas.endpoints.length ? readReplicas.maxLagSeconds * 1000 + readReplicas.checkIntervalMs : 0;
+    return granularityMs + replicaMs;
   }
 
   /** The page of views read with `read` (ids and updated_at of the views name the position). */
