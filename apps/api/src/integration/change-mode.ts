@@ -3,6 +3,7 @@ import { ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import type { AppConfig } from '@pos/platform';
 import { ChangePage, ChangeRead, changeHorizon, changePage, Clock, decodeCursor, Page, ValidationFailedError } from '@pos/kernel';
+import { parseDateTime } from '../http/date-time.validator';
 import { ApiView, defineView, PaginationMeta, s, Schema } from '../http/openapi';
 
 /**
@@ -13,24 +14,11 @@ import { ApiView, defineView, PaginationMeta, s, Schema } from '../http/openapi'
  * {per_page, next_cursor, has_more}. Without them a feed answers as it always has.
  */
 
-/** A full date-time with a zone: `2026-11-26T10:00:00Z`, `...T10:00:00.250+01:00`. */
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
-
-function validDateTime(value: string): boolean {
-  const m = DATE_TIME.exec(value);
-  if (!m) return false;
-  const [, y, mo, d, h, mi, se] = m.map(Number);
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  if (y < 1970 || day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return false;
-  if (h > 23 || mi > 59 || (se !== undefined && !Number.isNaN(se) && se > 59)) return false;
-  return !Number.isNaN(Date.parse(value));
-}
-
 const IsChangeDateTime = () =>
   ValidateBy({
     name: 'isChangeDateTime',
     validator: {
-      validate: (value: unknown) => typeof value === 'string' && validDateTime(value),
+      validate: (value: unknown) => parseDateTime(value) !== null,
       defaultMessage: () => '$property must be an ISO 8601 date-time with a time zone (e.g. 2026-11-26T10:00:00Z)',
     },
   });
