@@ -114,6 +114,7 @@ export const SerialNumber = defineView('SerialNumber', {
 });
 
 export const InventoryRow = defineView('InventoryRow', {
+  id: s.int('The stock level (one per item and warehouse); with updated_at it names the row in change mode'),
   item: s.object({ id: s.int(), sku: s.string(), name: s.string() }),
   warehouse: s.object({ id: s.int(), name: s.string(), store_id: s.nullable(s.int()) }),
   quantity: s.int(),

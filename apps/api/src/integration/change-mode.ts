@@ -58,7 +58,7 @@ export interface ChangeModeQuery {
 }
 
 /** The feeds whose cursors are told apart (a cursor of one is 422 on another). */
-export type FeedKind = 'sales' | 'invoices' | 'returns' | 'customers' | 'items';
+export type FeedKind = 'sales' | 'invoices' | 'returns' | 'customers' | 'items' | 'inventory' | 'stores' | 'warehouses';
 
 /** Turns a feed's query into a change read (or none), and a read's rows into a ChangePage (built by each feed controller from APP_CONFIG and Clock). */
 export class ChangeMode {

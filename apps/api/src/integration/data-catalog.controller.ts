@@ -6,7 +6,6 @@ import { InventoryService, ItemService } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
 import { Principal } from '@pos/identity';
 import { CurrentPrincipal, IntegrationRead } from '../access/policy.decorators';
-import { InventoryQuery } from '../catalog/catalog.dto';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { INTEGRATION_DATA_PATHS } from './data-stores.controller';
@@ -14,11 +13,11 @@ import { InventoryRow, Item } from '../catalog/catalog.responses';
 import { Customer } from '../customers/customers.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
 import { ApiFeedEnvelope, CHANGE_MODE_422, ChangeMode } from './change-mode';
-import { CustomersFeedQuery, ItemsFeedQuery } from './feeds.dto';
+import { CustomersFeedQuery, InventoryFeedQuery, ItemsFeedQuery } from './feeds.dto';
 
 const FEED = { default: 50, max: 200 };
 
-/** Integration data feeds for items, customers and inventory (also under /integrations/); items and customers have change mode (./change-mode.ts). */
+/** Integration data feeds for items, customers and inventory (also under /integrations/), each with change mode (./change-mode.ts). */
 @ApiTags('Integration: data feeds')
 @Controller(INTEGRATION_DATA_PATHS)
 @ReadOnReplica() // feeds read a replica within DB_READ_MAX_LAG_SECONDS (README: Read replicas)
@@ -73,9 +72,16 @@ export class DataCatalogController {
 
   @Get('inventory')
   @IntegrationRead('inventory.view')
-  @ApiOperation({ summary: 'Inventory feed (store_id, warehouse_id, item_id, stock_status)' })
-  @ApiEnvelope(InventoryRow, { paginated: true })
-  inventoryFeed(@CurrentPrincipal() p: Principal, @Query() q: InventoryQuery) {
-    return this.inventory.list(p, { storeId: q.store_id, warehouseId: q.warehouse_id, itemId: q.item_id, status: q.stock_status }, pageRequest(q, FEED));
+  @ApiOperation({
+    summary:
+      'Inventory feed (store_id, warehouse_id, item_id, stock_status); change mode with updated_since or cursor: stock levels changed by sales, voids, returns, adjustments, transfers or a reorder level',
+  })
+  @ApiFeedEnvelope(InventoryRow, 'A page of stock levels by item and warehouse')
+  @ApiErrors([403, 'store_id or warehouse_id of a store outside your scope'], [422, `A filter is malformed; ${CHANGE_MODE_422}`])
+  async inventoryFeed(@CurrentPrincipal() p: Principal, @Query() q: InventoryFeedQuery) {
+    const page = pageRequest(q, FEED);
+    const change = this.changes.read('inventory', q, page.perPage);
+    const result = await this.inventory.list(p, { storeId: q.store_id, warehouseId: q.warehouse_id, itemId: q.item_id, status: q.stock_status, change }, page);
+    return change ? this.changes.page('inventory', change, page.perPage, result) : result;
   }
 }

@@ -1,4 +1,5 @@
-import { ItemListQuery } from '../catalog/catalog.dto';
+import { InventoryQuery, ItemListQuery } from '../catalog/catalog.dto';
+import { StoreListQuery, WarehouseListQuery } from '../catalog/stores.dto';
 import { IntegrationCustomerQuery } from '../customers/customers.dto';
 import { ReturnFeedQuery } from '../returns/returns.dto';
 import { InvoiceListQuery, SaleListQuery } from '../sales/sales.dto';
@@ -26,6 +27,21 @@ export class CustomersFeedQuery extends IntegrationCustomerQuery implements Chan
 }
 
 export class ItemsFeedQuery extends ItemListQuery implements ChangeModeQuery {
+  @UpdatedSince() updated_since?: string;
+  @ChangeCursor() cursor?: string;
+}
+
+export class InventoryFeedQuery extends InventoryQuery implements ChangeModeQuery {
+  @UpdatedSince() updated_since?: string;
+  @ChangeCursor() cursor?: string;
+}
+
+export class StoresFeedQuery extends StoreListQuery implements ChangeModeQuery {
+  @UpdatedSince() updated_since?: string;
+  @ChangeCursor() cursor?: string;
+}
+
+export class WarehousesFeedQuery extends WarehouseListQuery implements ChangeModeQuery {
   @UpdatedSince() updated_since?: string;
   @ChangeCursor() cursor?: string;
 }

@@ -108,9 +108,13 @@ export interface InventoryFilter {
   warehouseId?: number;
   itemId?: number;
   status?: StockStatus;
+  /** Change mode (issue 26): levels after the position in (updated_at, id) order up to the horizon. */
+  change?: ChangeRead;
 }
 
 export interface InventoryRow {
+  /** The stock level's id (one per item and warehouse). */
+  id: number;
   itemId: number;
   sku: string;
   itemName: string;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { fromMinor, NotFoundError, Page, PageRequest } from '@pos/kernel';
+import { ChangeRead, fromMinor, NotFoundError, Page, PageRequest } from '@pos/kernel';
 import { AuditLog, Transactional } from '@pos/platform';
 import { assertStoreAccess, Principal } from '@pos/identity';
 import { stockStatus, StockStatus } from '../domain/stock-status';
@@ -56,11 +56,16 @@ export class InventoryService {
     private readonly currency: CatalogCurrency,
   ) {}
 
-  async list(principal: Principal, filter: { storeId?: number; warehouseId?: number; itemId?: number; status?: StockStatus }, page: PageRequest) {
+  async list(
+    principal: Principal,
+    filter: { storeId?: number; warehouseId?: number; itemId?: number; status?: StockStatus; change?: ChangeRead },
+    page: PageRequest,
+  ) {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
     if (filter.warehouseId !== undefined) await this.stores.requireWarehouse(principal, filter.warehouseId, 'forbidden');
     const result = await this.stock.inventory({ scope: principal.stores, ...filter }, page);
     return result.map((r) => ({
+      id: r.id,
       item: { id: r.itemId, sku: r.sku, name: r.itemName },
       warehouse: { id: r.warehouseId, name: r.warehouseName, store_id: r.storeId },
       quantity: r.quantity,

@@ -1,4 +1,4 @@
-import { Page, PageRequest } from '@pos/kernel';
+import { ChangeRead, Page, PageRequest } from '@pos/kernel';
 
 export interface StoreRecord {
   id: number;
@@ -48,10 +48,13 @@ export interface WarehouseFilter {
   /** With storeId: also the standalone warehouses that serve it. */
   includeServing?: boolean;
   activeOnly?: boolean;
+  /** Change mode (issue 26): warehouses after the position in (updated_at, id) order up to the horizon, inactive ones included. */
+  change?: ChangeRead;
 }
 
 export abstract class StoreRepository {
-  abstract listStores(scope: StoreScope, page: PageRequest): Promise<Page<StoreRecord>>;
+  /** `change`: change mode (issue 26), stores after the position in (updated_at, id) order up to the horizon. */
+  abstract listStores(scope: StoreScope, page: PageRequest, change?: ChangeRead): Promise<Page<StoreRecord>>;
   abstract findStore(id: number): Promise<StoreRecord | null>;
   abstract warehousesByStore(storeIds: number[], includeServing: boolean): Promise<Map<number, WarehouseRecord[]>>;
   abstract paymentMethodsByStore(storeIds: number[]): Promise<Map<number, PaymentMethodRecord[]>>;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError, Page, PageRequest } from '@pos/kernel';
+import { ChangeRead, NotFoundError, Page, PageRequest } from '@pos/kernel';
 import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
 import { StoreRepository } from './store.ports';
 import { paymentMethodView, PaymentMethodView, storeView, StoreView, warehouseView, WarehouseView } from './store-views';
@@ -9,6 +9,8 @@ export interface StoreListOptions {
   withPaymentMethods?: boolean;
   /** Include the standalone warehouses serving each store in `warehouses`. */
   withStandalone?: boolean;
+  /** Change mode (issue 26): stores after the position in (updated_at, id) order up to the horizon. */
+  change?: ChangeRead;
 }
 
 /**
@@ -21,7 +23,7 @@ export class StoreService {
   constructor(private readonly stores: StoreRepository) {}
 
   async list(principal: Principal, page: PageRequest, options: StoreListOptions = {}): Promise<Page<StoreView>> {
-    const result = await this.stores.listStores(principal.stores, page);
+    const result = await this.stores.listStores(principal.stores, page, options.change);
     const ids = result.items.map((s) => s.id);
     const [warehouses, methods] = await Promise.all([
       options.withWarehouses ? this.stores.warehousesByStore(ids, options.withStandalone ?? false) : undefined,
@@ -57,7 +59,7 @@ export class StoreService {
 
   async warehouses(
     principal: Principal,
-    filter: { storeId?: number; standaloneOnly?: boolean; includeServing?: boolean },
+    filter: { storeId?: number; standaloneOnly?: boolean; includeServing?: boolean; activeOnly?: boolean; change?: ChangeRead },
     page: PageRequest,
   ): Promise<Page<WarehouseView>> {
     if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);

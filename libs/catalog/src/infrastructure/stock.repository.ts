@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, SelectQueryBuilder } from 'typeorm';
-import { ConflictError, Page, pageOffset, PageRequest } from '@pos/kernel';
+import { changeWhere, ConflictError, Page, pageOffset, PageRequest } from '@pos/kernel';
 import { MAX_STOCK_LEVEL } from '../domain/stock-status';
 import { SerialNumberRecord, StockLevelRecord, StockMovementRecord } from '../application/catalog.records';
 import { InventoryFilter, InventoryRow, MovementFilter, NewMovement, StockRepository, StockSnapshotRow } from '../application/catalog.ports';
@@ -218,6 +218,7 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
       .innerJoin('items', 'i', 'i.id = s.item_id AND i.deleted_at IS NULL')
       .innerJoin('warehouses', 'w', 'w.id = s.warehouse_id AND w.deleted_at IS NULL')
       .select([
+        's.id AS id',
         's.item_id AS item_id',
         'i.sku AS sku',
         'i.name AS item_name',
@@ -245,16 +246,20 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
     if (filter.status === 'out') qb.andWhere('s.quantity <= 0');
     if (filter.status === 'low') qb.andWhere(`s.quantity > 0 AND s.quantity <= ${reorder}`);
     if (filter.status === 'in_stock') qb.andWhere(`s.quantity > ${reorder}`);
-    const total = await qb.clone().select('COUNT(*)', 'n').getRawOne<{ n: string | number }>();
-    const rows = await qb
-      .orderBy('s.item_id', 'ASC')
-      .addOrderBy('s.warehouse_id', 'ASC')
-      .offset(pageOffset(page))
-      .limit(page.perPage)
-      .getRawMany<Record<string, unknown>>();
+    // change mode (issue 26): a range of the (updated_at, id) index, no count
+    const change = filter.change;
+    if (change) {
+      const w = changeWhere('s', change);
+      qb.andWhere(w.sql, w.params);
+    }
+    const total = change ? undefined : await qb.clone().select('COUNT(*)', 'n').getRawOne<{ n: string | number }>();
+    if (change) qb.orderBy('s.updated_at', 'ASC').addOrderBy('s.id', 'ASC').limit(change.limit);
+    else qb.orderBy('s.item_id', 'ASC').addOrderBy('s.warehouse_id', 'ASC').offset(pageOffset(page)).limit(page.perPage);
+    const rows = await qb.getRawMany<Record<string, unknown>>();
     const toDate = (v: unknown) => (v instanceof Date ? v : new Date(String(v).replace(' ', 'T') + (String(v).endsWith('Z') ? '' : 'Z')));
     return new Page(
       rows.map((r) => ({
+        id: Number(r.id),
         itemId: Number(r.item_id),
         sku: String(r.sku),
         itemName: String(r.item_name),
@@ -265,9 +270,9 @@ export class TypeOrmStockRepository extends TxRepository implements StockReposit
         reorderLevel: Number(r.reorder_level),
         updatedAt: toDate(r.updated_at),
       })),
-      Number(total?.n ?? 0),
-      page.page,
-      page.perPage,
+      change ? rows.length : Number(total?.n ?? 0),
+      change ? 1 : page.page,
+      change ? change.limit : page.perPage,
     );
   }
 

@@ -1,14 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { TxRepository } from '@pos/platform';
 import { Brackets, In, IsNull } from 'typeorm';
-import { Page, pageOffset, PageRequest } from '@pos/kernel';
+import { ChangeRead, changeWhere, Page, pageOffset, PageRequest } from '@pos/kernel';
 import { StoreRepository, StoreScope, WarehouseFilter } from '../application/store.ports';
 import { PaymentMethodEntity, StoreEntity, StorePaymentMethodEntity, WarehouseEntity, WarehouseStoreEntity } from './store.entities';
 
 @Injectable()
 export class TypeOrmStoreRepository extends TxRepository implements StoreRepository {
-  async listStores(scope: StoreScope, page: PageRequest): Promise<Page<StoreEntity>> {
+  async listStores(scope: StoreScope, page: PageRequest, change?: ChangeRead): Promise<Page<StoreEntity>> {
     if (scope !== 'all' && scope.length === 0) return new Page([], 0, page.page, page.perPage);
+    if (change) {
+      const w = changeWhere('s', change);
+      const qb = this.em.getRepository(StoreEntity).createQueryBuilder('s').where('s.deleted_at IS NULL').andWhere(w.sql, w.params);
+      if (scope !== 'all') qb.andWhere('s.id IN (:...scope)', { scope: [...scope] });
+      const rows = await qb.orderBy('s.updated_at', 'ASC').addOrderBy('s.id', 'ASC').take(change.limit).getMany();
+      return new Page(rows, rows.length, 1, change.limit);
+    }
     const [rows, total] = await this.em.getRepository(StoreEntity).findAndCount({
       where: { deletedAt: IsNull(), ...(scope === 'all' ? {} : { id: In([...scope]) }) },
       order: { id: 'ASC' },
@@ -85,6 +92,11 @@ export class TypeOrmStoreRepository extends TxRepository implements StoreReposit
           }
         }),
       );
+    }
+    if (filter.change) {
+      const w = changeWhere('w', filter.change);
+      const rows = await qb.andWhere(w.sql, w.params).orderBy('w.updated_at', 'ASC').addOrderBy('w.id', 'ASC').take(filter.change.limit).getMany();
+      return new Page(rows, rows.length, 1, filter.change.limit);
     }
     const [rows, total] = await qb.orderBy('w.id', 'ASC').skip(pageOffset(page)).take(page.perPage).getManyAndCount();
     return new Page(rows, total, page.page, page.perPage);

@@ -32,6 +32,7 @@ import { ChangeFeedIndexes1764800000000 } from './1764800000000-change-feed-inde
 import { OutboxEventsCreatedAt1764810000000 } from './1764810000000-outbox-events-created-at';
 import { RecordVersions1764820000000 } from './1764820000000-record-versions';
 import { IdempotencyKeyLength1764830000000 } from './1764830000000-idempotency-key-length';
+import { StockChangeFeedIndex1764840000000 } from './1764840000000-stock-change-feed-index';
 
 /** The one ordered migration history, shared by SQLite and MySQL. Append only. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   OutboxEventsCreatedAt1764810000000,
   RecordVersions1764820000000,
   IdempotencyKeyLength1764830000000,
+  StockChangeFeedIndex1764840000000,
 ];
