@@ -129,7 +129,9 @@ describe('Idempotency-Key header: replays on the create routes', () => {
   });
 
   it('offline upload (claim mode): the whole answer replays, the sale exists once', async () => {
-    const at = new Date(Date.now() - 500).toISOString(); // the cashier's session is open since the sessions test
+    // The cashier's session opened in the sessions test, maybe a few ms ago: a second ahead (within
+    // OFFLINE_CLOCK_SKEW_SECONDS) is after its opening on any machine and any DATETIME rounding.
+    const at = new Date(Date.now() + 1000).toISOString();
     const upload = {
       store_id: 1,
       transactions: [

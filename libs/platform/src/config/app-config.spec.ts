@@ -17,10 +17,12 @@ describe('loadConfig', () => {
       timeoutMs: 10000,
       disableAfterHours: 72,
       retentionDays: 30,
+      eventRetentionDays: 30,
       relayIntervalMs: 250,
       sweepIntervalMs: 30000,
       concurrency: 20,
     });
+    expect(c.changeFeed).toEqual({ settleSeconds: 60 });
   });
 
   it('keeps CORS off and metrics on by default; reads CORS_ORIGINS as an allow-list of origins and refuses paths or wildcards', () => {
