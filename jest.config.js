@@ -12,7 +12,10 @@ const common = {
 };
 
 module.exports = {
-  testTimeout: 60000,
+  // A backstop against a hung suite, not a speed check: on MariaDB each e2e suite creates its own
+  // database, migrates it and loads the demo data in beforeAll, which took 40-63 s on CI's busy
+  // 2-core machine (one boot past 60 s failed a suite). Suites bound their own work.
+  testTimeout: 180000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
