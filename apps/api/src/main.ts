@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { AppConfig, ConfigError, exitGracefullyOn, loadConfig } from '@pos/platform';
+import { AppConfig, ConfigError, exitGracefullyOn, loadConfig, readEnvFile } from '@pos/platform';
 import { Logger } from 'nestjs-pino';
 import { createApiApp } from './bootstrap';
 import { serveInternalMetrics } from './http/http-metrics';
@@ -7,6 +7,7 @@ import { serveInternalMetrics } from './http/http-metrics';
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
+    readEnvFile(); // .env fills what the environment leaves unset
     config = loadConfig(); // fail fast, before anything connects, with every bad variable named
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, ConfigError, exitGracefullyOn, loadConfig } from '@pos/platform';
+import { AppConfig, ConfigError, exitGracefullyOn, loadConfig, readEnvFile } from '@pos/platform';
 import { serveWorkerMetrics } from './worker-metrics';
 import { WorkerModule } from './worker.module';
 
@@ -9,6 +9,7 @@ import { WorkerModule } from './worker.module';
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
+    readEnvFile(); // .env fills what the environment leaves unset
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -3,3 +3,4 @@ export * from './edge-config';
 export * from './redis-config';
 export * from './read-replicas-config';
 export * from './config.module';
+export * from './env-file';
