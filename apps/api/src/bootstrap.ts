@@ -2,14 +2,12 @@ import type { Server } from 'node:http';
 import { INestApplication, NestApplicationOptions, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import type { Logger as Pino } from 'pino';
 import { AppConfig, HttpServerConfig, loadConfig, Metrics, REQUEST_LOGGER } from '@pos/platform';
 import { AppModule } from './app.module';
-import { finishDocument } from './http/openapi';
-import { documentConditionalRequests } from './http/conditional.openapi';
-import { documentIdempotency } from './http/idempotency.openapi';
+import { buildOpenApiDocument } from './http/openapi-document';
 import { jsonBodies } from './http/body-parsing';
 import { useMetricsEndpoint } from './http/http-metrics';
 import { useCompression, useCors } from './http/cors-and-compression';
@@ -77,34 +75,7 @@ export function boundSlowClients(server: Server, limits: HttpServerConfig): void
 }
 
 export function setupOpenApi(app: INestApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Point-of-Sale Service API')
-      .setDescription(
-        [
-          'Cashier terminals, partner integrations and back office. Every response uses the envelope ' +
-            '`{success, data, meta?, message?, errors?}`; each operation documents its `data` and its error statuses ' +
-            '(errors use the ErrorEnvelope schema). Each operation lists its permission in `x-permission` and in its 403 description.',
-          'Rate-limit tiers: login 5/min per IP and email (and 20/min per IP), standard 60/min, POS lookups 120/min, bulk 10/min.',
-          'Numbers: a numeric string ("12.50") is accepted wherever a number is (query strings are always strings). ' +
-            'Money has at most 2 decimal places (multipleOf 0.01); exchange rates at most 8.',
-          'null: an optional field sent as null is the same as leaving it out, except fields marked nullable, where null clears the value. ' +
-            'A required field sent as null is 422 "required".',
-          'Text: control characters (tab and line breaks only in multi-line text), bidirectional override characters and unpaired ' +
-            'UTF-16 surrogates are refused (422). Bodies are application/json only (415 otherwise), nested at most 32 levels (400).',
-        ].join('\n\n'),
-      )
-      .setVersion('1.0.0')
-      .addBearerAuth({
-        type: 'http',
-        scheme: 'bearer',
-        bearerFormat: 'opaque',
-        description: 'Opaque token from POST /api/v1/auth/login, sent as `Authorization: Bearer <token>` only',
-      })
-      .build(),
-  );
-  SwaggerModule.setup('api/docs', app, documentConditionalRequests(documentIdempotency(finishDocument(document))), {
+  SwaggerModule.setup('api/docs', app, buildOpenApiDocument(app), {
     jsonDocumentUrl: 'api/docs-json',
     useGlobalPrefix: false,
   });

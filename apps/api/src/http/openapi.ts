@@ -3,6 +3,7 @@ import { ApiResponse } from '@nestjs/swagger';
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { strictBodyNames } from './validators';
 import { UNKNOWN_QUERY_DOC, UNKNOWN_QUERY_EXTENSION } from './unknown-query';
+import { nameOperations } from './operation-names';
 
 /**
  * OpenAPI for responses: what `data` really is, in the envelope, per operation.
@@ -158,9 +159,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /**
  * Completes the generated document: the named views as components, the statuses every operation
- * of its kind can answer, and the error envelope on every error response.
+ * of its kind can answer, the error envelope on every error response, and operationIds for
+ * people (operation-names.ts: what generated clients call each operation).
  */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
+  nameOperations(document);
   document.components ??= {};
   document.components.schemas = { ...(document.components.schemas ?? {}), ...Object.fromEntries([...VIEWS.values()].map((v) => [v.name, v.schema])) };
   // Bodies that move money refuse unknown fields (422): say so where typed clients read it.
