@@ -16,6 +16,9 @@ module.exports = {
   // database, migrates it and loads the demo data in beforeAll, which took 40-63 s on CI's busy
   // 2-core machine (one boot past 60 s failed a suite). Suites bound their own work.
   testTimeout: 180000,
+  // The run's template database (test/support/sqlite-template.ts): made once, copied per suite.
+  globalSetup: '<rootDir>/test/support/global-setup.js',
+  globalTeardown: '<rootDir>/test/support/global-teardown.js',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },

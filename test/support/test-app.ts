@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
@@ -7,10 +8,14 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '@pos/platform';
 import { createApiApp } from '../../apps/api/src/bootstrap';
+import { copyOfTemplate, removeCopy } from './sqlite-template';
 
 /**
  * Boots the real API (same bootstrap as production) for one suite.
- *   default            SQLite in memory, in-process queue, in-memory rate-limit counters
+ *   default            SQLite: a file copy of the run's migrated, seeded template (sqlite-template.ts;
+ *                      removed at close), in-process queue, in-memory rate-limit counters. Overriding
+ *                      DB_MIGRATE_ON_START, SEED_DEMO_ON_FIRST_START or DB_TYPE, or naming an existing
+ *                      DB_SQLITE_PATH, starts from that database as given instead.
  *   TEST_DB=mysql      a fresh MariaDB/MySQL database of its own (dropped at close) and, with
  *                      TEST_REDIS_URL (default redis://127.0.0.1:6379), BullMQ + Redis counters
  * Demo data is loaded on start. Rate limits are raised so suites do not trip each other; the
@@ -75,10 +80,18 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     };
   } else {
     Object.assign(env, { DB_TYPE: 'sqlite', DB_SQLITE_PATH: ':memory:' });
+    const own = overrides.DB_SQLITE_PATH;
+    const asGiven =
+      ['DB_TYPE', 'DB_MIGRATE_ON_START', 'SEED_DEMO_ON_FIRST_START'].some((k) => k in overrides) ||
+      (own !== undefined && (own === ':memory:' || existsSync(own)));
+    const copy = asGiven ? undefined : await copyOfTemplate(async (path) => (await boot(loadConfig({ ...env, DB_SQLITE_PATH: path }))).close(), own);
+    if (copy && own === undefined) {
+      env.DB_SQLITE_PATH = copy;
+      dropDatabase = async () => removeCopy(copy);
+    }
   }
   const config = loadConfig({ ...env, ...overrides });
-  const app = await createApiApp(config, { logger: false });
-  await app.init();
+  const app = await boot(config);
   const db = app.get<DataSource>(getDataSourceToken());
   return {
     app,
@@ -91,6 +104,12 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
       await dropDatabase?.();
     },
   };
+}
+
+async function boot(config: AppConfig): Promise<NestExpressApplication> {
+  const app = await createApiApp(config, { logger: false });
+  await app.init();
+  return app;
 }
 
 export const DEMO = {
