@@ -31,7 +31,7 @@ describe('A bulk price job handed back at a drain resumes from its progress (emb
     }
     manager = await login(t, DEMO.manager);
     // 20 base prices (each differs from the demo's, so each application records price history),
-    // then price-book entries: 1200 changes, chunks 0-499, 500-999, 1000-1199.
+    // then price-book entries: 1200 changes, in chunks of 500 on MySQL, 100 on SQLite (BulkPriceService.chunkSize).
     const rows = (await t.db.query(`SELECT id, base_price FROM items WHERE id IN (${BASE_ITEMS.join(', ')})`)) as { id: number; base_price: number }[];
     expect(rows).toHaveLength(BASE_ITEMS.length);
     changes = [
@@ -90,8 +90,8 @@ describe('A bulk price job handed back at a drain resumes from its progress (emb
         await t.db.query('UPDATE items SET base_price = 4242 WHERE id = ?', [BASE_ITEMS[0]]);
         await t.db.query('UPDATE price_book_entries SET price = 4242 WHERE price_book_id = ? AND item_id = ? AND min_quantity = ?', [
           BOOK,
-          changes[100].item_id,
-          changes[100].min_quantity,
+          changes[50].item_id,
+          changes[50].min_quantity,
         ]);
         drainNow = true;
       }
@@ -106,10 +106,10 @@ describe('A bulk price job handed back at a drain resumes from its progress (emb
         100,
       );
       expect(done).toMatchObject({ status: 'completed', processed: changes.length });
-      expect(applied[0]).toBe(500); // the drain came after chunk 1
+      expect(applied[0]).toBe(service.chunkSize); // the drain came after chunk 1
       expect(applied.reduce((a, b) => a + b, 0)).toBe(changes.length); // every change written once, none twice
       expect(await basePrice(BASE_ITEMS[0])).toBe(4242); // the edit made after chunk 1 stands
-      expect(await entryPrice(100)).toBe(4242);
+      expect(await entryPrice(50)).toBe(4242);
       expect(await historyRows(BASE_ITEMS[0], historyBefore)).toBe(1); // the job's own change, not a second one over the edit
       for (const id of BASE_ITEMS.slice(1)) expect(await historyRows(id, historyBefore)).toBe(1);
       for (const i of [600, 1199]) expect(await entryPrice(i)).toBe(Math.round(changes[i].price * 100));

@@ -4,3 +4,4 @@ export * from './in-process.queue';
 export * from './bullmq.queue';
 export * from './queue.module';
 export * from './periodic';
+export * from './yield';

@@ -8,6 +8,7 @@ import {
   AppConfig,
   AuditLog,
   ChangeLog,
+  chunkRowsFor,
   defineJob,
   JobHandler,
   JobQueue,
@@ -15,6 +16,7 @@ import {
   ProcessLifecycle,
   QueueName,
   Transactional,
+  yieldToEventLoop,
 } from '@pos/platform';
 import { PricesBulkUpdated } from './pricing.events';
 import { ActivePricingCache } from './active-pricing.cache';
@@ -31,6 +33,7 @@ export const BulkPricesJob = defineJob<{ jobId: number }>('pricing.bulk-prices',
   keepCompletedSeconds: 24 * 3600,
 });
 
+/** Changes per transaction: 500 on MySQL, fewer on SQLite (chunkRowsFor). */
 const CHUNK = 500;
 
 /**
@@ -44,13 +47,17 @@ export function bulkJobQueueId(job: Pick<BulkJobRecord, 'jobKey' | 'processed'>)
 
 /**
  * Bulk price changes (up to 10,000): every row is validated first (422 names each bad row),
- * then one queued job applies them in chunks of 500, one transaction each, recording progress;
+ * then one queued job applies them in chunks (500 on MySQL, 100 on SQLite), one transaction
+ * each, recording progress and giving the event loop back between chunks (yieldToEventLoop: on
+ * the embedded default the job runs in the API process, and tills keep selling meanwhile);
  * the last chunk's transaction writes prices.bulk_updated to the outbox. Prices are absolute,
  * so a retry after a crash re-applies them harmlessly.
  */
 @Injectable()
 export class BulkPriceService implements OnModuleInit {
   private readonly logger = new Logger('BulkPrices');
+  /** Changes per chunk, each its own transaction, the event loop given back between them. */
+  readonly chunkSize: number;
 
   constructor(
     private readonly pricing: PricingRepository,
@@ -65,7 +72,9 @@ export class BulkPriceService implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly lifecycle: ProcessLifecycle,
     private readonly active: ActivePricingCache,
-  ) {}
+  ) {
+    this.chunkSize = chunkRowsFor(config.db.type, CHUNK);
+  }
 
   onModuleInit(): void {
     const { sweepIntervalMs, staleMs } = this.config.bulkJobs;
@@ -137,10 +146,13 @@ export class BulkPriceService implements OnModuleInit {
       // prices edited since) every chunk before it, so a deploy faster than the job never ends it.
       const from = Math.min(job.processed, changes.length);
       await this.markRunning(job, from);
-      for (let start = from; start < changes.length; start += CHUNK) {
-        const end = Math.min(changes.length, start + CHUNK);
+      for (let start = from; start < changes.length; start += this.chunkSize) {
+        const end = Math.min(changes.length, start + this.chunkSize);
         await this.applyChunk(job.id, changes.slice(start, end), end, end === changes.length ? changes : null);
-        if (this.lifecycle.draining && end < changes.length) return await this.handBack(job, end);
+        if (end === changes.length) break;
+        if (this.lifecycle.draining) return await this.handBack(job, end);
+        // What waited during the chunk is served now: in-process on SQLite nothing else runs meanwhile.
+        await yieldToEventLoop();
       }
       this.logger.log(`bulk price job ${job.id}: ${changes.length} change(s) applied${from ? ` (resumed at ${from})` : ''}`);
     } catch (error) {
