@@ -52,6 +52,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     RATE_LIMIT_BULK: '100000',
     RATE_LIMIT_AUTH_FAILURES: '100000',
     SEED_DEMO_ON_FIRST_START: 'true',
+    DEMO_HISTORY_DAYS: '0',
     DB_MIGRATE_ON_START: 'true',
     OPENAPI: 'true',
     RATE_LIMIT_KEY_PREFIX: `pos-rl-test-${randomBytes(6).toString('hex')}`,

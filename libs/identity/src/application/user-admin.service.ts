@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { PasswordHasher, StoreDirectory, UserRecord, UserRepository } from './ports';
-import { TokenService } from './token.service';
+import { Principal } from '../domain/principal';
+import { TokenService, toPrincipal } from './token.service';
 import { AuditLog, Transactional } from '@pos/platform';
 
 /** These use cases run from the operator CLI. */
@@ -21,6 +22,16 @@ export class UserAdminService {
   /** The password (or PIN) hash identity stores; the demo seed uses it for its users. */
   hashSecret(plain: string): Promise<string> {
     return this.hasher.hash(plain);
+  }
+
+  /**
+   * The principal a user acts as outside any request, with no token: for work the service does on
+   * a user's behalf itself (the demo data's trading history rings up sales as its cashiers).
+   */
+  async principalOf(userId: number): Promise<Principal> {
+    const access = await this.users.loadAccess(userId);
+    if (!access) throw new NotFoundError('User');
+    return toPrincipal(access);
   }
 
   @Transactional()

@@ -4,6 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { Brackets } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { AuditEntryEntity } from './audit.entities';
+import { ambientNow } from '../config/ambient-clock';
 import { RequestContext } from './request-context';
 
 /** Who did it: a user (the CLI operator is user 0), or nobody (a job). */
@@ -73,7 +74,7 @@ export class AuditLog {
       before: entry.before === undefined ? null : JSON.stringify(entry.before),
       after: entry.after === undefined ? null : JSON.stringify(entry.after),
       requestId,
-      createdAt: new Date(),
+      createdAt: ambientNow(),
     });
   }
 

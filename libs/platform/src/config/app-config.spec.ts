@@ -84,6 +84,15 @@ describe('loadConfig', () => {
     expect(c.db.url).toBe('mysql://u:p@db:3306/pos');
   });
 
+  it('reads the days of demo trading history (DEMO_HISTORY_DAYS, default 90, 0 to 366)', () => {
+    expect(loadConfig({}).demoHistoryDays).toBe(90);
+    expect(loadConfig({ DEMO_HISTORY_DAYS: '0' }).demoHistoryDays).toBe(0);
+    expect(loadConfig({ DEMO_HISTORY_DAYS: '14' }).demoHistoryDays).toBe(14);
+    expect(() => loadConfig({ DEMO_HISTORY_DAYS: 'a quarter' })).toThrow(/DEMO_HISTORY_DAYS/);
+    expect(() => loadConfig({ DEMO_HISTORY_DAYS: '-1' })).toThrow(/DEMO_HISTORY_DAYS/);
+    expect(() => loadConfig({ DEMO_HISTORY_DAYS: '400' })).toThrow(/DEMO_HISTORY_DAYS/);
+  });
+
   it('reads the return window (RETURN_WINDOW_DAYS, default 30 days)', () => {
     expect(loadConfig({}).returnWindowDays).toBe(30);
     expect(loadConfig({ RETURN_WINDOW_DAYS: '14' }).returnWindowDays).toBe(14);

@@ -115,6 +115,8 @@ export interface AppConfig {
   bodyLimit: string;
   openapi: boolean;
   seedDemoOnFirstStart: boolean;
+  /** Days of back-dated trading the demo data adds before today (DEMO_HISTORY_DAYS; 0: the bare demo set). */
+  demoHistoryDays: number;
   webhookAllowPrivateTargets: boolean;
   webhooks: WebhookConfig;
   trustProxy: TrustProxy;
@@ -224,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimit: read.string('BODY_LIMIT') ?? '1mb',
     openapi: read.bool('OPENAPI', true),
     seedDemoOnFirstStart: read.bool('SEED_DEMO_ON_FIRST_START', dbType === 'sqlite' && nodeEnv !== 'production'),
+    demoHistoryDays: read.int('DEMO_HISTORY_DAYS', 90, 0, 366),
     webhookAllowPrivateTargets: read.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     webhooks: {
       retryScheduleSeconds: read.intList('WEBHOOK_RETRY_SCHEDULE', [60, 300, 1800, 7200, 21600, 43200, 86400], 1, 7 * 86400, 20),

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { Clock, SystemClock } from '@pos/kernel';
+import { Clock } from '@pos/kernel';
+import { AmbientClock } from './ambient-clock';
 import { AppConfig } from './app-config';
 
 /** Injection token for the validated configuration. */
@@ -13,7 +14,7 @@ export class ConfigModule {
       module: ConfigModule,
       providers: [
         { provide: APP_CONFIG, useValue: config },
-        { provide: Clock, useClass: SystemClock },
+        { provide: Clock, useClass: AmbientClock },
       ],
       exports: [APP_CONFIG, Clock],
     };

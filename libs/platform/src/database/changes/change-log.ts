@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { LessThan } from 'typeorm';
+import { ambientNow } from '../../config/ambient-clock';
 import { EventDefinition } from '../../events/event-definition';
 import { insertRows } from '../insert-rows';
 import { OutboxEventEntity, TombstoneEntity } from './change.entities';
@@ -26,11 +27,13 @@ export class ChangeLog {
   constructor(private readonly tx: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async event<P extends object>(def: EventDefinition<P>, payload: P, storeId: number | null = null): Promise<void> {
-    await insertRows(this.tx.tx, OutboxEventEntity, [{ type: def.type, storeId, payload: JSON.stringify(payload), createdAt: new Date(), publishedAt: null }]);
+    await insertRows(this.tx.tx, OutboxEventEntity, [
+      { type: def.type, storeId, payload: JSON.stringify(payload), createdAt: ambientNow(), publishedAt: null },
+    ]);
   }
 
   async tombstone(entity: string, entityId: number, storeId: number | null = null): Promise<void> {
-    await this.tx.tx.getRepository(TombstoneEntity).insert({ entity, entityId, storeId, deletedAt: new Date() });
+    await this.tx.tx.getRepository(TombstoneEntity).insert({ entity, entityId, storeId, deletedAt: ambientNow() });
   }
 
   /** Tombstones of some entities written at or after `since`, after an id, in id order (offline sync's delta). */
