@@ -12,10 +12,13 @@ const common = {
 };
 
 module.exports = {
-  // A backstop against a hung suite, not a speed check: on MariaDB each e2e suite creates its own
-  // database, migrates it and loads the demo data in beforeAll, which took 40-63 s on CI's busy
-  // 2-core machine (one boot past 60 s failed a suite). Suites bound their own work.
-  testTimeout: 180000,
+  // The one wall-clock limit: a backstop against a hung test, never a speed check. Suites bound their
+  // work (counts of runs and requests) and set no timeouts of their own; 10 minutes leaves a busy
+  // 2-core machine room (a MariaDB suite's boot took 63 s on CI, the volume seed's far longer).
+  testTimeout: 600000,
+  // One worker per core (jest's default leaves one idle: a single worker on 2 cores). The e2e suites
+  // spend much of their time waiting on sockets and settle windows, so a second one pays.
+  maxWorkers: '100%',
   // The run's template database (test/support/sqlite-template.ts): made once, copied per suite.
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',

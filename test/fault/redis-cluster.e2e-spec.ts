@@ -101,14 +101,14 @@ describeRun('Redis Cluster (MariaDB + Redis run, a private 3-master cluster on 1
       await cleanUp();
       throw error;
     }
-  }, 120_000);
+  });
   async function cleanUp(): Promise<void> {
     await worker?.close().catch(() => undefined);
     await b?.close().catch(() => undefined);
     await a?.close().catch(() => undefined);
     await cluster.stop();
   }
-  afterAll(cleanUp, 60_000);
+  afterAll(cleanUp);
 
   async function poll(what: string, check: () => Promise<boolean>, tries = 200, everyMs = 100): Promise<void> {
     for (let i = 0; i < tries; i++) {

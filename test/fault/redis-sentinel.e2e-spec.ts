@@ -56,7 +56,7 @@ describeRun('Redis Sentinel failover (MariaDB + Redis run, private Sentinels on 
       await cleanUp();
       throw error;
     }
-  }, 120_000);
+  });
 
   async function cleanUp(): Promise<void> {
     await worker?.close().catch(() => undefined);
@@ -64,7 +64,7 @@ describeRun('Redis Sentinel failover (MariaDB + Redis run, private Sentinels on 
     await a?.close().catch(() => undefined);
     await topology.stop();
   }
-  afterAll(cleanUp, 60_000);
+  afterAll(cleanUp);
 
   /** A bulk price job (through the API's queue producer); its id is kept to check it completes. */
   async function submitBulk(): Promise<void> {
@@ -165,7 +165,7 @@ describeRun('Redis Sentinel failover (MariaDB + Redis run, private Sentinels on 
 
   it('works on the first master', async () => {
     await everythingWorksOn(topology.dataPorts[0], 'before any failover');
-  }, 120_000);
+  });
 
   it('after the master is killed (-9): queues, rate limits and the revocation broadcast work on the new master, no job lost', async () => {
     const old = (await topology.masterPort())!;
@@ -178,7 +178,7 @@ describeRun('Redis Sentinel failover (MariaDB + Redis run, private Sentinels on 
       `kill -9: master ${old} -> ${promoted}, named by the Sentinels ${Math.round(performance.now() - since)} ms after the kill (down-after 1000 ms)`,
     );
     await everythingWorksOn(promoted, 'after kill -9', since);
-  }, 120_000);
+  });
 
   it('after a graceful failover (SENTINEL FAILOVER) back to the restarted server: the same, no job lost', async () => {
     const old = (await topology.masterPort())!;
@@ -192,5 +192,5 @@ describeRun('Redis Sentinel failover (MariaDB + Redis run, private Sentinels on 
     expect(promoted).toBe(restarted);
     console.info(`SENTINEL FAILOVER: master ${old} -> ${promoted}, named by the Sentinels ${Math.round(performance.now() - since)} ms after the command`);
     await everythingWorksOn(promoted, 'after SENTINEL FAILOVER', since);
-  }, 120_000);
+  });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { PERMISSIONS } from '@pos/identity';
 import { bearer, DEMO, integrationToken, login, startTestApp, TestApp } from '../support/test-app';
+import { profileKnob } from '../support/profile';
 import { Json, OpenApiDoc, Operation, ResponseChecker, SATURATING, SATURATING_EVERYWHERE, SchemaTools, structural } from '../support/openapi-fuzz';
 
 /**
@@ -9,10 +10,10 @@ import { Json, OpenApiDoc, Operation, ResponseChecker, SATURATING, SATURATING_EV
  * means"). For each operation: FUZZ_RUNS generated requests (fixed seed FUZZ_SEED), with an
  * admin or a cashier token, built from the operation's own parameter and body schemas plus
  * hostile values. Each answer must be below 500, a documented status, and (JSON) match the
- * documented schema for it. `npm test` runs a small profile; CI's MySQL stage a larger one
- * (FUZZ_RUNS in .ci/run). Traffic goes to the in-process server only; generated URLs are loopback.
+ * documented schema for it. `npm test` runs a small profile (5 per operation); TEST_PROFILE=full
+ * (CI's MySQL stage) 40, FUZZ_RUNS any other (test/support/profile.ts). Traffic goes to the in-process server only; generated URLs are loopback.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 5);
+const RUNS = profileKnob('FUZZ_RUNS', 5, 40);
 const SEED = Number(process.env.FUZZ_SEED ?? 20251116);
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
 

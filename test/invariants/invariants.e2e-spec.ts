@@ -5,23 +5,25 @@ import { Op, sequenceArb } from './operations';
 import { runSequence } from './executor';
 import { checkBooks } from './checks';
 import { REGRESSIONS } from './regressions';
+import { profileKnob } from '../support/profile';
 
 /**
  * Issue 23's invariant suite: random sequences of real operations through the HTTP API, each in
  * stores of its own, then every invariant from the raw records, the HTTP views and the reports.
- *   INVARIANT_SEED (23), INVARIANT_RUNS (3 sequences), INVARIANT_LENGTH (15 operations each);
+ *   INVARIANT_SEED (23), INVARIANT_RUNS (3 sequences; 12 with TEST_PROFILE=full), INVARIANT_LENGTH (15
+ *   operations each; 30 in full: test/support/profile.ts);
  *   INVARIANT_SHRINK=1 shrinks a failure to a minimal sequence (each attempt replays on new stores);
  *   INVARIANT_VERBOSE=1 prints every sequence's log and what the listed defects still hide;
  *   INVARIANT_FOCUS=<regex> fails only on failures matching it (to shrink one finding at a time).
  */
 const SEED = Number(process.env.INVARIANT_SEED ?? 23);
-const RUNS = Number(process.env.INVARIANT_RUNS ?? 3);
-const LENGTH = Number(process.env.INVARIANT_LENGTH ?? 15);
+const RUNS = profileKnob('INVARIANT_RUNS', 3, 12);
+const LENGTH = profileKnob('INVARIANT_LENGTH', 15, 30);
 const VERBOSE = process.env.INVARIANT_VERBOSE === '1';
 const SHRINK = process.env.INVARIANT_SHRINK === '1';
 const FOCUS = process.env.INVARIANT_FOCUS ? new RegExp(process.env.INVARIANT_FOCUS) : null;
-/** A bound on the work (not a timing assertion): generous for a 2-core machine shared with other suites. */
-const TIMEOUT = SHRINK ? 4 * 3_600_000 : Math.max(300_000, RUNS * LENGTH * 4_000);
+/** A backstop that grows with the work (never below jest's 10 minutes), not a timing assertion. */
+const TIMEOUT = SHRINK ? 4 * 3_600_000 : Math.max(600_000, RUNS * LENGTH * 4_000);
 
 /** Runs one sequence on new stores and checks everything; throws with the sequence and its log on a failure. */
 export async function runAndCheck(suite: Suite, ops: Op[], seen?: Map<Defect, number>): Promise<void> {

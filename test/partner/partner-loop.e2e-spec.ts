@@ -233,5 +233,5 @@ describe('Partner: the reconciliation loop (feeds in change mode and the event l
       );
       expect(seen.map((e) => Number(e.id)).sort((a, b) => a - b)).toEqual(logged.map((r) => Number(r.id)).sort((a, b) => a - b));
     }
-  }, 180_000);
+  });
 });

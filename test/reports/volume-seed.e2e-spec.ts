@@ -26,7 +26,7 @@ describe('seed:volume', () => {
       seeded: Record<string, number>;
     };
     seeded = out.seeded;
-  }, 240_000);
+  });
   afterAll(() => t?.close());
 
   it('returns about 2.5% of the sales paid at the till, each one processed and within its sale', async () => {

@@ -41,7 +41,6 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 maybe('Webhook faults (MySQL + Redis + worker process)', () => {
-  jest.setTimeout(120_000);
   let t: TestApp;
   let receiver: WebhookReceiver;
   let redis: ChildProcess | undefined;
