@@ -5,7 +5,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import type { Logger as Pino } from 'pino';
-import { AppConfig, HttpServerConfig, loadConfig, Metrics, REQUEST_LOGGER } from '@pos/platform';
+import { AppConfig, HttpServerConfig, loadConfig, Metrics, quietBoot, REQUEST_LOGGER } from '@pos/platform';
 import { AppModule } from './app.module';
 import { buildOpenApiDocument } from './http/openapi-document';
 import { jsonBodies } from './http/body-parsing';
@@ -29,7 +29,7 @@ export async function createApiApp(config: AppConfig = loadConfig(), options: Ne
     bodyParser: false,
     ...options,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(quietBoot(app.get(Logger)));
   dropPlaceholderEnhancers(app);
   app.disable('x-powered-by');
   // false by default: the socket's address is the client's. A list of proxies (TRUST_PROXY) lets

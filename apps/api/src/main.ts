@@ -3,6 +3,8 @@ import { AppConfig, ConfigError, exitGracefullyOn, loadConfig, readEnvFile } fro
 import { Logger } from 'nestjs-pino';
 import { createApiApp } from './bootstrap';
 import { serveInternalMetrics } from './http/http-metrics';
+import { readBootFacts } from './platform/boot-facts';
+import { bootSummary } from './platform/boot-summary';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -20,7 +22,8 @@ async function main(): Promise<void> {
   exitGracefullyOn(app, config.shutdownTimeoutMs);
   await app.listen(config.port);
   await serveInternalMetrics(app, config);
-  app.get(Logger).log(`POS API listening on http://localhost:${config.port}/api/v1 (docs: /api/docs)`);
+  const logger = app.get(Logger);
+  for (const line of bootSummary(config, await readBootFacts(app))) logger.log(line, 'Boot');
 }
 
 void main();

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, ConfigError, exitGracefullyOn, loadConfig, readEnvFile } from '@pos/platform';
+import { AppConfig, ConfigError, exitGracefullyOn, loadConfig, quietBoot, readEnvFile } from '@pos/platform';
 import { serveWorkerMetrics } from './worker-metrics';
 import { WorkerModule } from './worker.module';
 
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const app = await NestFactory.createApplicationContext(WorkerModule.register(config), { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  app.useLogger(quietBoot(app.get(Logger)));
   exitGracefullyOn(app, config.shutdownTimeoutMs);
   await app.init();
   app.get(Logger).log('POS worker consuming jobs');

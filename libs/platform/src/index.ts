@@ -7,6 +7,7 @@ export * from './idempotency';
 export * from './queue';
 export * from './ports/require-port';
 export * from './logging/logging.module';
+export * from './logging/quiet-boot';
 export * from './redis/redis.module';
 export * from './metrics/metrics';
 export * from './metrics/metrics-endpoint';

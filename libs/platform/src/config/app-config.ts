@@ -96,6 +96,8 @@ export interface AppConfig {
   env: 'development' | 'test' | 'production';
   port: number;
   logLevel: string;
+  /** pretty: one readable line per entry (pino-pretty); json: one JSON object per line; auto: pretty on a development terminal. */
+  logFormat: 'auto' | 'pretty' | 'json';
   db: DatabaseConfig;
   /** Unset: no Redis (in-process queue, per-process counters). REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES (redis-config.ts). */
   redis?: RedisConfig;
@@ -182,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     env: nodeEnv,
     port,
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, nodeEnv === 'test' ? 'silent' : 'info'),
+    logFormat: read.oneOf('LOG_FORMAT', ['auto', 'pretty', 'json'] as const, 'auto'),
     db: {
       type: dbType,
       sqlitePath: read.string('DB_SQLITE_PATH') ?? 'data/pos.sqlite',

@@ -6,6 +6,7 @@ import pino, { Logger as Pino } from 'pino';
 import { AppConfig } from '../config';
 import { APP_CONFIG } from '../config/config.module';
 import { RequestContext } from '../audit/request-context';
+import { logOutput } from './log-output';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -36,7 +37,8 @@ export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 export const REQUEST_LOGGER = Symbol('REQUEST_LOGGER');
 
 /**
- * One output per process (stdout through pino's asynchronous SonicBoom) and two loggers on it:
+ * One output per process (logOutput: JSON through pino's asynchronous SonicBoom, or pino-pretty
+ * in development on a terminal) and two loggers on it:
  *  - the root logger, for everything the application logs: objects are redacted (REDACT_PATHS),
  *    and a line written while a request is being served carries its `request_id` (a mixin reading
  *    the request context), so it shares the id with the request's own line without a child logger
@@ -44,8 +46,8 @@ export const REQUEST_LOGGER = Symbol('REQUEST_LOGGER');
  *  - the request logger, one line per request built by the edge from known fields only (method,
  *    URL without query secrets, status, time, request id): nothing to redact, no mixin.
  */
-export function createLoggers(config: Pick<AppConfig, 'logLevel'>): { root: Pino; requests: Pino } {
-  const output = pino.destination({ dest: 1, sync: false });
+export function createLoggers(config: Pick<AppConfig, 'logLevel' | 'logFormat' | 'env'>): { root: Pino; requests: Pino } {
+  const output = logOutput(config);
   const root = pino(
     {
       level: config.logLevel,
