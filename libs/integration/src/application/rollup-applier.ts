@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { APP_CONFIG, AppConfig, PeriodicScheduler, withTransactionRetry } from '@pos/platform';
+import { APP_CONFIG, AppConfig, PeriodicScheduler, withTransactionRetry, yieldToEventLoop } from '@pos/platform';
 import { ZoneCalendar } from '../domain/calendar';
 import { RollupBatch } from '../domain/rollup-batch';
 import { addMovements, addSale, addVoid, lastSaleCandidates } from '../domain/rollup-deltas';
@@ -57,6 +57,7 @@ export class RollupApplier implements OnModuleInit {
       const n = await withTransactionRetry(this.txHost, () => this.applyBatch());
       applied += n;
       if (n < BATCH) return applied;
+      await yieldToEventLoop(); // a backlog is applied without holding up requests (SQLite: see yieldToEventLoop)
     }
   }
 

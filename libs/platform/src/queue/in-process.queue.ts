@@ -6,6 +6,9 @@ import { JobHandlerRegistry } from './job-handler.registry';
  * The embedded default: jobs run in this process, after the current request, with the same
  * attempts/backoff policy as BullMQ. Not durable across restarts; durable side effects go
  * through the outbox table, which is re-read at start.
+ * Jobs share the event loop with the HTTP server, and on SQLite every statement blocks it (the
+ * driver is synchronous): a handler that works in chunks must call yieldToEventLoop between
+ * them (as the bulk price job does), or requests wait until it ends.
  */
 export class InProcessJobQueue extends JobQueue {
   private readonly logger = new Logger('InProcessQueue');

@@ -3,7 +3,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Clock } from '@pos/kernel';
-import { isRetryableTransactionError, PeriodicScheduler } from '@pos/platform';
+import { isRetryableTransactionError, PeriodicScheduler, yieldToEventLoop } from '@pos/platform';
 import { subscribes } from '../domain/event-kinds';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DeliveryRecord, OutboxRelayRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook.ports';
@@ -60,6 +60,7 @@ export class OutboxRelayService implements OnModuleInit {
       relayed += batch.events.length;
       await this.dispatcher.dispatch(batch.deliveries);
       if (batch.events.length < RELAY_BATCH) break;
+      await yieldToEventLoop(); // a backlog is relayed without holding up requests (SQLite: see yieldToEventLoop)
     }
     return relayed;
   }

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { Clock } from '@pos/kernel';
-import { PeriodicScheduler } from '@pos/platform';
+import { PeriodicScheduler, yieldToEventLoop } from '@pos/platform';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { EventLogRepository } from './event-log.ports';
 import { retentionCutoff } from './event-log.service';
@@ -68,12 +68,14 @@ export class WebhookMaintenanceService implements OnModuleInit {
       const n = await this.purgeDeliveries(before, now);
       deliveries += n;
       if (n < PURGE_BATCH) break;
+      await yieldToEventLoop(); // requests are served between purge transactions (SQLite: see yieldToEventLoop)
     }
     for (;;) {
       const n = await this.purgeEvents(eventsBefore);
       events += n.events;
       deliveries += n.deliveries;
       if (n.events < EVENT_PURGE_BATCH) break;
+      await yieldToEventLoop();
     }
     if (deliveries || events)
       this.logger.log(
