@@ -12,6 +12,7 @@ import {
   RequiredMoney,
   RequiredString,
 } from '../http/validators';
+import { AliasOf } from '../http/body-names';
 
 export class CategoryListQuery extends PageQueryDto {
   @OptionalString({ max: 100, description: 'Name contains' }) q?: string;
@@ -102,8 +103,8 @@ export class ItemWriteDto extends ItemFieldsDto {
 }
 
 export class AdjustmentLineDto {
-  @RequiredInt() item_id!: number;
-  @RequiredInt({ min: 0, max: 1_000_000, description: 'Units (base units); for count: the counted quantity' }) quantity!: number;
+  @AliasOf('id') @RequiredInt() item_id!: number;
+  @AliasOf('qty') @RequiredInt({ min: 0, max: 1_000_000, description: 'Units (base units); for count: the counted quantity' }) quantity!: number;
   @OptionalMoney() unit_cost?: number;
   @OptionalStringArray({ maxItems: 1000, max: 128, description: 'Serial-tracked items: one per unit' }) serial_numbers?: string[];
   @OptionalString({ max: 1000, multiline: true }) notes?: string;

@@ -9,6 +9,7 @@ import { CategoryListQuery, CreateCategoryDto, UpdateCategoryDto } from './catal
 import { Category, CategoryDetail, CategoryListEntry } from './catalog.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
+import { PatchToo } from '../http/partial-update';
 
 @ApiTags('Catalog: categories')
 @Controller('categories')
@@ -51,6 +52,7 @@ export class CategoriesController {
     return this.categories.show(id);
   }
 
+  @PatchToo()
   @Put(':category')
   @RequirePermission('catalog.manage')
   @ApiOperation({ summary: 'Update a category (cannot move under itself)' })

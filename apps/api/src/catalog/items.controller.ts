@@ -14,6 +14,7 @@ import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
 import { expectedVersions } from '../http/conditional';
 import { ApiIfMatch } from '../http/conditional.openapi';
+import { PatchToo } from '../http/partial-update';
 
 /** The item body to the use case's input; amounts in the catalog currency (its `decimals`: more is a 422 on the field). */
 export function itemInput(body: ItemWriteDto | CreateItemDto, decimals: number): ItemInput {
@@ -101,6 +102,7 @@ export class ItemsController {
     return this.items.create(p, { ...input, sku: body.sku, name: body.name, basePrice: input.basePrice! });
   }
 
+  @PatchToo()
   @Put(':item')
   @RateTier('standard')
   @RequirePermission('catalog.manage')

@@ -12,6 +12,7 @@ import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
 import { expectedVersions } from '../http/conditional';
 import { ApiIfMatch } from '../http/conditional.openapi';
+import { PatchToo } from '../http/partial-update';
 
 function customerInput(b: CustomerWriteDto): CustomerInput {
   return {
@@ -72,6 +73,7 @@ export class CustomersController {
     return this.customers.show(id);
   }
 
+  @PatchToo()
   @Put('customers/:customer')
   @RequirePermission('customers.manage')
   @ApiOperation({ summary: 'Update a customer; If-Match or version: only if unchanged since (else 412)' })

@@ -87,7 +87,7 @@ export function entityTag(bytes: Buffer, version?: number): string {
 function tagged(req: Request, status: number): 'read' | 'write' | null {
   if (status < 200 || status >= 300 || !isConditionalPath(req.path)) return null;
   if (req.method === 'GET' || req.method === 'HEAD') return 'read';
-  return req.method === 'PUT' ? 'write' : null;
+  return req.method === 'PUT' || req.method === 'PATCH' ? 'write' : null; // PATCH: the same partial update (partial-update.ts)
 }
 
 /**

@@ -6,11 +6,11 @@ const STRICT_BODY = Symbol('STRICT_BODY');
 const STRICT_BODIES = new Set<string>();
 
 /**
- * A body that moves money (checkout, returns, payments, sessions' cash, offline uploads) refuses a
- * field it does not know with a 422 naming it: a `currency` sent with a payment must not be
- * silently dropped and the payment recorded in the store's currency. Other bodies ignore unknown
- * fields (forward compatibility). The OpenAPI document marks these schemas
- * `additionalProperties: false` (finishDocument).
+ * Marks a body that moves money (checkout, returns, payments, sessions' cash, offline uploads):
+ * a `currency` sent with a payment must not be silently dropped and the payment recorded in the
+ * store's currency. Every body now refuses a field it does not know with a 422 naming it
+ * (`AppValidationPipe`, "Unknown field."), so the mark documents intent; the OpenAPI document
+ * marks every request body schema `additionalProperties: false` (body-names.ts).
  */
 export const StrictBody = (): ClassDecorator => (target) => {
   Reflect.defineMetadata(STRICT_BODY, true, target);

@@ -1,7 +1,8 @@
 import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { FieldErrors, ValidationFailedError } from '@pos/kernel';
-import { arrayShapeOf, isStrictBody } from './validators';
+import { arrayShapeOf } from './validators';
+import { aliasesOf, renameErrorFields, sameJson, UNKNOWN_FIELD_MESSAGE } from './body-names';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
 const REQUIRED_CONSTRAINTS = new Set(['isDefined', 'isNotEmpty', 'arrayNotEmpty']);
@@ -16,11 +17,12 @@ type Dto = new () => object;
  * The global pipe: whitelist + transform; failures become 422 `The given data was invalid.`
  * with Laravel-style dotted keys (`items.0.qty`) and one sentence per problem.
  *
- * Before class-transformer sees a body, `preflight` walks it against the DTO: unknown keys are
- * dropped (whitelisting would drop them later anyway, after copying them), or refused with a 422
- * naming them in a body that moves money (`@StrictBody()`), and an array longer
- * than its field allows is refused at once, so the cost of a hostile body is bounded by the
- * DTO's limits, not by what the client sent.
+ * Before class-transformer sees a body, `preflight` walks it against the DTO: a field the DTO
+ * does not know is refused with a 422 naming it (`errors.items.0.colour: ["Unknown field."]`, as
+ * the integration routes name an unknown query parameter; a misspelt `quantity` must not vanish),
+ * aliases (`@AliasOf`) are renamed to their field, and an array longer than its field allows is
+ * refused at once, so the cost of a hostile body is bounded by the DTO's limits, not by what the
+ * client sent. Unknown query parameters are dropped (outside the integration routes).
  */
 @Injectable()
 export class AppValidationPipe extends ValidationPipe {
@@ -48,10 +50,16 @@ export class AppValidationPipe extends ValidationPipe {
       throw new BadRequestException('The request body must be a JSON object.');
     }
     if (dto && (metadata.type === 'body' || metadata.type === 'query') && value && typeof value === 'object') {
-      const errors: FieldErrors = {};
-      const trimmed = preflight(value as Record<string, unknown>, dto, '', errors);
-      if (Object.keys(errors).length) throw new ValidationFailedError(capErrors(errors));
-      return super.transform(trimmed, metadata);
+      const ctx: Preflight = { errors: {}, renamed: new Map(), refuseUnknown: metadata.type === 'body' };
+      const trimmed = preflight(value as Record<string, unknown>, dto, '', ctx);
+      if (Object.keys(ctx.errors).length) throw new ValidationFailedError(capErrors(ctx.errors));
+      try {
+        return await super.transform(trimmed, metadata);
+      } catch (error) {
+        // An alias's own problems are named as sent (`items.0.quantity`), not by its field.
+        if (error instanceof ValidationFailedError && ctx.renamed.size) throw new ValidationFailedError(renameErrorFields(error.fields, ctx.renamed));
+        throw error;
+      }
     }
     return super.transform(value ?? {}, metadata);
   }
@@ -75,28 +83,52 @@ function knownKeys(dto: Dto): Set<string> {
   return keys;
 }
 
-/** A copy of `value` with the DTO's keys only, refusing arrays beyond their field's maximum. */
-export function preflight(value: Record<string, unknown>, dto: Dto, path: string, errors: FieldErrors): Record<string, unknown> {
+/** What `preflight` reports besides the copy: problems, and the aliases it renamed (canonical path -> sent path). */
+export interface Preflight {
+  errors: FieldErrors;
+  renamed: Map<string, string>;
+  /** A body names its unknown fields (422); a query drops them (forward compatibility). */
+  refuseUnknown: boolean;
+}
+
+/**
+ * A copy of `value` with the DTO's keys only, aliases renamed to their field (`quantity` ->
+ * `qty`), refusing in a body a field the DTO does not know (`errors.<path>: ["Unknown field."]`),
+ * an alias that contradicts its field, and arrays beyond their field's maximum.
+ */
+export function preflight(value: Record<string, unknown>, dto: Dto, path: string, ctx: Preflight): Record<string, unknown> {
   const known = knownKeys(dto);
-  const strict = isStrictBody(dto);
+  const aliases = aliasesOf(dto);
+  const { errors } = ctx;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    if (!known.has(key)) {
-      if (strict) errors[path + key] = [`The ${path + key} field is not accepted here (a body that moves money refuses fields it does not know).`];
-      continue;
+  for (const sent of Object.keys(value)) {
+    let key = sent;
+    if (!known.has(sent)) {
+      const canonical = aliases.get(sent);
+      if (canonical === undefined) {
+        if (ctx.refuseUnknown) errors[path + sent] = [UNKNOWN_FIELD_MESSAGE];
+        continue;
+      }
+      if (canonical in value) {
+        if (!sameJson(value[canonical], value[sent]))
+          errors[path + sent] = [`The ${path + sent} field is an alias of ${path + canonical} and differs from it.`];
+        continue;
+      }
+      key = canonical;
+      ctx.renamed.set(path + canonical, path + sent);
     }
-    const v = value[key];
+    const v = value[sent];
     const shape = arrayShapeOf(dto, key);
     const field = path + key;
     if (shape && Array.isArray(v)) {
       if (v.length > shape.maxItems) {
-        errors[field] = [`The ${field} field must not have more than ${shape.maxItems} items.`];
+        errors[path + sent] = [`The ${path + sent} field must not have more than ${shape.maxItems} items.`];
         continue;
       }
       const nested = shape.nested?.();
       out[key] = nested
         ? v.map((el: unknown, i) =>
-            el && typeof el === 'object' && !Array.isArray(el) ? preflight(el as Record<string, unknown>, nested, `${field}.${i}.`, errors) : el,
+            el && typeof el === 'object' && !Array.isArray(el) ? preflight(el as Record<string, unknown>, nested, `${field}.${i}.`, ctx) : el,
           )
         : v;
     } else {

@@ -11,6 +11,7 @@ import { AvailabilityQuery, BundleCalculateDto, BundleListQuery, CreateBundleDto
 import { Bundle, BundleAvailability, BundleCalculation } from './pricing.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
+import { PatchToo } from '../http/partial-update';
 
 const endOfDay = (d: string) => new Date(d.length === 10 ? `${d}T23:59:59.999Z` : d);
 
@@ -78,6 +79,7 @@ export class BundlesController {
     return this.bundles.show(p, id);
   }
 
+  @PatchToo()
   @Put(':bundle')
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Update a bundle' })

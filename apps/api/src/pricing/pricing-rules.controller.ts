@@ -14,6 +14,7 @@ import { ApiEnvelope, ApiMessage } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
 import { expectedVersions } from '../http/conditional';
 import { ApiIfMatch } from '../http/conditional.openapi';
+import { PatchToo } from '../http/partial-update';
 
 /** A percent (two decimals) in basis points. */
 const bp = (percent: number | undefined) => (percent === undefined ? undefined : toMinor(percent, 2));
@@ -150,6 +151,7 @@ export class PricingRulesController {
     return this.rules.show(id);
   }
 
+  @PatchToo()
   @Put(':pricingRule')
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Update a rule; If-Match or version: only if unchanged since (else 412)' })

@@ -17,12 +17,13 @@ import {
   RequiredMoney,
   RequiredString,
 } from '../http/validators';
+import { AliasOf } from '../http/body-names';
 
 const DISCOUNT_TYPES = ['percent', 'percentage', 'amount', 'fixed'] as const;
 
 export class PricingLineDto {
-  @RequiredInt({ description: 'Item id (numeric string accepted)' }) id!: number;
-  @RequiredInt({ min: 1, max: 100_000, description: 'Quantity in sale units (whole units)' }) qty!: number;
+  @AliasOf('item_id') @RequiredInt({ description: 'Item id (numeric string accepted)' }) id!: number;
+  @AliasOf('quantity') @RequiredInt({ min: 1, max: 100_000, description: 'Quantity in sale units (whole units)' }) qty!: number;
   @OptionalInt() unit_id?: number;
   @OptionalMoney({ description: 'The unit price the client shows; a different price is a manual override' }) price?: number;
   @OptionalString({ in: DISCOUNT_TYPES }) discount_type?: (typeof DISCOUNT_TYPES)[number];
@@ -55,8 +56,8 @@ export class PricingValidateDto extends PricingCartDto {
 }
 
 export class CalculateDto {
-  @RequiredInt() item_id!: number;
-  @OptionalInt({ min: 1, max: 100_000 }) quantity?: number;
+  @AliasOf('id') @RequiredInt() item_id!: number;
+  @AliasOf('qty') @OptionalInt({ min: 1, max: 100_000 }) quantity?: number;
   @OptionalInt() unit_id?: number;
   @OptionalInt() store_id?: number;
   @OptionalInt() customer_id?: number;
@@ -142,8 +143,8 @@ export class RuleListQuery extends PageQueryDto {
 }
 
 export class BundleItemDto {
-  @RequiredInt() item_id!: number;
-  @RequiredInt({ min: 1, max: 1000 }) quantity!: number;
+  @AliasOf('id') @RequiredInt() item_id!: number;
+  @AliasOf('qty') @RequiredInt({ min: 1, max: 1000 }) quantity!: number;
 }
 
 class BundleFieldsDto {
@@ -178,7 +179,7 @@ export class BundleListQuery extends PageQueryDto {
 export class BundleCalculateDto {
   @OptionalInt() bundle_id?: number;
   @OptionalMoney() price?: number;
-  @OptionalInt({ min: 1, max: 10_000 }) quantity?: number;
+  @AliasOf('qty') @OptionalInt({ min: 1, max: 10_000 }) quantity?: number;
   @NestedArray(() => BundleItemDto, { required: false, minItems: 1, maxItems: 50, description: 'Components (with price), when bundle_id is not given' })
   items?: BundleItemDto[];
 }

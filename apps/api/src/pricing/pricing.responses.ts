@@ -254,6 +254,7 @@ export const CurrencyConversion = defineView('CurrencyConversion', {
 export const ExchangeRate = defineView('ExchangeRate', { currency: s.string(), rate: s.number(), effective_at: s.dateTime() });
 
 export const BulkPriceJob = defineView('BulkPriceJob', {
+  id: s.int('The job id (the same as job_id)'),
   job_id: s.int(),
   status: s.enum(['queued', 'running', 'completed', 'failed']),
   total: s.int(),

@@ -1,12 +1,15 @@
 import { CreateReturnInput, RETURN_CONDITIONS, RETURN_STATUSES, ReturnCondition } from '@pos/returns';
 import { PageQueryDto } from '../http/page-query.dto';
 import { NestedArray, OptionalBoolean, OptionalDate, OptionalId, OptionalInt, OptionalString, RequiredId, RequiredInt, StrictBody } from '../http/validators';
+import { AliasOf } from '../http/body-names';
 
 /** One line of a return (contract 4.6.1). */
 @StrictBody()
 export class ReturnItemDto {
   @RequiredId({ description: "The sale line (items[].id of the sale's detail or of GET /returns/check-sale)" }) sale_item_id!: number;
-  @RequiredInt({ min: 1, max: 100_000, description: 'Units of the sale line, in the unit it was sold in; at most what is still returnable' }) quantity!: number;
+  @AliasOf('qty')
+  @RequiredInt({ min: 1, max: 100_000, description: 'Units of the sale line, in the unit it was sold in; at most what is still returnable' })
+  quantity!: number;
   @OptionalString({
     in: RETURN_CONDITIONS,
     description: 'resellable (default) or opened: can be restocked; damaged, defective: written off as damage; spoiled: written off as spoilage',

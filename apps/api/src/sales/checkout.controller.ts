@@ -8,7 +8,7 @@ import { CurrencyDecimals } from '@pos/pricing';
 import { CheckoutInput, CheckoutService } from '@pos/sales';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { toDiscount } from '../pricing/pricing.dto';
-import { CheckoutDto } from './sales.dto';
+import { CheckoutDto, CheckoutValidateDto } from './sales.dto';
 import { CheckoutValidation, SaleDetail } from './sales.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
 import { WriteDeadline } from '../http/write-deadline';
@@ -19,13 +19,16 @@ function discountOf(type: string | undefined, value: number | undefined, amount:
   return toDiscount(type, value, field, decimals);
 }
 
-/** The checkout body to the use case's input: JSON amounts in the store's currency (its `decimals`) to minor units. */
-export function checkoutInput(b: CheckoutDto, decimals: number): CheckoutInput {
+/**
+ * The checkout body (or validate's, where the total, the tenders and the key are optional) to the
+ * use case's input: JSON amounts in the store's currency (its `decimals`) to minor units.
+ */
+export function checkoutInput(b: CheckoutDto | CheckoutValidateDto, decimals: number): CheckoutInput {
   const money = (v: number, field: string) => amountToMinor(v, decimals, field);
   return {
     storeId: b.store_id,
-    idempotencyKey: b.idempotency_key,
-    totalAmount: money(b.total_amount, 'total_amount'),
+    idempotencyKey: b.idempotency_key ?? '', // validate writes nothing: no key needed
+    totalAmount: b.total_amount === undefined ? undefined : money(b.total_amount, 'total_amount'),
     customerId: b.customer_id,
     reference: b.reference,
     taxExempt: b.tax_exempt,
@@ -48,7 +51,7 @@ export function checkoutInput(b: CheckoutDto, decimals: number): CheckoutInput {
       discountApprovalToken: l.discount_approval_token,
       baseQuantity: l.base_quantity,
     })),
-    payments: b.payments.map((p, i) => ({
+    payments: (b.payments ?? []).map((p, i) => ({
       code: p.payment_method_code,
       methodId: p.payment_method_id,
       amount: money(p.amount, `payments.${i}.amount`),
@@ -93,10 +96,18 @@ export class CheckoutController {
   @Post('validate')
   @HttpCode(200)
   @RequirePermission('sales.create')
-  @ApiOperation({ summary: 'Every checkout check and the priced cart, without writing anything' })
+  @ApiOperation({
+    summary: 'Every checkout check and the priced cart, without writing anything',
+    description:
+      'Send the cart as for checkout; total_amount, payments and idempotency_key are optional. The answer is the priced cart ' +
+      "(lines with unit price, discounts, tax and totals; the cart's subtotal, discount_total, tax_total and total in the currency's decimals, " +
+      'the shape of POST /pricing/cart) so a terminal can show the total before tendering. A total_amount that differs from the server total is ' +
+      '400 with client_total and server_total, as at checkout. With tenders, they are settled as checkout settles them (change, balance_due); ' +
+      'without, payments is empty and balance_due is the total.',
+  })
   @ApiEnvelope(CheckoutValidation)
-  @ApiErrors(409)
-  async validate(@CurrentPrincipal() p: Principal, @Body() body: CheckoutDto) {
+  @ApiErrors([400, 'A cart that cannot be sold as it stands, or a total_amount differing from the server total (client_total, server_total)'], 403, 409)
+  async validate(@CurrentPrincipal() p: Principal, @Body() body: CheckoutValidateDto) {
     return this.checkout.validate(p, checkoutInput(body, await this.currencies.ofStore(body.store_id)));
   }
 }

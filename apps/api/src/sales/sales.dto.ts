@@ -13,13 +13,14 @@ import {
   RequiredString,
   StrictBody,
 } from '../http/validators';
+import { AliasOf } from '../http/body-names';
 
 const DISCOUNT_TYPES = ['percent', 'percentage', 'amount', 'fixed'] as const;
 
 @StrictBody()
 export class CheckoutItemDto {
-  @RequiredId({ description: 'Item id' }) id!: number;
-  @RequiredInt({ min: 1, max: 100_000, description: 'Quantity in sale units (whole units)' }) qty!: number;
+  @AliasOf('item_id') @RequiredId({ description: 'Item id' }) id!: number;
+  @AliasOf('quantity') @RequiredInt({ min: 1, max: 100_000, description: 'Quantity in sale units (whole units)' }) qty!: number;
   @OptionalString({ max: 128 }) serial_number?: string;
   @OptionalMoney({ description: 'Unit price shown by the client; below the server price it is a manual discount' }) price?: number;
   @OptionalId() unit_id?: number;
@@ -49,17 +50,14 @@ export class CheckoutPaymentDto {
   @OptionalString({ max: 128 }) reference?: string;
 }
 
+/** The fields a checkout and its dry run (`/pos/checkout/validate`) share. */
 @StrictBody()
-export class CheckoutDto {
+export class CheckoutCartDto {
   @NestedArray(() => CheckoutItemDto, { required: true, minItems: 1, maxItems: 500 })
   items!: CheckoutItemDto[];
 
-  @NestedArray(() => CheckoutPaymentDto, { required: true, maxItems: 20, description: 'Split tender; may be empty with the legacy payment_method fields' })
-  payments!: CheckoutPaymentDto[];
-
   @OptionalString({ max: 32, description: 'Legacy: one payment of the whole total by this method code' }) payment_method?: string;
   @OptionalId({ description: 'Legacy: one payment of the whole total by this method id' }) payment_method_id?: number;
-  @RequiredMoney({ description: 'Must equal the server total to the cent (400 otherwise)' }) total_amount!: number;
   @OptionalMoney() subtotal?: number;
   @OptionalId() customer_id?: number;
   @OptionalString({ max: 128 }) reference?: string;
@@ -72,9 +70,38 @@ export class CheckoutDto {
   @OptionalMoney() total_discount?: number;
   @OptionalBoolean() tax_exempt?: boolean;
   @OptionalString({ max: 255 }) tax_exempt_reason?: string;
-  @RequiredString({ max: 128, description: 'Unique per sale (devices send UUIDs)' }) idempotency_key!: string;
   @RequiredInt() store_id!: number;
   @OptionalDate('When an offline device made the sale') offline_created_at?: string;
+}
+
+/** POST /pos/checkout (contract 4.3.1). */
+@StrictBody()
+export class CheckoutDto extends CheckoutCartDto {
+  @NestedArray(() => CheckoutPaymentDto, { required: true, maxItems: 20, description: 'Split tender; may be empty with the legacy payment_method fields' })
+  payments!: CheckoutPaymentDto[];
+
+  @RequiredMoney({ description: 'Must equal the server total to the cent (400 otherwise)' }) total_amount!: number;
+  @RequiredString({ max: 128, description: 'Unique per sale (devices send UUIDs)' }) idempotency_key!: string;
+}
+
+/**
+ * POST /pos/checkout/validate: the checkout body, with what a terminal only knows once the
+ * server has priced the cart left optional (the total, the tenders) and no idempotency key
+ * (nothing is written). The contract shows no body for it, so these are the service's rules.
+ */
+@StrictBody()
+export class CheckoutValidateDto extends CheckoutCartDto {
+  @NestedArray(() => CheckoutPaymentDto, {
+    required: false,
+    maxItems: 20,
+    description: 'The tenders, when known: checked as checkout checks them. Absent or empty (and no legacy payment_method): the cart is priced only',
+  })
+  payments?: CheckoutPaymentDto[];
+
+  @OptionalMoney({ description: "The till's total, when it has one: a total differing from the server's is 400 with both figures, as at checkout" })
+  total_amount?: number;
+  @OptionalString({ max: 128, description: 'Accepted and ignored (a dry run writes nothing), so a terminal can send its checkout body as is' })
+  idempotency_key?: string;
 }
 
 export class SaleListQuery extends PageQueryDto {

@@ -21,6 +21,7 @@ import { ApiEnvelope as ApiDataEnvelope } from '../http/openapi';
 import { TestWebhookDto } from './webhook-events.dto';
 import { EVENT_TYPES_SCHEMA } from './webhook-events.openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
+import { PatchToo } from '../http/partial-update';
 
 const PAGE = { default: 50, max: 100 };
 const WebhookParam = () =>
@@ -78,6 +79,7 @@ export class WebhooksController {
     return this.webhooks.show(id);
   }
 
+  @PatchToo()
   @Put(':webhook')
   @RequirePermission('webhooks.manage')
   @WebhookParam()

@@ -16,10 +16,14 @@ const tenderType = (m: PaymentMethodRecord): TenderType => (['cash', 'card', 'on
 export class CheckoutPayments {
   constructor(private readonly stores: StoreContext) {}
 
+  /** Whether the input names any tender (payments, or the legacy single method). */
+  hasTenders(input: CheckoutInput): boolean {
+    return input.payments.length > 0 || !!input.legacyPaymentMethod || input.legacyPaymentMethodId !== undefined;
+  }
+
   /** A missing `payments` (and no legacy method) is a missing field: 422, before any cart rule. */
   requireTenders(input: CheckoutInput): void {
-    if (!input.payments.length && !input.legacyPaymentMethod && input.legacyPaymentMethodId === undefined)
-      throw ValidationFailedError.field('payments', 'The payments field is required.');
+    if (!this.hasTenders(input)) throw ValidationFailedError.field('payments', 'The payments field is required.');
   }
 
   async settle(store: StoreRecord, input: CheckoutInput, priced: PricedCartResult): Promise<SettledPayments> {

@@ -53,9 +53,12 @@ export class CheckoutService {
     private readonly offlinePrices: CheckoutOfflinePrices,
   ) {}
 
-  /** POST /pos/checkout/validate: every check, the priced cart, nothing written. */
+  /**
+   * POST /pos/checkout/validate: every check, the priced cart, nothing written. The total and the
+   * tenders are checked when given; without tenders the cart is priced only (balance_due = total).
+   */
   async validate(principal: Principal, input: CheckoutInput) {
-    const p = await this.prepare(principal, input, false);
+    const p = await this.prepare(principal, input, false, false, true);
     const sessionOk = await this.sessions.status(principal, input.storeId);
     const m = (v: number) => fromMinor(v, p.priced.decimals);
     return {
@@ -161,7 +164,7 @@ export class CheckoutService {
    * error" (`asCartRules`), while a missing field or an unknown id stays a 422. `forCommit` skips the stock pre-check (the ledger's UPDATE
    * guards it); `offline` keeps the prices the terminal charged (price source offline).
    */
-  private async prepare(principal: Principal, input: CheckoutInput, forCommit: boolean, offline = false): Promise<PreparedSale> {
+  private async prepare(principal: Principal, input: CheckoutInput, forCommit: boolean, offline = false, quote = false): Promise<PreparedSale> {
     const store = await this.stores.resolve(principal, input.storeId);
     const priced = await this.pricing.price(principal, {
       storeId: store.id,
@@ -179,7 +182,8 @@ export class CheckoutService {
         discount: l.discount,
       })),
     });
-    this.payments.requireTenders(input);
+    const untendered = quote && !this.payments.hasTenders(input);
+    if (!untendered) this.payments.requireTenders(input);
     const { approvals, cartApproval, unapproved } = this.discounts.approve(principal, input, priced, offline);
     const { warehouses, settled } = await asCartRules(async () => {
       // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
@@ -188,8 +192,9 @@ export class CheckoutService {
         items: priced.items,
         checkStock: !forCommit && !store.allowNegativeStock && input.offlineCreatedAt === undefined,
       });
-      this.assertTotal(input.totalAmount, priced);
-      return { warehouses, settled: await this.payments.settle(store, input, priced) };
+      if (input.totalAmount !== undefined) this.assertTotal(input.totalAmount, priced);
+      const settled = untendered ? { tenders: [], change: 0, paid: 0, onAccount: priced.cart.total } : await this.payments.settle(store, input, priced);
+      return { warehouses, settled };
     });
     const profile = input.customerId === undefined ? null : await this.customers.pricingProfile(input.customerId);
     return { store, priced, warehouses, approvals, cartApproval, unapproved, ...settled, paymentTermsDays: profile?.paymentTermsDays ?? 30 };

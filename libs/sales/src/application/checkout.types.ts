@@ -28,7 +28,8 @@ export interface CheckoutPaymentInput {
 export interface CheckoutInput {
   storeId: number;
   idempotencyKey: string;
-  totalAmount: number;
+  /** The client's total (checked against the server's); validate may leave it out. */
+  totalAmount?: number;
   items: CheckoutLineInput[];
   payments: CheckoutPaymentInput[];
   legacyPaymentMethod?: string;
