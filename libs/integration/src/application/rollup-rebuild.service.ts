@@ -29,6 +29,8 @@ export interface RebuildReport {
 export interface RebuildOptions {
   /** Rows written (or deleted) per transaction; REPORTS_REBUILD_CHUNK_ROWS by default. */
   chunkRows?: number;
+  /** Rows done so far, for a progress bar: raw records read (total unknown here: 0), then rollup rows written of `total`. */
+  onRows?: (stage: 'read' | 'write', done: number, total: number) => void;
 }
 
 /** A progress line; the rebuild waits for what it returns (a test acts at a given stage). */
@@ -108,10 +110,12 @@ export class RollupRebuildService {
     await step(async () => undefined);
     try {
       while ((await step(() => this.applier.applyJournal(JOURNAL_BATCH))) === JOURNAL_BATCH);
-      const target = await this.snapshot(holder, progress);
+      const target = await this.snapshot(holder, progress, options.onRows);
       transactions++;
       await progress(`writing ${target.rows} rollup rows, ${chunkRows} per transaction`);
-      for (const [table, rows] of target.tables) await this.replace(table, rows, chunkRows, step);
+      let written = 0;
+      const wrote = (n: number) => options.onRows?.('write', (written += n), target.rows);
+      for (const [table, rows] of target.tables) await this.replace(table, rows, chunkRows, step, wrote);
       const report = { ...target.counts, rows: target.rows, transactions, seconds: Math.round((Date.now() - started) / 100) / 10 };
       await progress(`rebuilt: ${JSON.stringify(report)}`);
       return report;
@@ -131,18 +135,18 @@ export class RollupRebuildService {
   }
 
   /** Step 3: the journal applied up to a snapshot, and the rows every table should hold at it. */
-  private async snapshot(holder: string, progress: RebuildProgress) {
+  private async snapshot(holder: string, progress: RebuildProgress, onRows: RebuildOptions['onRows']) {
     const read = async () => {
       await this.hold(holder);
       // the snapshot starts at the first plain read (MySQL), just above: the journal visible in it is applied here
       while ((await this.applier.applyJournal(JOURNAL_BATCH)) === JOURNAL_BATCH);
-      return this.readAll(progress);
+      return this.readAll(progress, (done) => onRows?.('read', done, 0));
     };
     const mysql = this.txHost.tx.connection.options.type === 'mysql';
     return mysql ? this.txHost.withTransaction({ isolationLevel: 'REPEATABLE READ' }, read) : this.txHost.withTransaction(read);
   }
 
-  private async readAll(progress: RebuildProgress) {
+  private async readAll(progress: RebuildProgress, read: (done: number) => void) {
     this.stores.clear();
     const batch = new RollupBatch('daily');
     let sales = 0;
@@ -152,6 +156,7 @@ export class RollupRebuildService {
       for (const f of facts) addSaleAsItStands(batch, f, await this.stores.store(f.sale.storeId));
       sales += facts.length;
       after = facts[facts.length - 1].sale.id;
+      read(sales);
       if (sales % 100_000 < BATCH) await progress(`sales: ${sales}`);
     }
 
@@ -170,6 +175,7 @@ export class RollupRebuildService {
       }
       returns += list.length;
       after = list[list.length - 1].id;
+      read(sales + returns);
     }
 
     let movements = 0;
@@ -181,6 +187,7 @@ export class RollupRebuildService {
       addMovements(batch, list, (id) => zones.get(id)!);
       movements += list.length;
       after = list[list.length - 1].id;
+      read(sales + returns + movements);
       if (movements % 500_000 < BATCH * 5) await progress(`stock movements: ${movements}`);
     }
 
@@ -197,8 +204,17 @@ export class RollupRebuildService {
   }
 
   /** Step 4 for one table: its rows upserted, then the rows it should not have deleted, `chunkRows` per transaction. */
-  private async replace(table: ReplacedTable, rows: Cell[][], chunkRows: number, step: <T>(work: () => Promise<T>) => Promise<T>): Promise<void> {
-    for (let i = 0; i < rows.length; i += chunkRows) await step(() => this.rollups.upsert(table, rows.slice(i, i + chunkRows)));
+  private async replace(
+    table: ReplacedTable,
+    rows: Cell[][],
+    chunkRows: number,
+    step: <T>(work: () => Promise<T>) => Promise<T>,
+    wrote: (rows: number) => void,
+  ): Promise<void> {
+    for (let i = 0; i < rows.length; i += chunkRows) {
+      await step(() => this.rollups.upsert(table, rows.slice(i, i + chunkRows)));
+      wrote(Math.min(chunkRows, rows.length - i));
+    }
     const wanted = new Set(rows.map((r) => keyId(r.slice(0, table.keys.length))));
     // nothing else writes the table while the lease is held: a plain read outside a transaction
     const extra = (await this.rollups.keysOf(table)).filter((k) => !wanted.has(keyId(k)));
