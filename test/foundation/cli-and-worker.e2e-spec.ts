@@ -6,6 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import request from 'supertest';
 import { CliModule } from '../../apps/cli/src/cli.module';
 import { runCommand, UsageError } from '../../apps/cli/src/commands';
+import { ALL_FEATURES } from '../../apps/cli/src/runtime/full';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { bearer, DEMO, login, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
@@ -27,7 +28,7 @@ describe('CLI commands and background jobs', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ AUTH_CACHE_TTL_MS: '0', ...(usingMysql() ? {} : { DB_SQLITE_PATH: join(dir, 'pos.sqlite') }) });
-    cli = await NestFactory.createApplicationContext(CliModule.register(t.config), { logger: false });
+    cli = await NestFactory.createApplicationContext(CliModule.register(t.config, ALL_FEATURES), { logger: false });
   });
   afterAll(async () => {
     await cli.close();

@@ -1,31 +1,17 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { DemoModule } from '@pos/demo';
-import { IdentityModule } from '@pos/identity';
-import { PricingModule } from '@pos/pricing';
-import { ReturnsModule } from '@pos/returns';
-import { WebhooksModule } from '@pos/webhooks';
-import { IntegrationModule } from '@pos/integration';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { AppConfig, ConfigModule, DatabaseModule, MetricsModule, QueueModule, RedisModule } from '@pos/platform';
 
+/**
+ * The CLI's Nest context: the platform (configuration, database, Redis, queue, metrics) and the
+ * feature modules the command at hand needs (runtime/*.ts names them), so `app:create` does not
+ * load the reports or the seeders.
+ */
 @Module({})
 export class CliModule {
-  static register(config: AppConfig): DynamicModule {
+  static register(config: AppConfig, features: (Type<unknown> | DynamicModule)[]): DynamicModule {
     return {
       module: CliModule,
-      imports: [
-        ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(config),
-        RedisModule,
-        QueueModule.forRoot('cli'),
-        MetricsModule,
-        IdentityModule,
-        PricingModule,
-        IntegrationModule,
-        // Reports reach the sessions context, whose SessionService needs the refund totals ReturnsModule binds.
-        ReturnsModule,
-        DemoModule,
-        WebhooksModule,
-      ],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config), RedisModule, QueueModule.forRoot('cli'), MetricsModule, ...features],
     };
   }
 }

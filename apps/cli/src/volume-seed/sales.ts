@@ -251,5 +251,5 @@ export async function writeSale(t: Trading, store: Store, d: number, n: number, 
     if (voided) move(l.item.id, l.wh, 'void', l.qty, voidedAt, 'sale_void', String(id), l.item.cost);
   }
   counts.sales = (counts.sales ?? 0) + 1;
-  if (counts.sales % 50_000 === 0) o.log(`sales: ${counts.sales}`);
+  o.progress?.(counts.sales);
 }

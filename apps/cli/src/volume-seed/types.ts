@@ -8,6 +8,8 @@ export interface VolumeOptions {
   days: number;
   seed: number;
   log: (message: string) => void;
+  /** Called after each sale written, with the sales written so far. */
+  progress?: (sales: number) => void;
 }
 
 export interface Store {

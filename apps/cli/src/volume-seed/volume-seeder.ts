@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { CliRefusal, EXIT } from '../cli/errors';
 import { rng } from './random';
 import { loadReference } from './reference-data';
 import { RowWriter } from './row-writer';
@@ -37,7 +38,8 @@ export class VolumeSeeder {
     try {
       if (mysql) await qr.query('SET foreign_key_checks = 0, unique_checks = 0');
       const existing = Number((await qr.query('SELECT COUNT(*) AS n FROM sales'))[0].n);
-      if (existing > 0) throw new Error(`the database already has ${existing} sales: seed:volume fills an empty (demo) database`);
+      if (existing > 0)
+        throw new CliRefusal(`seed:volume refused: the database already has ${existing} sales; it fills an empty (demo) database`, EXIT.refused);
       const ref = await loadReference(db, rand, o);
       counts.items = ref.items.length;
       counts.customers = ref.customers.length;
