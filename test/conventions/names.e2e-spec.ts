@@ -102,6 +102,15 @@ describe('Naming conventions', () => {
       expect(category.body.errors).toEqual({ colour: ['Unknown field.'] });
     });
 
+    it('are named on a write that takes no body, before it acts; an empty object is fine', async () => {
+      const token = await login(t, DEMO.manager);
+      const res = await api().post('/api/v1/auth/logout').set(bearer(token)).send({ everywhere: true });
+      expectErrorEnvelope(res, 422, 'The given data was invalid.');
+      expect(res.body.errors).toEqual({ everywhere: ['Unknown field.'] });
+      expect((await api().get('/api/v1/auth/me').set(bearer(token))).status).toBe(200);
+      expect((await api().post('/api/v1/auth/logout').set(bearer(token)).send({})).status).toBe(201);
+    });
+
     it('leave query parameters of non-integration routes alone (forward compatibility)', async () => {
       expect((await api().get('/api/v1/items?per_page=1&colour=red').set(bearer(cashier))).status).toBe(200);
     });
