@@ -5,11 +5,15 @@
 // `<!-- newcomer: <guide> file=<name> -->` (any language) is the file the docs tell the reader to
 // save: it is written to <name> in the working directory at that point, then used as the text says.
 // Usage: node scripts/newcomer/extract.js <guide> [root]   (--list: the guides that have blocks)
+//        node scripts/newcomer/extract.js <guide> [root] --split <dir>   (one file per block, in order)
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 
-const [arg, rootArg] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const splitAt = argv.indexOf('--split');
+const splitDir = splitAt >= 0 ? argv.splice(splitAt, 2)[1] : undefined;
+const [arg, rootArg] = argv;
 const root = path.resolve(rootArg ?? path.join(__dirname, '..', '..'));
 const docs = path.join(root, 'docs');
 const files = [path.join(root, 'README.md')].concat(
@@ -58,4 +62,9 @@ if (!arg || mine.length === 0) {
   console.error(`no quickstart blocks for "${arg ?? ''}" (guides: ${[...new Set(blocks.map((b) => b.guide))].join(', ')})`);
   process.exit(2);
 }
-for (const b of mine) process.stdout.write(`# --- ${b.file}:${b.line}\n${b.code}\n`);
+if (splitDir) {
+  fs.mkdirSync(splitDir, { recursive: true });
+  mine.forEach((b, n) => fs.writeFileSync(path.join(splitDir, `${String(n + 1).padStart(2, '0')}.sh`), `# ${b.file}:${b.line}\n${b.code}\n`));
+} else {
+  for (const b of mine) process.stdout.write(`# --- ${b.file}:${b.line}\n${b.code}\n`);
+}

@@ -8,8 +8,8 @@
 #      /api/v1/health/ready;
 #   3. each guide's quickstart, exactly as written: the ```bash blocks that follow a
 #      `<!-- newcomer: <guide> -->` comment in README.md and docs/*.md (scripts/newcomer/extract.js),
-#      run in order in one shell per guide with `set -euo pipefail`, each line echoed as it runs
-#      (POS_URL names the server; the blocks default to http://localhost:3000);
+#      run in order in one shell per guide with `set -euo pipefail`, each block printed before it
+#      runs (POS_URL names the server; the blocks default to http://localhost:3000);
 #   4. SIGTERM to the server, which must exit (the API drains, then exits 0).
 #
 # Fails on the first failing command. Only loopback traffic (and whatever `npm ci` fetches that
@@ -86,14 +86,22 @@ done
 curl -sf "$POS_URL/api/v1/health/ready" >/dev/null || { echo "newcomer: not ready after 300 s" >&2; exit 1; }
 echo "ready after $(elapsed "$T") (build, migrations and demo data included)"
 
+# One shell per guide, in the clone (where a newcomer stands): each block is printed whole, then
+# run in that shell (variables carry over from block to block, as when pasting them in order).
+RUN_BLOCKS='set -euo pipefail
+for block in "$1"/*.sh; do
+  printf "\n--- %s, as written:\n" "$(head -n 1 "$block" | cut -c3-)"
+  sed "1d; s/^/    /" "$block"
+  printf -- "--- output:\n"
+  source "$block"
+done'
 GUIDES=$(node scripts/newcomer/extract.js --list "$CLONE")
 for guide in $GUIDES; do
   say "quickstart: $guide"
-  node scripts/newcomer/extract.js "$guide" "$CLONE" >"$WORK/$guide.sh"
+  node scripts/newcomer/extract.js "$guide" "$CLONE" --split "$WORK/blocks/$guide"
   T=$(date +%s)
-  # One shell per guide, in the clone (where a newcomer stands), each line echoed as it runs.
-  if ! (cd "$CLONE" && timeout 300 bash -c "set -euo pipefail; set -v; source \"$WORK/$guide.sh\""); then
-    echo "newcomer: the $guide quickstart failed (the command above the error, as written in the docs)" >&2
+  if ! (cd "$CLONE" && timeout 300 bash -c "$RUN_BLOCKS" newcomer "$WORK/blocks/$guide"); then
+    echo "newcomer: the $guide quickstart failed at the block above (the docs' commands, as written)" >&2
     exit 1
   fi
   echo "--- $guide quickstart passed in $(elapsed "$T")"
@@ -102,4 +110,4 @@ done
 say "stopping the server (SIGTERM)"
 stop_server
 echo "the server exited"
-say "passed in $(elapsed "$START")"
+say "passed in $(elapsed "$START") (then the temporary clone is removed)"
