@@ -7,6 +7,7 @@ import request from 'supertest';
 import { CliModule } from '../../apps/cli/src/cli.module';
 import { runCommand, UsageError } from '../../apps/cli/src/commands';
 import { ALL_FEATURES } from '../../apps/cli/src/runtime/full';
+import { describeRefusal } from '../../apps/cli/src/cli/run';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { bearer, DEMO, login, startTestApp, TestApp, usingMysql } from '../support/test-app';
 
@@ -73,6 +74,18 @@ describe('CLI commands and background jobs', () => {
     expect((await request(t.http).get('/api/v1/integration/data/warehouses').set(bearer(issued.token))).status).toBe(200);
     await runCommand(cli, 'token:revoke', { app: String(app.id), token: String(issued.id) });
     expect((await request(t.http).get('/api/v1/integration/data/warehouses').set(bearer(issued.token))).status).toBe(401);
+  });
+
+  it('refuses a made-up permission as the API does, naming it, and stores nothing', async () => {
+    const apps = async () => Number((await t.db.query('SELECT COUNT(*) AS n FROM users WHERE is_api_application = 1'))[0].n);
+    const before = await apps();
+    const refused = await runCommand(cli, 'app:create', { name: 'Made up', permissions: 'stores.view,stores.teleport' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(UsageError);
+    expect(describeRefusal(refused)).toEqual({ message: expect.stringMatching(/^unknown permission "stores\.teleport" in --permissions/), code: 65 });
+    await expect(runCommand(cli, 'token:issue', { app: '1', name: 'x', abilities: 'integration:write' })).rejects.toThrow(
+      /unknown ability "integration:write"/,
+    );
+    expect(await apps()).toBe(before);
   });
 
   it("sets per-user discount limits over the role's, and back", async () => {

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { utcDate } from '@pos/platform';
 import { runCommand } from '../../apps/cli/src/commands';
+import { describeRefusal } from '../../apps/cli/src/cli/run';
 import { bearer, DEMO, integrationToken, login, startTestApp, TestApp } from '../support/test-app';
 import { ALL_REPORT_PERMISSIONS, fig, report } from './report-helpers';
 
@@ -18,11 +19,13 @@ const num = (v: unknown) => Number(v);
 describe('seed:volume', () => {
   let t: TestApp;
   let seeded: Record<string, number>;
+  const lines: string[] = [];
+  const progress = { isTTY: false, write: (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)) };
   const q = (sql: string, params: unknown[] = []) => t.db.query(sql, params) as Promise<Row[]>;
 
   beforeAll(async () => {
     t = await startTestApp();
-    const out = (await runCommand(t.app, 'seed:volume', { sales: '3000', items: '80', customers: '60', days: '60', seed: '5' })) as {
+    const out = (await runCommand(t.app, 'seed:volume', { sales: '3000', items: '80', customers: '60', days: '60', seed: '5' }, progress)) as {
       seeded: Record<string, number>;
     };
     seeded = out.seeded;
@@ -216,5 +219,22 @@ describe('seed:volume', () => {
     );
     // Both returns together refund exactly what the sale cost.
     expect([after.status, num(after.credited), after.invoice_status]).toEqual(['refunded', num(after.total_amount), 'credited']);
+  });
+
+  it('reports its progress in plain lines off a TTY: a line per tenth of the sales, records read and rollup rows written', () => {
+    const sales = lines.filter((l) => l.startsWith('writing sales: '));
+    expect(sales.length).toBeGreaterThanOrEqual(10);
+    expect(sales[0]).toMatch(/^writing sales: 10% 300\/3,000 sales [\d,]+\/s ETA \w+$/);
+    expect(sales[sales.length - 1]).toMatch(/ done$/);
+    expect(lines.some((l) => /^reading records: \d+% [\d,]+\/[\d,]+ records .* done$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^writing rollups: 100% [\d,]+\/[\d,]+ rows .* done$/.test(l))).toBe(true);
+  });
+
+  it('refuses a second seed on a database with sales: one line, exit 65, no stack trace', async () => {
+    const refused = await runCommand(t.app, 'seed:volume', { sales: '10' }).catch((e: unknown) => e);
+    expect(describeRefusal(refused)).toEqual({
+      message: expect.stringMatching(/^seed:volume refused: the database already has [\d]+ sales; it fills an empty \(demo\) database$/),
+      code: 65,
+    });
   });
 });
