@@ -1,5 +1,8 @@
 import type { AddressInfo } from 'node:net';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { createPosClient, PosApiError } from '@pos/client';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { runPartnerFlow } from '../../clients/typescript/examples/partner-flow';
 import { runTerminalFlow, type TerminalFlowResult } from '../../clients/typescript/examples/terminal-flow';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -7,19 +10,28 @@ import { startTestApp, TestApp } from '../support/test-app';
 /**
  * Issue 27 item 10: the typed client's two examples run, as a user would run them, against the
  * real API listening on loopback: a till (login, session, scan, checkout, receipt) and a partner
- * (application token, a feed page, a webhook verified with the client's helper).
+ * (application token, a feed page, a webhook verified with the client's helper). With Redis
+ * (TEST_DB=mysql) webhook deliveries run in the worker, as in production, so one is started.
  */
 describe('TypeScript client: the examples against a running API', () => {
   let t: TestApp;
+  let worker: INestApplicationContext | undefined;
   let baseUrl: string;
   let terminal: TerminalFlowResult;
 
   beforeAll(async () => {
     t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RELAY_INTERVAL_MS: '100' });
+    if (t.isMysql) {
+      worker = await NestFactory.createApplicationContext(WorkerModule.register(t.config), { logger: false });
+      await worker.init();
+    }
     await t.app.listen(0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${(t.http.address() as AddressInfo).port}`;
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await worker?.close();
+    await t?.close();
+  });
 
   it('terminal flow: logs in, opens a session, scans, checks out and fetches the receipt', async () => {
     terminal = await runTerminalFlow(baseUrl);
