@@ -29,6 +29,20 @@ describe('Progress', () => {
     expect(chunks[chunks.length - 1]).toMatch(/\[#+\] 100% 200\/200 rows .*\n$/);
   });
 
+  it('prints one line for an update that crosses several tenths', () => {
+    const { chunks, stream } = capture(false);
+    const p = new Progress('writing rollups', 100, 'rows', stream);
+    p.update(45);
+    p.update(50);
+    p.update(100);
+    p.finish();
+    expect(chunks.map((c) => c.replace(/ [\d,]+\/s ETA \w+/, ''))).toEqual([
+      'writing rollups: 45% 45/100 rows\n',
+      'writing rollups: 50% 50/100 rows\n',
+      'writing rollups: 100% 100/100 rows done\n',
+    ]);
+  });
+
   it('stays quiet on an unknown total (not a TTY) until it finishes', () => {
     const { chunks, stream } = capture(false);
     const p = new Progress('reading', 0, 'records', stream);

@@ -39,10 +39,10 @@ export class Progress {
       return;
     }
     if (this.total <= 0) return;
-    while (this.nextStep <= 10 && done >= (this.total * this.nextStep) / 10) {
-      this.nextStep++;
-      if (done < this.total) this.out.write(`${this.line(false)}\n`);
-    }
+    const step = this.nextStep;
+    while (this.nextStep <= 10 && done >= (this.total * this.nextStep) / 10) this.nextStep++;
+    // one line however many tenths this update crossed; the last tenth is finish()'s "done" line
+    if (this.nextStep > step && done < this.total) this.out.write(`${this.line(false)}\n`);
   }
 
   increment(by = 1): void {
