@@ -39,7 +39,8 @@ describe('Invoice and inventory reports against their recomputation from the raw
 
   async function sell(token: string, storeId: number, items: Record<string, unknown>[], pay: (total: number) => Record<string, unknown>[], customer?: string) {
     const body = { store_id: storeId, items, ...(customer ? { customer_id: customer } : {}) };
-    const priced = await api().post('/api/v1/pricing/cart').set(bearer(token)).send(body);
+    // validate prices a checkout cart as it stands (its warehouse_id included) without a total
+    const priced = await api().post('/api/v1/pos/checkout/validate').set(bearer(token)).send(body);
     if (priced.status !== 200) throw new Error(`price: ${priced.status} ${JSON.stringify(priced.body)}`);
     const total = priced.body.data.total as number;
     const res = await api()

@@ -185,7 +185,7 @@ describe('Offline sync: initial download and delta', () => {
     const rule = await api()
       .post('/api/v1/pricing-rules')
       .set(bearer(admin))
-      .send({ name: 'Sync rule', kind: 'percent_off', percent_off: 10, conditions: { store_ids: [1] } });
+      .send({ name: 'Sync rule', kind: 'percent_off', percent_off: 10, store_ids: [1] });
     expect(rule.status).toBeLessThan(300);
     const delta = await downloadAll(t, cashier, '/api/v1/sync/delta', { since: first.token });
     expect(delta.referencePages).toBe(1);
