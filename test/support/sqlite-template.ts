@@ -15,38 +15,51 @@ export const templateDir = (): string | undefined => process.env.POS_TEST_TEMPLA
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** The template's path, building it first if no suite has. build(path) boots the app on path and closes it. */
-async function template(dir: string, build: (path: string) => Promise<void>): Promise<string> {
-  const ready = join(dir, 'template.sqlite');
-  const failed = join(dir, 'template.failed');
-  if (existsSync(ready)) return ready;
+/**
+ * Runs build() once per run for `kind` (the first caller builds, under a lock directory; the
+ * others wait for its marker). A failed build is reported to every waiter.
+ */
+export async function buildOnce(dir: string, kind: string, build: () => Promise<void>): Promise<void> {
+  const ready = join(dir, `${kind}.ready`);
+  const failed = join(dir, `${kind}.failed`);
+  if (existsSync(ready)) return;
   let builder = true;
   try {
-    mkdirSync(join(dir, 'template.lock'));
+    mkdirSync(join(dir, `${kind}.lock`));
   } catch {
     builder = false;
   }
   if (builder) {
-    const building = join(dir, 'template.building.sqlite');
     try {
-      await build(building);
-      // Fold the write-ahead log into the file so that one file is the whole database.
-      const db = new Database(building);
-      db.pragma('wal_checkpoint(TRUNCATE)');
-      db.pragma('journal_mode = DELETE');
-      db.close();
-      renameSync(building, ready);
-      return ready;
+      await build();
+      writeFileSync(ready, '');
+      return;
     } catch (e) {
       writeFileSync(failed, String((e as Error).stack ?? e));
       throw e;
     }
   }
   for (;;) {
-    if (existsSync(ready)) return ready;
-    if (existsSync(failed)) throw new Error(`the template database failed to build:\n${readFileSync(failed, 'utf8')}`);
+    if (existsSync(ready)) return;
+    if (existsSync(failed)) throw new Error(`the ${kind} template database failed to build:\n${readFileSync(failed, 'utf8')}`);
     await sleep(50);
   }
+}
+
+/** The template's path, building it first if no suite has. build(path) boots the app on path and closes it. */
+async function template(dir: string, build: (path: string) => Promise<void>): Promise<string> {
+  const path = join(dir, 'template.sqlite');
+  await buildOnce(dir, 'sqlite', async () => {
+    const building = join(dir, 'template.building.sqlite');
+    await build(building);
+    // Fold the write-ahead log into the file so that one file is the whole database.
+    const db = new Database(building);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma('journal_mode = DELETE');
+    db.close();
+    renameSync(building, path);
+  });
+  return path;
 }
 
 /**

@@ -9,6 +9,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '@pos/platform';
 import { createApiApp } from '../../apps/api/src/bootstrap';
 import { copyOfTemplate, removeCopy } from './sqlite-template';
+import { copyMysqlTemplate } from './mysql-template';
 
 /**
  * Boots the real API (same bootstrap as production) for one suite.
@@ -16,7 +17,9 @@ import { copyOfTemplate, removeCopy } from './sqlite-template';
  *                      removed at close), in-process queue, in-memory rate-limit counters. Overriding
  *                      DB_MIGRATE_ON_START, SEED_DEMO_ON_FIRST_START or DB_TYPE, or naming an existing
  *                      DB_SQLITE_PATH, starts from that database as given instead.
- *   TEST_DB=mysql      a fresh MariaDB/MySQL database of its own (dropped at close) and, with
+ *   TEST_DB=mysql      a MariaDB/MySQL database of its own, a table-by-table copy of the run's
+ *                      template (mysql-template.ts; dropped at close; the same overrides, or
+ *                      DB_DATABASE / DATABASE_URL, skip the copy) and, with
  *                      TEST_REDIS_URL (default redis://127.0.0.1:6379), BullMQ + Redis counters
  * Demo data is loaded on start. Rate limits are raised so suites do not trip each other; the
  * rate-limit suite passes its own.
@@ -59,6 +62,10 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     QUEUE_PREFIX: `pos-test-${randomBytes(6).toString('hex')}`,
   };
   let dropDatabase: (() => Promise<void>) | undefined;
+  const own = overrides.DB_SQLITE_PATH;
+  const asGiven =
+    ['DB_TYPE', 'DB_MIGRATE_ON_START', 'SEED_DEMO_ON_FIRST_START', 'DB_DATABASE', 'DATABASE_URL'].some((k) => k in overrides) ||
+    (own !== undefined && (own === ':memory:' || existsSync(own)));
   if (usingMysql()) {
     const server = mysqlServer();
     const name = `pos_e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
@@ -74,6 +81,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
       DB_DATABASE: name,
     });
     env.REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    if (!asGiven) await copyMysqlTemplate(server, name, async (db) => (await boot(loadConfig({ ...env, DB_DATABASE: db }))).close());
     dropDatabase = async () => {
       const c = await createConnection(server);
       await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
@@ -81,10 +89,6 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     };
   } else {
     Object.assign(env, { DB_TYPE: 'sqlite', DB_SQLITE_PATH: ':memory:' });
-    const own = overrides.DB_SQLITE_PATH;
-    const asGiven =
-      ['DB_TYPE', 'DB_MIGRATE_ON_START', 'SEED_DEMO_ON_FIRST_START'].some((k) => k in overrides) ||
-      (own !== undefined && (own === ':memory:' || existsSync(own)));
     const copy = asGiven ? undefined : await copyOfTemplate(async (path) => (await boot(loadConfig({ ...env, DB_SQLITE_PATH: path }))).close(), own);
     if (copy && own === undefined) {
       env.DB_SQLITE_PATH = copy;
