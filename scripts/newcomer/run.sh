@@ -75,7 +75,7 @@ say "npm start on port $PORT (log: $WORK/server.log)"
 T=$(date +%s)
 PORT="$PORT" setsid npm start >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
-for _ in $(seq 1 600); do
+for _ in $(seq 1 1200); do
   if curl -sf "$POS_URL/api/v1/health/ready" >/dev/null 2>&1; then break; fi
   if ! kill -0 "$SERVER_PID" 2>/dev/null; then
     echo "newcomer: npm start exited before the API was ready" >&2
@@ -83,7 +83,7 @@ for _ in $(seq 1 600); do
   fi
   sleep 0.5
 done
-curl -sf "$POS_URL/api/v1/health/ready" >/dev/null || { echo "newcomer: not ready after 300 s" >&2; exit 1; }
+curl -sf "$POS_URL/api/v1/health/ready" >/dev/null || { echo "newcomer: not ready after 600 s" >&2; exit 1; }
 echo "ready after $(elapsed "$T") (build, migrations and demo data included)"
 
 # One shell per guide, in the clone (where a newcomer stands): each block is printed whole, then
