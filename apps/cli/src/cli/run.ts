@@ -97,7 +97,8 @@ async function execute(command: Command, flags: Flags, io: CliIo): Promise<unkno
       return app;
     },
     progress: (label, total, unit) => new Progress(label, total, unit, io.stderr),
-    log: (m) => io.stderr.write(`${m}\n`),
+    // on a TTY, over the progress bar's line (the bar redraws on its next update)
+    log: (m) => io.stderr.write(io.stderr.isTTY ? `\r\u001b[K${m}\n` : `${m}\n`),
   };
   try {
     return await command.run(flags, ctx);

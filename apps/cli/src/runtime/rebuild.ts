@@ -16,19 +16,29 @@ export async function rebuildWithProgress(app: INestApplicationContext, ctx: Cli
     (await count('SELECT COUNT(*) AS n FROM sales')) +
     (await count("SELECT COUNT(*) AS n FROM sale_returns WHERE status = 'processed'")) +
     (await count('SELECT COUNT(*) AS n FROM stock_movements'));
-  let bar: Progress | undefined;
-  let stage: 'read' | 'write' | undefined;
-  const report = await app.get(RollupRebuildService).rebuild((m) => (/^(sales|stock movements): \d+$/.test(m) ? undefined : ctx.log(m)), {
-    chunkRows,
-    onRows: (now, done, total) => {
-      if (now !== stage) {
-        bar?.finish();
-        stage = now;
-        bar = now === 'read' ? ctx.progress('reading records', records, 'records') : ctx.progress('writing rollups', total, 'rows');
-      }
-      bar!.update(done, now === 'read' ? Math.max(records, done) : total);
+  // the read bar from the start; the write bar from the service's "writing N rollup rows" line (its clock starts with the first chunk)
+  let bar: Progress = ctx.progress('reading records', records, 'records');
+  let stage: 'read' | 'write' = 'read';
+  const toWrite = () => {
+    if (stage === 'write') return;
+    bar.finish();
+    stage = 'write';
+    bar = ctx.progress('writing rollups', 0, 'rows');
+  };
+  const report = await app.get(RollupRebuildService).rebuild(
+    (m) => {
+      if (/^(sales|stock movements): \d+$/.test(m)) return; // the bar shows these counts
+      if (m.startsWith('writing ')) toWrite();
+      ctx.log(m);
     },
-  });
-  bar?.finish();
+    {
+      chunkRows,
+      onRows: (now, done, total) => {
+        if (now === 'write') toWrite();
+        bar.update(done, now === 'read' ? Math.max(records, done) : total);
+      },
+    },
+  );
+  bar.finish();
   return report;
 }

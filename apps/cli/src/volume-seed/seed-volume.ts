@@ -20,7 +20,7 @@ export async function seedVolume(ctx: CliContext, options: SeedVolumeOptions) {
   if (await demo.isEmpty()) await demo.seed();
   const started = Date.now();
   const bar = ctx.progress('writing sales', options.sales, 'sales');
-  const counts = await new VolumeSeeder(app.get(DataSource)).run({ ...options, log, progress: (n) => bar.update(n, Math.max(options.sales, n)) });
+  const counts = await new VolumeSeeder(app.get(DataSource)).run({ ...options, progress: (n) => bar.update(n, Math.max(options.sales, n)) });
   bar.finish();
   log(`seeded in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(counts)}; recounting the feeds' sale counts, rebuilding the report rollups`);
   await app.get(SaleFactsReader).rebuildFeedCounts();

@@ -7,7 +7,6 @@ export interface VolumeOptions {
   customers: number;
   days: number;
   seed: number;
-  log: (message: string) => void;
   /** Called after each sale written, with the sales written so far. */
   progress?: (sales: number) => void;
 }
