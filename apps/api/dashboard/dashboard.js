@@ -2,41 +2,80 @@
  * The back-office dashboard: plain browser JavaScript, no build step, served by the API with
  * ECharts from its npm package. The bearer token lives in this closure only (never in
  * localStorage or a cookie): a reload signs the user out. Every chart a report returns in its
- * `charts` array is drawn by one generic function, so a new chart needs no new code here.
+ * `charts` array is drawn by one generic function, so a new chart needs no new code here. The
+ * page asks only for what the signed-in role may see (the permissions GET /auth/me lists), so a
+ * manager or a cashier causes no 403. Values are written by format.js (window.PosFormat).
  */
 (() => {
   'use strict';
 
   const API = '/api/v1';
-  /** The reports shown, in order; `rows` lists the columns of a table drawn from the report's rows. */
+  const F = window.PosFormat;
+  /**
+   * The reports shown, in order, and the permission each needs (the contract's table). `rows`
+   * lists a table's columns: [key, heading, minor?]; minor columns give way on a narrow screen.
+   * `percent` names the charts (by title) whose values are percentages, not the series' currency.
+   */
   const PANELS = [
-    { report: 'sales', title: 'Sales and revenue over time', wide: true },
-    { report: 'payments', title: 'Payment mix' },
-    { report: 'heatmap', title: 'Sales by hour and weekday', wide: true },
+    { report: 'sales', perm: 'reports.sales', title: 'Sales and revenue over time', wide: true },
+    { report: 'payments', perm: 'reports.payments', title: 'Payment mix' },
+    { report: 'heatmap', perm: 'reports.sales', title: 'Sales by hour and weekday', wide: true },
     {
       report: 'products/abc',
+      perm: 'reports.inventory',
       title: 'Top products (ABC)',
-      rows: ['rank', 'name', 'sku', 'revenue', 'share_percent', 'cumulative_percent', 'class'],
+      percent: /cumulative|pareto/i,
+      rows: [
+        ['rank', '#'],
+        ['name', 'Item'],
+        ['sku', 'SKU', true],
+        ['revenue', 'Revenue'],
+        ['share_percent', 'Share'],
+        ['cumulative_percent', 'Cumulative', true],
+        ['class', 'Class'],
+      ],
       limit: 10,
     },
-    { report: 'inventory/stock', title: 'Stock status' },
+    { report: 'inventory/stock', perm: 'inventory.reports', title: 'Stock status' },
     {
       report: 'inventory/replenishment',
+      perm: 'inventory.reports',
       title: 'Replenishment',
-      rows: ['sku', 'name', 'warehouse_name', 'on_hand', 'reorder_level', 'suggested_order', 'estimated_cost'],
+      rows: [
+        ['sku', 'SKU', true],
+        ['name', 'Item'],
+        ['warehouse_name', 'Warehouse'],
+        ['on_hand', 'On hand'],
+        ['reorder_level', 'Reorder level', true],
+        ['suggested_order', 'Order'],
+        ['estimated_cost', 'Est. cost'],
+      ],
       limit: 10,
     },
-    { report: 'invoices/aging', title: 'Invoice aging' },
+    { report: 'invoices/aging', perm: 'reports.sales', title: 'Invoice aging' },
     {
       report: 'closeout',
+      perm: 'reports.sales',
       title: 'Cashier sessions',
-      rows: ['date', 'cashier_name', 'session_id', 'session_status', 'total', 'expected_cash', 'counted_cash', 'discrepancy'],
+      rows: [
+        ['date', 'Day'],
+        ['cashier_name', 'Cashier'],
+        ['session_id', 'Session', true],
+        ['session_status', 'Status'],
+        ['total', 'Total'],
+        ['expected_cash', 'Expected cash', true],
+        ['counted_cash', 'Counted cash'],
+        ['discrepancy', 'Discrepancy'],
+      ],
       limit: 12,
       flag: (row) => Number(row.discrepancy ?? 0) !== 0,
     },
   ];
+  /** Time columns: a table with one lists its newest row first. */
+  const TIME_COLUMN = /^(date|day)$|_at$/;
 
   let token = null;
+  let permissions = new Set();
   let stores = [];
   let charts = [];
 
@@ -47,6 +86,9 @@
     if (text !== undefined) node.textContent = text;
     return node;
   };
+  const can = (perm) => permissions.has(perm);
+  const pad = (n) => String(n).padStart(2, '0');
+  const localDay = (d) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
   async function call(path, options = {}) {
     const headers = { Accept: 'application/json' };
@@ -57,21 +99,11 @@
     return { status: res.status, body };
   }
 
-  // ---- formatting ------------------------------------------------------------------------
-  const currentStore = () => stores.find((s) => String(s.id) === $('store').value);
-  const money = (value, currency) => {
-    const code = currency || currentStore()?.currency_code;
-    if (value === null || value === undefined || Number.isNaN(Number(value))) return '–';
-    return code ? new Intl.NumberFormat(undefined, { style: 'currency', currency: code }).format(Number(value)) : number(value);
-  };
-  const number = (value) =>
-    value === null || value === undefined ? '–' : new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }).format(Number(value));
   const figure = (f) => {
-    if (f.unit === 'money') return money(f.value, f.currency);
-    if (f.unit === 'percent') return f.value === null ? '–' : `${number(f.value)} %`;
-    return number(f.value);
+    if (f.unit === 'money') return F.money(f.value, f.currency);
+    if (f.unit === 'percent') return F.percent(f.value);
+    return F.number(f.value);
   };
-  const MONEY_COLUMN = /(amount|total|sales|revenue|balance|cash|discrepancy|value|cost|refund|profit|price)/;
 
   // ---- sign in -----------------------------------------------------------------------------
   $('sign-in').addEventListener('submit', async (event) => {
@@ -84,7 +116,7 @@
       token = res.body.data.token;
       $('password').value = '';
       $('code').value = '';
-      await start(res.body.data.user);
+      await start();
       return;
     }
     const codeError = res.body.errors && res.body.errors.two_factor_code;
@@ -101,19 +133,36 @@
     location.reload();
   });
 
-  async function start(user) {
+  async function start() {
+    const [me, currencies] = await Promise.all([call('/auth/me'), call('/currencies')]);
+    const user = me.status === 200 ? me.body.data : {};
+    permissions = new Set(user.permissions || []);
+    if (currencies.status === 200) F.useCurrencies(currencies.body.data);
     $('sign-in').hidden = true;
     $('board').hidden = false;
     $('sign-out').hidden = false;
-    $('who').textContent = user && user.name ? user.name : '';
+    $('who').textContent = [user.name, user.role && user.role.name].filter(Boolean).join(' · ');
+    if (!PANELS.some((p) => can(p.perm)) && !can('reports.view')) {
+      $('filters').hidden = true;
+      const card = el('section', { class: 'card wide', id: 'no-reports' });
+      card.append(
+        el('h3', {}, 'No reports for your role'),
+        el(
+          'p',
+          { class: 'empty' },
+          'The back office shows reports to roles with report permissions (reports.*, inventory.reports). Ask an administrator if you need them.',
+        ),
+      );
+      $('panels').replaceChildren(card);
+      document.body.dataset.loaded = 'true';
+      return;
+    }
     const res = await call('/stores?per_page=100');
     stores = res.status === 200 ? res.body.data : [];
-    const select = $('store');
-    select.replaceChildren(...stores.map((s) => el('option', { value: String(s.id) }, `${s.name} (${s.currency_code})`)));
+    $('store').replaceChildren(...stores.map((s) => el('option', { value: String(s.id) }, `${s.name} (${s.currency_code})`)));
     const today = new Date();
-    const from = new Date(today.getTime() - 29 * 86400000);
-    $('date-to').value = today.toISOString().slice(0, 10);
-    $('date-from').value = from.toISOString().slice(0, 10);
+    $('date-to').value = localDay(today);
+    $('date-from').value = localDay(new Date(today.getFullYear(), today.getMonth(), today.getDate() - 29));
     await load();
   }
 
@@ -128,12 +177,16 @@
     charts = [];
     const query = new URLSearchParams({ store_id: $('store').value, date_from: $('date-from').value, date_to: $('date-to').value }).toString();
     $('status').textContent = 'Loading…';
-    const [overview, ...reports] = await Promise.all([call(`/reports/overview?${query}`), ...PANELS.map((p) => call(`/reports/${p.report}?${query}`))]);
+    const shown = PANELS.filter((p) => can(p.perm));
+    const [overview, ...reports] = await Promise.all([
+      can('reports.view') ? call(`/reports/overview?${query}`) : null,
+      ...shown.map((p) => call(`/reports/${p.report}?${query}`)),
+    ]);
     drawKpis(overview);
     const panels = $('panels');
     panels.replaceChildren();
-    PANELS.forEach((panel, i) => drawPanel(panels, panel, reports[i]));
-    await drawDeliveries(panels);
+    shown.forEach((panel, i) => drawPanel(panels, panel, reports[i]));
+    if (can('webhooks.manage')) await drawDeliveries(panels);
     $('status').textContent = '';
     document.body.dataset.loaded = 'true';
   }
@@ -141,7 +194,7 @@
   function drawKpis(res) {
     const box = $('kpis');
     box.replaceChildren();
-    if (res.status !== 200) return;
+    if (!res || res.status !== 200) return;
     const wanted = ['net_sales', 'net_revenue', 'gross_profit', 'margin', 'sales', 'average_sale', 'units', 'voids'];
     for (const f of res.body.data.summary.filter((x) => wanted.includes(x.key))) {
       const card = el('div', { class: 'kpi' });
@@ -157,69 +210,98 @@
       parent.append(card);
       return;
     }
-    for (const chart of res.body.data.charts) {
+    const { charts: list, rows, columns } = res.body.data;
+    for (const chart of list) {
       const card = el('section', { class: `card${panel.wide || chart.type === 'heatmap' ? ' wide' : ''}` });
       card.append(el('h3', {}, chart.title), el('p', { class: 'sub' }, panel.title));
+      parent.append(card);
+      if (!chart.series.some((s) => s.data.length)) {
+        card.append(el('p', { class: 'empty chart-empty' }, 'Nothing in this period.'));
+        continue;
+      }
       const box = el('div', { class: 'chart', 'data-report': panel.report, 'data-chart-type': chart.type });
       card.append(box);
-      parent.append(card);
-      drawChart(box, chart);
+      drawChart(box, chart, panel.percent && panel.percent.test(chart.title) ? 'percent' : null);
     }
     if (panel.rows) {
-      const card = el('section', { class: 'card wide' });
-      card.append(el('h3', {}, panel.title));
-      card.append(table(res.body.data.rows.slice(0, panel.limit), panel.rows, panel.flag));
+      const card = el('section', { class: 'card wide', 'data-table': panel.report });
+      const units = new Map((columns || []).map((c) => [c.key, c.unit]));
+      card.append(el('h3', {}, panel.title), table(newestFirst(rows).slice(0, panel.limit), panel.rows, units, panel.flag));
       parent.append(card);
     }
   }
 
+  /** Rows with a time column, newest first (ties: the later row of the answer first). */
+  function newestFirst(rows) {
+    const key = rows.length ? Object.keys(rows[0]).find((k) => TIME_COLUMN.test(k)) : undefined;
+    if (!key) return rows;
+    return rows
+      .map((row, i) => ({ row, i }))
+      .sort((a, b) => (String(b.row[key]) > String(a.row[key]) ? 1 : String(b.row[key]) < String(a.row[key]) ? -1 : b.i - a.i))
+      .map((x) => x.row);
+  }
+
+  // ---- charts ------------------------------------------------------------------------------
+  /** A category of an x axis or a pie slice: days short ("26 Nov"), enums as words. */
+  const category = (x) => (F.ISO_DATE.test(String(x)) ? F.date(String(x), true) : F.text(x));
+
   /** Any chart of a report payload: {type: line|bar|pie|heatmap, title, series: [{name, currency, data: [{x, y, value?}]}]}. */
-  function drawChart(box, chart) {
+  function drawChart(box, chart, unit) {
     const instance = echarts.init(box, null, { renderer: 'svg' });
     charts.push(instance);
-    const currency = chart.series.find((s) => s.currency)?.currency;
-    const fmt = (v) => (currency ? money(v, currency) : number(v));
+    const currencies = [...new Set(chart.series.map((s) => s.currency).filter(Boolean))];
+    const valueOf = (currency) => (v) => (unit === 'percent' ? F.percent(v) : currency ? F.money(v, currency) : F.number(v));
+    const axisValue = valueOf(currencies.length === 1 ? currencies[0] : null);
     let option;
     let points = 0;
     if (chart.type === 'pie') {
-      const data = chart.series.flatMap((s) => s.data.map((p) => ({ name: String(p.x), value: p.y })));
+      const data = chart.series.flatMap((s) => s.data.map((p) => ({ name: category(p.x), value: p.y })));
       points = data.length;
       option = {
-        tooltip: { trigger: 'item', valueFormatter: fmt },
+        tooltip: { trigger: 'item', valueFormatter: axisValue },
         legend: { bottom: 0, type: 'scroll' },
         series: [{ type: 'pie', radius: ['35%', '65%'], data }],
       };
     } else if (chart.type === 'heatmap') {
       const hours = Array.from({ length: 24 }, (_, h) => h);
       const days = [...new Set(chart.series.flatMap((s) => s.data.map((p) => String(p.y))))];
-      const data = chart.series[0] ? chart.series[0].data.map((p) => [hours.indexOf(Number(p.x)), days.indexOf(String(p.y)), p.value ?? 0]) : [];
+      const first = chart.series[0];
+      const data = first ? first.data.map((p) => [hours.indexOf(Number(p.x)), days.indexOf(String(p.y)), p.value ?? 0]) : [];
       points = data.length;
       const max = Math.max(1, ...data.map((d) => d[2]));
       option = {
-        tooltip: { valueFormatter: fmt },
+        tooltip: { valueFormatter: valueOf(first && first.currency) },
         grid: { left: 48, right: 16, top: 8, bottom: 84 },
         xAxis: { type: 'category', data: hours, splitArea: { show: true } },
         yAxis: { type: 'category', data: days, splitArea: { show: true } },
-        visualMap: { min: 0, max, calculable: true, orient: 'horizontal', left: 'center', bottom: 0 },
-        series: [{ type: 'heatmap', data, name: chart.series[0] ? chart.series[0].name : '' }],
+        visualMap: { min: 0, max, calculable: true, orient: 'horizontal', left: 'center', bottom: 0, formatter: valueOf(first && first.currency) },
+        series: [{ type: 'heatmap', data, name: first ? F.seriesName(first) : '' }],
       };
     } else {
       const xs = [...new Set(chart.series.flatMap((s) => s.data.map((p) => String(p.x))))];
       const series = chart.series.map((s) => {
         const byX = new Map(s.data.map((p) => [String(p.x), p.y]));
         points += s.data.length;
-        return {
-          type: chart.type,
-          name: s.currency && s.currency !== s.name ? `${s.name} (${s.currency})` : s.name,
-          data: xs.map((x) => byX.get(x) ?? null),
-        };
+        return { type: chart.type, name: F.seriesName(s), data: xs.map((x) => byX.get(x) ?? null) };
       });
+      const labels = xs.map(category);
+      const long = labels.some((l) => l.length > 10) && labels.length > 3;
+      const perSeries = chart.series.map((s) => valueOf(s.currency));
       option = {
-        tooltip: { trigger: 'axis', valueFormatter: fmt },
+        tooltip: {
+          trigger: 'axis',
+          formatter: (params) =>
+            [params[0] ? escape(params[0].axisValueLabel) : '']
+              .concat(params.map((p) => `${p.marker}${escape(p.seriesName)}: <b>${escape(perSeries[p.seriesIndex](p.value))}</b>`))
+              .join('<br>'),
+        },
         legend: { bottom: 0, type: 'scroll' },
-        grid: { left: 64, right: 16, top: 16, bottom: 56 },
-        xAxis: { type: 'category', data: xs },
-        yAxis: { type: 'value', axisLabel: { formatter: (v) => (currency ? money(v, currency) : number(v)) } },
+        grid: { left: long ? 48 : 8, right: 16, top: 16, bottom: 32, containLabel: true },
+        xAxis: { type: 'category', data: labels, axisLabel: long ? { rotate: 30, width: 100, overflow: 'truncate' } : {} },
+        yAxis:
+          unit === 'percent'
+            ? { type: 'value', min: 0, max: 100, axisLabel: { formatter: (v) => F.percent(v) } }
+            : { type: 'value', axisLabel: { formatter: axisValue } },
         series,
       };
     }
@@ -228,21 +310,35 @@
     box.dataset.rendered = 'true';
   }
 
-  function table(rows, columns, flag) {
+  const escape = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+  // ---- tables ------------------------------------------------------------------------------
+  /** A cell's text: by the report's unit for the column (money in the row's currency), else by value. */
+  function cell(row, key, unit) {
+    const v = row[key];
+    if (unit === 'money') return F.money(v, row.currency);
+    if (unit === 'percent') return F.percent(v);
+    if (typeof v === 'number') return F.number(v);
+    return F.text(v);
+  }
+
+  function table(rows, columns, units, flag, codeColumns = []) {
     if (!rows.length) return el('p', { class: 'empty' }, 'Nothing in this period.');
-    const present = columns.filter((c) => rows.some((r) => r[c] !== undefined));
+    const present = columns.filter(([key]) => rows.some((r) => r[key] !== undefined));
     const wrap = el('div', { class: 'table-wrap' });
     const t = el('table');
     const head = el('tr');
-    for (const c of present) head.append(el('th', {}, c.replace(/_(name|percent)$/, '').replace(/_/g, ' ')));
+    for (const [key, heading, minor] of present) head.append(el('th', minor ? { class: 'minor' } : {}, heading || F.words(key)));
     t.append(head);
     for (const row of rows) {
       const tr = el('tr', flag && flag(row) ? { class: 'flag' } : {});
-      for (const c of present) {
-        const v = row[c];
-        const isNumber = typeof v === 'number';
-        const text = isNumber ? (MONEY_COLUMN.test(c) ? money(v, row.currency) : number(v)) : v === null || v === undefined ? '–' : String(v);
-        tr.append(el('td', isNumber ? { class: 'num' } : {}, text));
+      for (const [key, , minor, wide] of present) {
+        const numeric = typeof row[key] === 'number' && key !== 'rank';
+        const classes = [numeric ? 'num' : '', minor ? 'minor' : '', wide ? 'long' : ''].filter(Boolean).join(' ');
+        const td = el('td', classes ? { class: classes } : {});
+        if (codeColumns.includes(key) && row[key]) td.append(el('code', {}, String(row[key])));
+        else td.textContent = cell(row, key, units.get(key));
+        tr.append(td);
       }
       t.append(tr);
     }
@@ -250,9 +346,9 @@
     return wrap;
   }
 
-  /** The last webhook deliveries over every endpoint (needs webhooks.manage). */
+  /** The last webhook deliveries over every endpoint (needs webhooks.manage), newest first. */
   async function drawDeliveries(parent) {
-    const card = el('section', { class: 'card wide', id: 'deliveries' });
+    const card = el('section', { class: 'card wide', id: 'deliveries', 'data-table': 'deliveries' });
     card.append(el('h3', {}, 'Last webhook deliveries'));
     parent.append(card);
     const endpoints = await call('/webhooks?per_page=100');
@@ -262,12 +358,19 @@
     }
     const lists = await Promise.all(endpoints.body.data.slice(0, 20).map((e) => call(`/webhooks/${e.id}/deliveries?per_page=10`)));
     const urls = new Map(endpoints.body.data.map((e) => [e.id, e.url]));
-    const rows = lists
-      .flatMap((l) => (l.status === 200 ? l.body.data : []))
-      .sort((a, b) => (a.created_at < b.created_at ? 1 : -1))
+    const rows = newestFirst(lists.flatMap((l) => (l.status === 200 ? l.body.data : [])))
       .slice(0, 10)
       .map((d) => ({ ...d, endpoint: urls.get(d.endpoint_id) }));
-    card.append(table(rows, ['created_at', 'event', 'endpoint', 'status', 'attempts', 'last_status_code', 'last_error'], (d) => d.status === 'failed'));
+    const columns = [
+      ['created_at', 'Created'],
+      ['event', 'Event'],
+      ['endpoint', 'Endpoint', true, true],
+      ['status', 'Status'],
+      ['attempts', 'Attempts', true],
+      ['last_status_code', 'HTTP status'],
+      ['last_error', 'Last error', false, true],
+    ];
+    card.append(table(rows, columns, new Map(), (d) => d.status === 'failed', ['event']));
   }
 
   window.addEventListener('resize', () => charts.forEach((c) => c.resize()));

@@ -1,0 +1,75 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import type { Page } from 'playwright-core';
+
+/** A drawn chart as a person sees it: its card's title and every text of its svg (axis labels, legend). */
+export interface ChartFacts {
+  report: string | null;
+  type: string | null;
+  title: string;
+  rendered: string | null;
+  points: number;
+  marks: number;
+  texts: string[];
+}
+
+/** A table's visible headings and cells (columns hidden by the layout left out). */
+export interface TableFacts {
+  name: string;
+  heads: string[];
+  rows: string[][];
+}
+
+/** What the signed-in board shows: charts, headline figures and tables, read from the page. */
+export async function boardFacts(page: Page): Promise<{ charts: ChartFacts[]; kpis: string[]; tables: TableFacts[] }> {
+  return page.evaluate(() => {
+    const shown = (e: Element) => getComputedStyle(e).display !== 'none';
+    const text = (e: Element) => (e.textContent ?? '').trim();
+    const charts = [...document.querySelectorAll('.chart')].map((b) => ({
+      report: b.getAttribute('data-report'),
+      type: b.getAttribute('data-chart-type'),
+      title: text(b.closest('section')?.querySelector('h3') ?? b),
+      rendered: b.getAttribute('data-rendered'),
+      points: Number(b.getAttribute('data-points')),
+      marks: b.querySelectorAll('svg path, svg rect').length,
+      texts: [...b.querySelectorAll('svg text')].map(text).filter(Boolean),
+    }));
+    const kpis = [...document.querySelectorAll('.kpi b')].map(text);
+    const tables = [...document.querySelectorAll('[data-table]')].map((card) => ({
+      name: card.getAttribute('data-table') ?? '',
+      heads: [...card.querySelectorAll('th')].filter(shown).map(text),
+      rows: [...card.querySelectorAll('tr')].slice(1).map((tr) => [...tr.querySelectorAll('td')].filter(shown).map(text)),
+    }));
+    return { charts, kpis, tables };
+  });
+}
+
+/** The page's width against the viewport, elements past its right edge, and whether each table fits its card. */
+export async function layoutFacts(page: Page): Promise<{
+  scrollWidth: number;
+  overflowing: string[];
+  tables: { name: string; width: number; room: number; fits: boolean; scrollable: boolean }[];
+}> {
+  return page.evaluate(() => {
+    const right = innerWidth + 0.5;
+    const overflowing = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > right)
+      .map(
+        (e) =>
+          `${e.tagName.toLowerCase()}${e.className && typeof e.className === 'string' ? `.${e.className}` : ''} right ${Math.round(e.getBoundingClientRect().right)}`,
+      )
+      .slice(0, 10);
+    const tables = [...document.querySelectorAll('.table-wrap')].map((wrap) => {
+      const table = wrap.querySelector('table') as HTMLElement;
+      const width = table.getBoundingClientRect().width;
+      return {
+        name: wrap.closest('[data-table]')?.getAttribute('data-table') ?? '',
+        width: Math.round(width),
+        room: wrap.clientWidth,
+        fits: width <= wrap.clientWidth + 0.5 && wrap.getBoundingClientRect().right <= right,
+        scrollable: ['auto', 'scroll'].includes(getComputedStyle(wrap).overflowX),
+      };
+    });
+    return { scrollWidth: document.documentElement.scrollWidth, overflowing, tables };
+  });
+}
