@@ -6,7 +6,7 @@
  * when dist is missing or a source is newer than it. A second run with nothing changed starts at
  * once. CLI_SKIP_BUILD=1 runs dist as it is.
  */
-const { readdirSync, statSync } = require('node:fs');
+const { mkdirSync, readdirSync, rmSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const { spawnSync } = require('node:child_process');
 
@@ -44,17 +44,48 @@ function newerSource(than) {
   return walk(join(root, 'apps')) ?? walk(join(root, 'libs'));
 }
 
-if (process.env.CLI_SKIP_BUILD !== '1') {
+/**
+ * One build at a time (a second launcher waits for it, then finds dist current): a lock directory,
+ * taken over when older than 10 minutes (a build that died).
+ */
+function withBuildLock(work) {
+  const lock = join(root, 'node_modules', '.cache', 'pos-cli-build.lock');
+  mkdirSync(join(lock, '..'), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() - (mtime(lock) ?? Date.now()) > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+const staleness = () => {
   const built = mtime(entry);
-  const stale = built === undefined ? 'no build yet' : newerSource(built);
-  if (stale) {
+  return built === undefined ? 'no build yet' : newerSource(built);
+};
+
+if (process.env.CLI_SKIP_BUILD !== '1' && staleness()) {
+  const failed = withBuildLock(() => {
+    const built = mtime(entry);
+    const stale = staleness(); // again: another launcher may have just built
+    if (!stale) return 0;
     process.stderr.write(`cli: building first (${built === undefined ? stale : `${stale.replace(root + '/', '')} changed`}): npm run build\n`);
     const nest = require.resolve('@nestjs/cli/bin/nest.js', { paths: [root] });
     const res = spawnSync(process.execPath, [nest, 'build', 'api'], { cwd: root, stdio: ['ignore', 2, 2] });
     if (res.status !== 0) {
       process.stderr.write(`cli: the build failed (exit ${res.status ?? res.signal}); fix it, or run the last build with CLI_SKIP_BUILD=1\n`);
-      process.exit(res.status || 1);
+      return res.status || 1;
     }
-  }
+    return 0;
+  });
+  if (failed) process.exit(failed);
 }
 require(entry);
