@@ -68,9 +68,10 @@ export function documentConditionalRequests(document: OpenAPIObject): OpenAPIObj
         };
       }
     }
-    const put = item.put as OperationObject | undefined;
-    if (put?.responses['412']) {
-      const ok = put.responses['200'] as ResponseObject | undefined;
+    // PATCH, where it exists, is the same partial update as PUT (partial-update.ts).
+    for (const write of [item.put, item.patch] as (OperationObject | undefined)[]) {
+      if (!write?.responses['412']) continue;
+      const ok = write.responses['200'] as ResponseObject | undefined;
       if (ok) ok.headers = { ...(ok.headers ?? {}), ETag: ETAG_HEADER };
     }
   }
