@@ -70,30 +70,31 @@ const problems = [];
 let checked = 0;
 for (const file of files) {
   const rel = path.relative(root, file);
-  proseLines(fs.readFileSync(file, 'utf8')).forEach((line, i) => {
-    for (const m of line.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-      const target = m[1];
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) {
-        if (!/^https?:|^mailto:/i.test(target)) problems.push(`${rel}:${i + 1}: unexpected scheme: ${target}`);
-        continue;
-      }
-      checked++;
-      const [pathPart, anchor] = target.split('#', 2);
-      const resolved = pathPart ? path.resolve(path.dirname(file), decodeURIComponent(pathPart)) : file;
-      if (!resolved.startsWith(root + path.sep) && resolved !== root) {
-        problems.push(`${rel}:${i + 1}: leaves the repository: ${target}`);
-        continue;
-      }
-      if (!fs.existsSync(resolved)) {
-        problems.push(`${rel}:${i + 1}: no such file: ${target}`);
-        continue;
-      }
-      if (anchor !== undefined) {
-        if (!resolved.endsWith('.md')) problems.push(`${rel}:${i + 1}: an anchor into a file that is not Markdown: ${target}`);
-        else if (!anchorsOf(resolved).has(anchor)) problems.push(`${rel}:${i + 1}: no heading #${anchor} in ${path.relative(root, resolved)}`);
-      }
+  // Whole text, so a link whose words wrap onto the next line is still seen; i is its line.
+  const prose = proseLines(fs.readFileSync(file, 'utf8')).join('\n');
+  for (const m of prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+    const i = prose.slice(0, m.index).split('\n').length - 1;
+    const target = m[1];
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) {
+      if (!/^https?:|^mailto:/i.test(target)) problems.push(`${rel}:${i + 1}: unexpected scheme: ${target}`);
+      continue;
     }
-  });
+    checked++;
+    const [pathPart, anchor] = target.split('#', 2);
+    const resolved = pathPart ? path.resolve(path.dirname(file), decodeURIComponent(pathPart)) : file;
+    if (!resolved.startsWith(root + path.sep) && resolved !== root) {
+      problems.push(`${rel}:${i + 1}: leaves the repository: ${target}`);
+      continue;
+    }
+    if (!fs.existsSync(resolved)) {
+      problems.push(`${rel}:${i + 1}: no such file: ${target}`);
+      continue;
+    }
+    if (anchor !== undefined) {
+      if (!resolved.endsWith('.md')) problems.push(`${rel}:${i + 1}: an anchor into a file that is not Markdown: ${target}`);
+      else if (!anchorsOf(resolved).has(anchor)) problems.push(`${rel}:${i + 1}: no heading #${anchor} in ${path.relative(root, resolved)}`);
+    }
+  }
 }
 if (problems.length > 0) {
   console.error(problems.join('\n'));
