@@ -12420,6 +12420,8 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
+          /** @description Weak entity tag of this answer: W/"<hash>", or W/"v<version>-<hash>" for a record with a version. Send it back as If-None-Match (GET: 304 while unchanged) or as If-Match (PUT of the record: 412 when it has changed since) */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -28005,6 +28007,8 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
+          /** @description Weak entity tag of this answer: W/"<hash>", or W/"v<version>-<hash>" for a record with a version. Send it back as If-None-Match (GET: 304 while unchanged) or as If-Match (PUT of the record: 412 when it has changed since) */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -30668,6 +30672,8 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
+          /** @description Weak entity tag of this answer: W/"<hash>", or W/"v<version>-<hash>" for a record with a version. Send it back as If-None-Match (GET: 304 while unchanged) or as If-Match (PUT of the record: 412 when it has changed since) */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
