@@ -32,7 +32,6 @@ import { AuthFailureLimiter } from './access/auth-failures';
 import { RoutePolicyCheck } from './access/route-policy.check';
 import { AppExceptionFilter } from './http/exception.filter';
 import { AppValidationPipe } from './http/validation';
-import { NoBodyGuard } from './http/no-body.guard';
 import { ApiApplicationsController } from './identity/api-applications.controller';
 import { AuthController } from './identity/auth.controller';
 import { HealthController } from './platform/health.controller';
@@ -144,7 +143,6 @@ const appModuleMetadata = (config: AppConfig) => ({
     RoutePolicyCheck,
     HttpDrain,
     { provide: APP_GUARD, useClass: AccessGuard },
-    { provide: APP_GUARD, useClass: NoBodyGuard }, // after access: 401/403 first
     { provide: APP_PIPE, useClass: AppValidationPipe },
     { provide: APP_FILTER, useClass: AppExceptionFilter },
   ],

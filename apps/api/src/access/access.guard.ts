@@ -7,6 +7,7 @@ import { ForbiddenError } from '@pos/kernel';
 import { DEFAULT_ROUTE_ABILITY, hashToken, hasAbility, hasPermission, Principal, TokenService } from '@pos/identity';
 import { APP_CONFIG, AppConfig, armWriteDeadline, RequestContext } from '@pos/platform';
 import { writeDeadlineMsOf } from '../http/write-deadline';
+import { readsBody, refuseUnexpectedBody } from '../http/no-body';
 import { AuthFailureLimiter } from './auth-failures';
 import { BearerCredentials } from './bearer.strategy';
 import { RATE_TIER, RateTierName, ROUTE_POLICY, RoutePolicy } from './policy.decorators';
@@ -20,6 +21,8 @@ interface RouteRules {
   tier: RateTierName;
   /** The route's write deadline in ms (0: none). */
   deadlineMs: number;
+  /** Whether the handler reads a body (else a write's non-empty body is 422, no-body.ts). */
+  takesBody: boolean;
 }
 
 /**
@@ -67,7 +70,7 @@ export class AccessGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const { policy, tier, deadlineMs } = this.rulesOf(context);
+    const { policy, tier, deadlineMs, takesBody } = this.rulesOf(context);
     const http = context.switchToHttp();
     const req = http.getRequest<Request & { user?: Principal }>();
     const res = http.getResponse<Response>();
@@ -77,6 +80,7 @@ export class AccessGuard implements CanActivate {
     if (deadlineMs) res.once('finish', armWriteDeadline(deadlineMs));
     if (policy?.kind === 'public') {
       if (tier !== 'none') await this.throttle(tier, req, res, null);
+      if (!takesBody) refuseUnexpectedBody(req);
       return true;
     }
     const principal = await this.authenticate(req, res);
@@ -95,6 +99,8 @@ export class AccessGuard implements CanActivate {
     if ((policy.kind === 'permission' || policy.kind === 'integration') && policy.permission !== null && !hasPermission(principal, policy.permission)) {
       throw new ForbiddenError(`You do not have the ${policy.permission} permission.`);
     }
+    // After 401/403: a write that takes no body names what it was sent (422).
+    if (!takesBody) refuseUnexpectedBody(req);
     return true;
   }
 
@@ -126,6 +132,7 @@ export class AccessGuard implements CanActivate {
         policy: this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, targets),
         tier: this.reflector.getAllAndOverride<RateTierName | undefined>(RATE_TIER, targets) ?? 'standard',
         deadlineMs: writeDeadlineMsOf(this.reflector, targets, this.config),
+        takesBody: readsBody(context.getClass(), handler),
       };
       this.rules.set(handler, rules);
     }
