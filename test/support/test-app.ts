@@ -15,8 +15,8 @@ import { copyMysqlTemplate } from './mysql-template';
  * Boots the real API (same bootstrap as production) for one suite.
  *   default            SQLite: a file copy of the run's migrated, seeded template (sqlite-template.ts;
  *                      removed at close), in-process queue, in-memory rate-limit counters. Overriding
- *                      DB_MIGRATE_ON_START, SEED_DEMO_ON_FIRST_START or DB_TYPE, or naming an existing
- *                      DB_SQLITE_PATH, starts from that database as given instead.
+ *                      one of SEED_SHAPING, or naming an existing DB_SQLITE_PATH, starts from that
+ *                      database as given instead (migrated and seeded by the app as configured).
  *   TEST_DB=mysql      a MariaDB/MySQL database of its own, a table-by-table copy of the run's
  *                      template (mysql-template.ts; dropped at close; the same overrides, or
  *                      DB_DATABASE / DATABASE_URL, skip the copy) and, with
@@ -44,6 +44,9 @@ function mysqlServer() {
   };
 }
 
+/** Overrides that change what the database starts with: a suite passing one skips the shared template. */
+const SEED_SHAPING = ['DB_TYPE', 'DB_MIGRATE_ON_START', 'SEED_DEMO_ON_FIRST_START', 'DEMO_HISTORY_DAYS', 'DB_DATABASE', 'DATABASE_URL'];
+
 export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const env: Record<string, string> = {
     NODE_ENV: 'test',
@@ -63,9 +66,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   };
   let dropDatabase: (() => Promise<void>) | undefined;
   const own = overrides.DB_SQLITE_PATH;
-  const asGiven =
-    ['DB_TYPE', 'DB_MIGRATE_ON_START', 'SEED_DEMO_ON_FIRST_START', 'DB_DATABASE', 'DATABASE_URL'].some((k) => k in overrides) ||
-    (own !== undefined && (own === ':memory:' || existsSync(own)));
+  const asGiven = SEED_SHAPING.some((k) => k in overrides) || (own !== undefined && (own === ':memory:' || existsSync(own)));
   if (usingMysql()) {
     const server = mysqlServer();
     const name = `pos_e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
