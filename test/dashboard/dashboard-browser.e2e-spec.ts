@@ -15,7 +15,7 @@ const available = existsSync(CHROMIUM);
 if (!available) process.stdout.write(`dashboard browser test skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)\n`);
 
 /** The viewer's settings: times must come out in this zone and locale, whatever the server's. */
-const VIEWER: BrowserContextOptions = { locale: 'en-US', timezoneId: 'Asia/Tokyo' };
+const VIEWER: BrowserContextOptions = { locale: 'en-US', timezoneId: 'Asia/Tokyo', reducedMotion: 'reduce' };
 const ISO_TIME = /\d{4}-\d{2}-\d{2}T/;
 const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
 

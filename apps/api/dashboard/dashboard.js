@@ -305,7 +305,8 @@
         series,
       };
     }
-    instance.setOption(option);
+    // No animation for a viewer who asks for reduced motion (and so no half-drawn screenshot).
+    instance.setOption({ animation: !matchMedia('(prefers-reduced-motion: reduce)').matches, ...option });
     box.dataset.points = String(points);
     box.dataset.rendered = 'true';
   }
