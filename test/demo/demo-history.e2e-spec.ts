@@ -90,7 +90,8 @@ describe('demo trading history', () => {
     const methods = new Set(books.payments.map((p) => p.method_code));
     expect([...methods].sort()).toEqual(['card', 'cash']);
     expect(books.sales.filter((s) => s.customer_id !== null).length).toBeGreaterThan(0);
-    expect(books.lines.filter((l) => l.rule_discount > 0).length).toBeGreaterThan(0);
+    // promotions through the pricing rules: a rule's price or its discount on the line
+    expect(books.lines.filter((l) => l.rule_discount > 0 || l.price_source === 'pricing_rule').length).toBeGreaterThan(0);
     expect(books.lines.filter((l) => l.manual_discount > 0).length).toBeGreaterThan(0);
     expect(books.lines.filter((l) => l.price_source === 'price_book').length).toBeGreaterThan(0);
     expect(books.sales.filter((s) => s.status === 'voided').length).toBeGreaterThan(0);
