@@ -29,6 +29,7 @@ async function serve() {
     DB_SQLITE_PATH: join(dir, 'bench.sqlite'),
     DB_MIGRATE_ON_START: 'true',
     SEED_DEMO_ON_FIRST_START: 'true',
+    DEMO_HISTORY_DAYS: '0', // the bare demo set: figures comparable across runs
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     RATE_LIMIT_STANDARD: '1000000',
     OPENAPI: 'false',

@@ -31,6 +31,7 @@ async function prepare() {
   const env = {
     ...process.env,
     NODE_ENV: 'development',
+    DEMO_HISTORY_DAYS: '0', // the bare demo set: figures comparable across runs
     DB_TYPE: 'mysql',
     DB_HOST: server.host,
     DB_PORT: String(server.port),

@@ -23,6 +23,7 @@ const procs = [];
 const env = (port, dbPort, extra = {}) => ({
   PATH: process.env.PATH,
   NODE_ENV: 'development',
+  DEMO_HISTORY_DAYS: '0',
   LOG_LEVEL: 'warn',
   APP_KEY: 'b'.repeat(64),
   DB_TYPE: 'mysql',

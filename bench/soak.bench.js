@@ -31,6 +31,7 @@ async function serve() {
     DB_SQLITE_PATH: join(dir, 'soak.sqlite'),
     DB_MIGRATE_ON_START: 'true',
     SEED_DEMO_ON_FIRST_START: 'true',
+    DEMO_HISTORY_DAYS: '0', // the bare demo set: figures comparable across runs
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     RATE_LIMIT_STANDARD: '1000000',
     RATE_LIMIT_POS: '1000000',

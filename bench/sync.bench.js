@@ -39,7 +39,7 @@ async function prepare() {
   const root = await mysql.createConnection(server);
   await root.query(`CREATE DATABASE IF NOT EXISTS \`${DB}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await root.end();
-  const env = { ...process.env, NODE_ENV: 'development', ...dbEnv };
+  const env = { ...process.env, NODE_ENV: 'development', DEMO_HISTORY_DAYS: '0', ...dbEnv };
   execFileSync('node', ['dist/apps/cli/src/main.js', 'migrate'], { env, stdio: 'ignore' });
   execFileSync('node', ['dist/apps/cli/src/main.js', 'seed:demo'], { env, stdio: 'ignore' });
   const db = await mysql.createConnection({ ...server, database: DB });

@@ -95,6 +95,7 @@ export class Services {
       PATH: process.env.PATH,
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
+      DEMO_HISTORY_DAYS: '0', // the drill is about failover: the bare demo set
       APP_KEY: this.appKey,
       DB_DATABASE: this.database,
       QUEUE_PREFIX: this.queuePrefix,

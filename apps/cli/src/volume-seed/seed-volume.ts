@@ -17,7 +17,8 @@ export async function seedVolume(ctx: CliContext, options: SeedVolumeOptions) {
   const app = await ctx.nest(ALL_FEATURES);
   const log = (m: string) => ctx.log(`${new Date().toISOString()} ${m}`);
   const demo = app.get(DemoDataService);
-  if (await demo.isEmpty()) await demo.seed();
+  // The bare demo set: the volume seeder writes its own trading and refuses a database that has sales.
+  if (await demo.isEmpty()) await demo.seed({ historyDays: 0 });
   const started = Date.now();
   const bar = ctx.progress('writing sales', options.sales, 'sales');
   const counts = await new VolumeSeeder(app.get(DataSource)).run({ ...options, progress: (n) => bar.update(n, Math.max(options.sales, n)) });
