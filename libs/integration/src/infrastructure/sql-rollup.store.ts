@@ -19,6 +19,8 @@ import {
 /** Columns that hold text (every other key or attribute column is an integer). */
 const TEXT_COLUMNS = new Set(['currency_code', 'method_code', 'method_type', 'price_source', 'reason_code', 'item_condition', 'move_type']);
 const MAX_PARAMS = 20_000;
+/** Keys matched by one `(..) OR (..)` chain: SQLite refuses an expression over 1,000 deep. */
+const MAX_OR_TERMS = 200;
 
 /**
  * The rollup tables through plain SQL on the ambient transaction: multi-row upserts that add
@@ -43,7 +45,7 @@ export class SqlRollupStore extends TxRepository implements RollupStore, RollupR
     for (const [table, list] of byTable(rows)) {
       const zero = table.measures.map((m) => `${m} = 0`).join(' AND ');
       const match = `(${table.keys.map((k) => `${k} = ?`).join(' AND ')})`;
-      for (const chunk of chunks(list, table.keys.length)) {
+      for (const chunk of chunks(list, table.keys.length, MAX_OR_TERMS)) {
         await this.em.query(
           `DELETE FROM ${table.name} WHERE (${chunk.map(() => match).join(' OR ')}) AND ${zero}`,
           chunk.flatMap((r) => r.key),
@@ -65,19 +67,20 @@ export class SqlRollupStore extends TxRepository implements RollupStore, RollupR
   }
 
   async recomputeLastSale(pairs: { warehouseId: number; itemId: number }[]): Promise<void> {
-    if (!pairs.length) return;
-    const match = pairs.map(() => '(item_id = ? AND warehouse_id = ?)').join(' OR ');
-    const params = pairs.flatMap((p) => [p.itemId, p.warehouseId]);
-    const found = (await this.em.query(
-      `SELECT warehouse_id, item_id, MAX(day) AS day FROM rpt_items WHERE span = 0 AND units > 0 AND (${match}) GROUP BY warehouse_id, item_id`,
-      params,
-    )) as Record<string, unknown>[];
-    await this.em.query(`DELETE FROM ${LAST_SALE_TABLE} WHERE ${match}`, params);
-    if (found.length)
-      await this.em.query(
-        `INSERT INTO ${LAST_SALE_TABLE} (warehouse_id, item_id, day) VALUES ${placeholders(found.length, 3)}`,
-        found.flatMap((r) => [Number(r.warehouse_id), Number(r.item_id), Number(r.day)]),
-      );
+    for (const chunk of chunks(pairs, 2, MAX_OR_TERMS)) {
+      const match = chunk.map(() => '(item_id = ? AND warehouse_id = ?)').join(' OR ');
+      const params = chunk.flatMap((p) => [p.itemId, p.warehouseId]);
+      const found = (await this.em.query(
+        `SELECT warehouse_id, item_id, MAX(day) AS day FROM rpt_items WHERE span = 0 AND units > 0 AND (${match}) GROUP BY warehouse_id, item_id`,
+        params,
+      )) as Record<string, unknown>[];
+      await this.em.query(`DELETE FROM ${LAST_SALE_TABLE} WHERE ${match}`, params);
+      if (found.length)
+        await this.em.query(
+          `INSERT INTO ${LAST_SALE_TABLE} (warehouse_id, item_id, day) VALUES ${placeholders(found.length, 3)}`,
+          found.flatMap((r) => [Number(r.warehouse_id), Number(r.item_id), Number(r.day)]),
+        );
+    }
   }
 
   async addCreditNotes(notes: CreditNoteRow[]): Promise<void> {
@@ -271,8 +274,8 @@ function byTable(rows: RollupRow[]): Map<RollupTable, RollupRow[]> {
   return out;
 }
 
-function* chunks<T>(list: T[], width: number): Generator<T[]> {
-  const size = Math.max(1, Math.min(1000, Math.floor(MAX_PARAMS / width)));
+function* chunks<T>(list: T[], width: number, most = 1000): Generator<T[]> {
+  const size = Math.max(1, Math.min(most, Math.floor(MAX_PARAMS / width)));
   for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size);
 }
 
