@@ -45,7 +45,7 @@ function reportsRoutes(audience: ReportAudience) {
     @audience.read('reports.view')
     @ReportDocs(
       'Overview',
-      'Headline figures per currency (net sales, refunds before tax, net revenue, COGS, gross profit, margin, net tax, total, sales, average sale, units, voids, returns); rows per store. Each figure: README "Report figures".',
+      'Headline figures per currency (net sales, refunds before tax, net revenue, COGS, gross profit, margin, net tax, total, sales, average sale, units, voids, returns); rows per store. Each figure: docs/partner.md, "Report figures".',
     )
     async overview(@CurrentPrincipal() p: Principal, @Query() q: ReportQuery) {
       return sharedReport('sales.overview', p, q, () => this.revenueReports.overview(p, filters(q)));

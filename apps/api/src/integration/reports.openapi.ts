@@ -65,7 +65,7 @@ export const REPORT_RESPONSE = {
       type: 'object',
       required: ['summary', 'rows', 'columns', 'charts'],
       properties: {
-        summary: { type: 'array', items: figure, description: 'Named aggregates (README "Report figures" defines each key)' },
+        summary: { type: 'array', items: figure, description: 'Named aggregates (docs/partner.md, "Report figures", defines each key)' },
         rows: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Report rows; money next to its `currency`' },
         columns: { type: 'array', items: column, description: 'The fields of the rows, in order, labelled from the same catalogue as the summary' },
         charts: { type: 'array', items: chartSchema, description: 'Ready to plot; one series per currency' },

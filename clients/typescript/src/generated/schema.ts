@@ -1146,7 +1146,7 @@ export interface paths {
     };
     /**
      * Overview
-     * @description Headline figures per currency (net sales, refunds before tax, net revenue, COGS, gross profit, margin, net tax, total, sales, average sale, units, voids, returns); rows per store. Each figure: README "Report figures".
+     * @description Headline figures per currency (net sales, refunds before tax, net revenue, COGS, gross profit, margin, net tax, total, sales, average sale, units, voids, returns); rows per store. Each figure: docs/partner.md, "Report figures".
      */
     get: operations['getIntegrationOverviewReport'];
     put?: never;
@@ -2197,7 +2197,7 @@ export interface paths {
      * @deprecated
      * @description Deprecated alias of /api/v1/integration/reports/overview, kept for compatibility; use that path.
      *
-     *     Headline figures per currency (net sales, refunds before tax, net revenue, COGS, gross profit, margin, net tax, total, sales, average sale, units, voids, returns); rows per store. Each figure: README "Report figures".
+     *     Headline figures per currency (net sales, refunds before tax, net revenue, COGS, gross profit, margin, net tax, total, sales, average sale, units, voids, returns); rows per store. Each figure: docs/partner.md, "Report figures".
      */
     get: operations['getIntegrationOverviewReportLegacyAlias'];
     put?: never;
@@ -3601,7 +3601,7 @@ export interface paths {
     };
     /**
      * Overview
-     * @description Headline figures per currency (net sales, refunds before tax, net revenue, COGS, gross profit, margin, net tax, total, sales, average sale, units, voids, returns); rows per store. Each figure: README "Report figures".
+     * @description Headline figures per currency (net sales, refunds before tax, net revenue, COGS, gross profit, margin, net tax, total, sales, average sale, units, voids, returns); rows per store. Each figure: docs/partner.md, "Report figures".
      */
     get: operations['getOverviewReport'];
     put?: never;
@@ -14350,7 +14350,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -14513,7 +14513,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -14692,7 +14692,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -14853,7 +14853,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15014,7 +15014,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15175,7 +15175,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15336,7 +15336,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15497,7 +15497,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15658,7 +15658,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15819,7 +15819,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15980,7 +15980,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -16141,7 +16141,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -16302,7 +16302,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -16463,7 +16463,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -16624,7 +16624,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -16785,7 +16785,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -16946,7 +16946,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -17107,7 +17107,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -17268,7 +17268,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -17429,7 +17429,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -17590,7 +17590,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -17751,7 +17751,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -17912,7 +17912,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -18073,7 +18073,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -18234,7 +18234,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -18395,7 +18395,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -18556,7 +18556,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -18717,7 +18717,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -18878,7 +18878,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -19039,7 +19039,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -19200,7 +19200,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -19361,7 +19361,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -21410,7 +21410,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -21573,7 +21573,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -21752,7 +21752,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -21913,7 +21913,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22074,7 +22074,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22235,7 +22235,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22396,7 +22396,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22557,7 +22557,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22718,7 +22718,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22879,7 +22879,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -23040,7 +23040,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -23201,7 +23201,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -23362,7 +23362,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -23523,7 +23523,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -23684,7 +23684,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -23845,7 +23845,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24006,7 +24006,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24167,7 +24167,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24328,7 +24328,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24489,7 +24489,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24650,7 +24650,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24811,7 +24811,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24972,7 +24972,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -25133,7 +25133,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -25294,7 +25294,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -25455,7 +25455,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -25616,7 +25616,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -25777,7 +25777,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -25938,7 +25938,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -26099,7 +26099,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -26260,7 +26260,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -26421,7 +26421,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -31459,7 +31459,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -31622,7 +31622,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -31801,7 +31801,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -31962,7 +31962,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32123,7 +32123,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32284,7 +32284,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32445,7 +32445,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32606,7 +32606,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32767,7 +32767,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32928,7 +32928,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33089,7 +33089,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33250,7 +33250,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33411,7 +33411,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33572,7 +33572,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33733,7 +33733,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33894,7 +33894,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -34055,7 +34055,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -34216,7 +34216,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -34377,7 +34377,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -34538,7 +34538,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -34699,7 +34699,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -34860,7 +34860,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -35021,7 +35021,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -35182,7 +35182,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -35343,7 +35343,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -35504,7 +35504,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -35665,7 +35665,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -35826,7 +35826,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -35987,7 +35987,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -36148,7 +36148,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -36309,7 +36309,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -36470,7 +36470,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (README "Report figures" defines each key) */
+              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
               summary: {
                 /** @example net_revenue */
                 key: string;
