@@ -36,7 +36,8 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
   let lastSession: number;
 
   beforeAll(async () => {
-    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    // A month of demo trading, so every chart has a shape (the history's own suite checks its figures).
+    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', DEMO_HISTORY_DAYS: '30' });
     await new Promise<void>((resolve) => t.http.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(t.http.address() as AddressInfo).port}`;
     receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
