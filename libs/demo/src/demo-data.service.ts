@@ -67,7 +67,13 @@ export class DemoDataOnFirstStart implements OnApplicationBootstrap {
     if (!this.config.seedDemoOnFirstStart || !(await this.demo.isEmpty())) return;
     const started = Date.now();
     const report = await this.demo.seed();
-    const history = report.history ? `, ${this.config.demoHistoryDays} days of trading ${JSON.stringify(report.history)}` : '';
-    this.logger.log(`Demo data loaded on first start in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(report.created)}${history}`);
+    const c = report.created;
+    const h = report.history;
+    const trading = h ? `; ${h.days} days of trading (${h.sales} sales, ${h.returns} returns, ${h.sessions} till sessions)` : '';
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    this.logger.log(
+      `Demo data loaded in ${seconds} s: ${c.stores} stores, ${c.items} items${trading}. Sign in as admin@example.com / password (every demo user: README)`,
+    );
+    this.logger.debug(`Demo rows: ${JSON.stringify({ ...c, ...(h && { history: h }) })}`);
   }
 }
