@@ -7,3 +7,4 @@ export * from './utc-days';
 export * from './local-time';
 export * from './change-cursor';
 export * from './record-version';
+export * from './seeded-random';

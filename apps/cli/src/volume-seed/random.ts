@@ -1,14 +1,7 @@
-/** mulberry32: small, fast, deterministic. */
-export function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@pos/kernel';
+
+/** The seeder's random stream (the kernel's seeded mulberry32). */
+export const rng = seededRandom;
 
 export type Rand = ReturnType<typeof rng>;
 

@@ -4,20 +4,12 @@
  * the store and the calendar date (mulberry32), so a given date trades the same on every machine
  * and whenever the demo is loaded; the amounts themselves are left to the pricing engine.
  */
+import { seededRandom } from '@pos/kernel';
 
 export const DAY_MS = 86_400_000;
 
-/** mulberry32: a small, fast, well-mixed 32-bit PRNG; [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The plan's random stream (the kernel's seeded mulberry32). */
+export const prng = seededRandom;
 
 /** FNV-1a of a text: the seed of one store's day. */
 export function seedOf(text: string): number {
