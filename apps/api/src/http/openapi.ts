@@ -1,7 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { strictBodyNames } from './validators';
 import { documentBodyNames, requestBodySchemaNames } from './body-names';
 import { UNKNOWN_QUERY_DOC, UNKNOWN_QUERY_EXTENSION } from './unknown-query';
 import { nameOperations } from './operation-names';
@@ -168,7 +167,7 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   document.components ??= {};
   document.components.schemas = { ...(document.components.schemas ?? {}), ...Object.fromEntries([...VIEWS.values()].map((v) => [v.name, v.schema])) };
   // Every body refuses unknown fields (422) and takes its aliases: say so where typed clients read it.
-  documentBodyNames(document, new Set([...strictBodyNames(), ...requestBodySchemaNames(document)]));
+  documentBodyNames(document, requestBodySchemaNames(document));
   for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {
       const op = item[method] as OperationObject | undefined;

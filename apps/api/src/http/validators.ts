@@ -21,7 +21,6 @@ import { INT32_MAX } from './array-validators';
 import { isIdentifierField, IsSafeEmail, IsSafeText, stripInvisible } from './text-safety';
 
 export * from './text-safety';
-export * from './strict-body';
 export * from './array-validators';
 
 /**

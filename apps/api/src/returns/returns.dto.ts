@@ -1,10 +1,9 @@
 import { CreateReturnInput, RETURN_CONDITIONS, RETURN_STATUSES, ReturnCondition } from '@pos/returns';
 import { PageQueryDto } from '../http/page-query.dto';
-import { NestedArray, OptionalBoolean, OptionalDate, OptionalId, OptionalInt, OptionalString, RequiredId, RequiredInt, StrictBody } from '../http/validators';
+import { NestedArray, OptionalBoolean, OptionalDate, OptionalId, OptionalInt, OptionalString, RequiredId, RequiredInt } from '../http/validators';
 import { AliasOf } from '../http/body-names';
 
 /** One line of a return (contract 4.6.1). */
-@StrictBody()
 export class ReturnItemDto {
   @RequiredId({ description: "The sale line (items[].id of the sale's detail or of GET /returns/check-sale)" }) sale_item_id!: number;
   @AliasOf('qty')
@@ -21,7 +20,6 @@ export class ReturnItemDto {
 }
 
 /** POST /returns (contract 4.6.1). */
-@StrictBody()
 export class CreateReturnDto {
   @RequiredId({ description: 'The sale being returned' }) sale_id!: number;
 

@@ -11,13 +11,10 @@ import {
   RequiredInt,
   RequiredMoney,
   RequiredString,
-  StrictBody,
 } from '../http/validators';
 import { AliasOf } from '../http/body-names';
 
 const DISCOUNT_TYPES = ['percent', 'percentage', 'amount', 'fixed'] as const;
-
-@StrictBody()
 export class CheckoutItemDto {
   @AliasOf('item_id') @RequiredId({ description: 'Item id' }) id!: number;
   @AliasOf('quantity') @RequiredInt({ min: 1, max: 100_000, description: 'Quantity in sale units (whole units)' }) qty!: number;
@@ -33,8 +30,6 @@ export class CheckoutItemDto {
   @OptionalString({ max: 255 }) discount_approved_by?: string;
   @OptionalString({ max: 2000, trim: false, raw: true }) discount_approval_token?: string;
 }
-
-@StrictBody()
 export class CheckoutPaymentDto {
   @RequiredString({ max: 32, example: 'cash' }) payment_method_code!: string;
   @OptionalId({ description: 'Used when payment_method_code names no method of the store' }) payment_method_id?: number;
@@ -51,7 +46,6 @@ export class CheckoutPaymentDto {
 }
 
 /** The fields a checkout and its dry run (`/pos/checkout/validate`) share. */
-@StrictBody()
 export class CheckoutCartDto {
   @NestedArray(() => CheckoutItemDto, { required: true, minItems: 1, maxItems: 500 })
   items!: CheckoutItemDto[];
@@ -75,7 +69,6 @@ export class CheckoutCartDto {
 }
 
 /** POST /pos/checkout (contract 4.3.1). */
-@StrictBody()
 export class CheckoutDto extends CheckoutCartDto {
   @NestedArray(() => CheckoutPaymentDto, { required: true, maxItems: 20, description: 'Split tender; may be empty with the legacy payment_method fields' })
   payments!: CheckoutPaymentDto[];
@@ -89,7 +82,6 @@ export class CheckoutDto extends CheckoutCartDto {
  * server has priced the cart left optional (the total, the tenders) and no idempotency key
  * (nothing is written). The contract shows no body for it, so these are the service's rules.
  */
-@StrictBody()
 export class CheckoutValidateDto extends CheckoutCartDto {
   @NestedArray(() => CheckoutPaymentDto, {
     required: false,
@@ -139,8 +131,6 @@ export class InvoiceListQuery extends PageQueryDto {
   @OptionalDate() date_to?: string;
   @OptionalString({ max: 64, description: 'Invoice number' }) q?: string;
 }
-
-@StrictBody()
 export class InvoicePaymentDto {
   @RequiredString({ max: 32 }) payment_method_code!: string;
   @RequiredMoney({ min: 0.01 }) amount!: number;

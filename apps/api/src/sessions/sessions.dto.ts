@@ -1,14 +1,10 @@
-import { OptionalInt, OptionalString, RequiredInt, RequiredMoney, RequiredString, StrictBody } from '../http/validators';
-
-@StrictBody()
+import { OptionalInt, OptionalString, RequiredInt, RequiredMoney, RequiredString } from '../http/validators';
 export class OpenSessionDto {
   @RequiredInt() store_id!: number;
   @RequiredMoney({ description: "Cash in the drawer at opening, in the store's currency (JPY: whole yen)" }) opening_balance!: number;
   @OptionalInt() cash_register_id?: number;
   @OptionalString({ max: 1000, multiline: true }) notes?: string;
 }
-
-@StrictBody()
 export class CashMovementDto {
   @RequiredString({ in: ['cash_in', 'cash_out'] }) type!: 'cash_in' | 'cash_out';
   @RequiredMoney({ min: 0.01, description: "In the store's currency (JPY: whole yen)" }) amount!: number;
@@ -16,8 +12,6 @@ export class CashMovementDto {
   @OptionalString({ max: 1000, multiline: true }) notes?: string;
   @OptionalString({ max: 128 }) reference?: string;
 }
-
-@StrictBody()
 export class CloseSessionDto {
   @RequiredMoney({ description: "Cash counted in the drawer, in the store's currency (JPY: whole yen)" }) closing_balance!: number;
   @OptionalString({ max: 1000, multiline: true }) notes?: string;

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { ArrayMinSize, IsArray, IsDefined, IsISO8601, IsObject, IsOptional } from 'class-validator';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, UPLOAD_TYPES } from '@pos/sync';
 import { CashMovementDto } from '../sessions/sessions.dto';
-import { OptionalInt, OptionalString, RequiredInt, RequiredString, StrictBody } from '../http/validators';
+import { OptionalInt, OptionalString, RequiredInt, RequiredString } from '../http/validators';
 import { SaleReviewView } from '../sales/sale-reviews.responses';
 
 export class SyncInitialQuery {
@@ -33,7 +33,6 @@ export class SyncStatusQuery {
 const isPlainObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One transaction's envelope (checked per transaction: a bad one is rejected alone, never the upload). */
-@StrictBody()
 export class SyncTransactionDto {
   @RequiredString({ max: 128, description: 'Unique per transaction (devices send UUIDs); a repeat is answered as a duplicate' })
   idempotency_key!: string;
@@ -63,8 +62,6 @@ export class SyncTransactionDto {
   @IsObject({ message: '$property must be an object (or an array holding one object)' })
   data!: Record<string, unknown>;
 }
-
-@StrictBody()
 export class SyncUploadDto {
   @RequiredInt({ description: 'The store the terminal sells in (every transaction is applied there)' }) store_id!: number;
 
