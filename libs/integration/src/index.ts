@@ -17,6 +17,7 @@ export { InvoiceReportsService } from './application/invoice-reports.service';
 export { StockReportsService } from './application/stock-reports.service';
 export { StockFlowReportsService } from './application/stock-flow-reports.service';
 export { METRICS, metric } from './domain/metrics';
+export { weekdayOf, ZoneCalendar } from './domain/calendar';
 export type { MetricKey } from './domain/metrics';
 export { RollupRebuildService } from './application/rollup-rebuild.service';
 export { RollupApplier } from './application/rollup-applier';

@@ -4,9 +4,10 @@
  * the store and the calendar date (mulberry32), so a given date trades the same on every machine
  * and whenever the demo is loaded; the amounts themselves are left to the pricing engine.
  */
-import { seededRandom } from '@pos/kernel';
+import { DAY_MS, seededRandom } from '@pos/kernel';
+import { weekdayOf, ZoneCalendar } from '@pos/integration';
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 
 /** The plan's random stream (the kernel's seeded mulberry32). */
 export const prng = seededRandom;
@@ -29,36 +30,15 @@ export function pick<T>(rand: Rand, weighted: readonly (readonly [T, number])[])
   return weighted[weighted.length - 1][0];
 }
 
-/** Minutes a zone is ahead of UTC at an instant (negative west of Greenwich). */
-export function zoneOffsetMinutes(at: Date, timeZone: string): number {
-  const parts: Record<string, number> = {};
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    hourCycle: 'h23',
-  });
-  for (const p of format.formatToParts(at)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute);
-  return Math.round((wall - Math.floor(at.getTime() / 60_000) * 60_000) / 60_000);
-}
-
-/** The store's calendar date (days since 1970-01-01) at an instant. */
+/** The store's calendar date (days since 1970-01-01) at an instant: the reports' own calendar. */
 export function localDay(at: Date, timeZone: string): number {
-  return Math.floor((at.getTime() + zoneOffsetMinutes(at, timeZone) * 60_000) / DAY_MS);
+  return ZoneCalendar.of(timeZone).dayOf(at);
 }
 
 /** The instant of a local wall time (minutes after midnight) on a store's calendar date. */
 export function instantOf(day: number, minuteOfDay: number, timeZone: string): Date {
-  const guess = day * DAY_MS + minuteOfDay * 60_000;
-  return new Date(guess - zoneOffsetMinutes(new Date(guess), timeZone) * 60_000);
+  return new Date(ZoneCalendar.of(timeZone).startOf(day).getTime() + minuteOfDay * 60_000);
 }
-
-/** ISO weekday of a calendar date: 0 Monday ... 6 Sunday (1970-01-01 was a Thursday). */
-export const weekdayOf = (day: number): number => (((day + 3) % 7) + 7) % 7;
 
 /** How a store trades: its customers per day, rhythm over the week, hours, tills and shelves. */
 export interface StoreProfile {
