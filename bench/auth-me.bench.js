@@ -25,6 +25,7 @@ async function serve() {
     ...process.env,
     NODE_ENV: 'production',
     APP_KEY: 'bench-only-app-key-0123456789abcdefghijkl',
+    METRICS_TOKEN: 'bench-only-metrics-token-0123456789', // production refuses a public /metrics without one
     DB_TYPE: 'sqlite',
     DB_SQLITE_PATH: join(dir, 'bench.sqlite'),
     DB_MIGRATE_ON_START: 'true',

@@ -188,6 +188,7 @@ async function main() {
       ...dbEnv,
       NODE_ENV: 'production',
       APP_KEY: 'bench-only-app-key-0123456789abcdefghijkl',
+      METRICS_TOKEN: 'bench-only-metrics-token-0123456789', // production refuses a public /metrics without one
       PORT: String(port),
       LOG_LEVEL: 'warn',
       OPENAPI: 'false',
