@@ -4,19 +4,19 @@ import { Pricing1763700200000 } from './1763700200000-pricing';
 import { Sales1763700300000 } from './1763700300000-sales';
 import { Checkout1763700400000 } from './1763700400000-checkout';
 import { CustomerTaxExemption1763800100000 } from './1763800100000-customer-tax-exemption';
-import { ApproverLockout1763800200000 } from './1763800200000-approver-lockout';
-import { HardeningMoneyAndTwoFactorStep1763900000000 } from './1763900000000-hardening-money-and-two-factor-step';
-import { ReturnsAndCreditNotes1763810000000 } from './1763810000000-returns-and-credit-notes';
-import { SaleSyncedAt1763830000000 } from './1763830000000-sale-synced-at';
-import { OfflineSync1763830100000 } from './1763830100000-offline-sync';
 import { WebhookEndpointsAndDeliveries1763800150000 } from './1763800150000-webhook-endpoints-and-deliveries';
-import { AuditLog1763860000000 } from './1763860000000-audit-log';
+import { ApproverLockout1763800200000 } from './1763800200000-approver-lockout';
+import { ReturnsAndCreditNotes1763810000000 } from './1763810000000-returns-and-credit-notes';
 import { ReportRollups1763820000000 } from './1763820000000-report-rollups';
 import { SaleDayCounts1763820100000 } from './1763820100000-sale-day-counts';
-import { SaleCounts1764100000000 } from './1764100000000-sale-counts';
-import { RollupJournal1763920000000 } from './1763920000000-rollup-journal';
+import { SaleSyncedAt1763830000000 } from './1763830000000-sale-synced-at';
+import { OfflineSync1763830100000 } from './1763830100000-offline-sync';
+import { AuditLog1763860000000 } from './1763860000000-audit-log';
 import { BulkJobSweepIndex1763880000000 } from './1763880000000-bulk-job-sweep-index';
+import { HardeningMoneyAndTwoFactorStep1763900000000 } from './1763900000000-hardening-money-and-two-factor-step';
+import { RollupJournal1763920000000 } from './1763920000000-rollup-journal';
 import { ItemNameWords1764000000000 } from './1764000000000-item-name-words';
+import { SaleCounts1764100000000 } from './1764100000000-sale-counts';
 import { TaxRollupExemptRow1764200000000 } from './1764200000000-tax-rollup-exempt-row';
 import { SessionsSupervisePermission1764210000000 } from './1764210000000-sessions-supervise-permission';
 import { SessionPaymentsChange1764220000000 } from './1764220000000-session-payments-change';
@@ -34,7 +34,13 @@ import { RecordVersions1764820000000 } from './1764820000000-record-versions';
 import { IdempotencyKeyLength1764830000000 } from './1764830000000-idempotency-key-length';
 import { StockChangeFeedIndex1764840000000 } from './1764840000000-stock-change-feed-index';
 
-/** The one ordered migration history, shared by SQLite and MySQL. Append only. */
+/**
+ * The one migration history, shared by SQLite and MySQL, in timestamp order (migrations.spec.ts
+ * checks it against the folder). TypeORM runs pending migrations sorted by the timestamp at the
+ * end of each class name, whatever this array's order, so ordering the array changed nothing
+ * that ran: it only makes the list read as history. Append only; names and timestamps never
+ * change (deployed databases record them).
+ */
 export const MIGRATIONS = [
   IdentityAndStores1763700000000,
   CatalogReference1763700100000,
@@ -42,16 +48,16 @@ export const MIGRATIONS = [
   Sales1763700300000,
   Checkout1763700400000,
   CustomerTaxExemption1763800100000,
-  ApproverLockout1763800200000,
-  HardeningMoneyAndTwoFactorStep1763900000000,
-  ReturnsAndCreditNotes1763810000000,
-  SaleSyncedAt1763830000000,
-  OfflineSync1763830100000,
   WebhookEndpointsAndDeliveries1763800150000,
-  AuditLog1763860000000,
+  ApproverLockout1763800200000,
+  ReturnsAndCreditNotes1763810000000,
   ReportRollups1763820000000,
   SaleDayCounts1763820100000,
+  SaleSyncedAt1763830000000,
+  OfflineSync1763830100000,
+  AuditLog1763860000000,
   BulkJobSweepIndex1763880000000,
+  HardeningMoneyAndTwoFactorStep1763900000000,
   RollupJournal1763920000000,
   ItemNameWords1764000000000,
   SaleCounts1764100000000,
