@@ -9,18 +9,7 @@ import { AdjustmentDto, InventoryQuery, MovementQuery } from './catalog.dto';
 import { Adjustment, InventoryRow, StockMovement } from './catalog.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
-
-export function dayStart(date: string | undefined): Date | undefined {
-  return date ? new Date(date.length === 10 ? `${date}T00:00:00Z` : date) : undefined;
-}
-
-/** The day after date_to (inclusive end) for date-only values. */
-export function dayEnd(date: string | undefined): Date | undefined {
-  if (!date) return undefined;
-  const d = new Date(date.length === 10 ? `${date}T00:00:00Z` : date);
-  if (date.length === 10) d.setUTCDate(d.getUTCDate() + 1);
-  return d;
-}
+import { dayEnd, dayStart } from '../http/date-range';
 
 @ApiTags('Inventory')
 @Controller('inventory')

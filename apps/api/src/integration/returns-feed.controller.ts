@@ -5,7 +5,7 @@ import { Clock } from '@pos/kernel';
 import { Principal } from '@pos/identity';
 import { ReturnService } from '@pos/returns';
 import { CurrentPrincipal, IntegrationRead } from '../access/policy.decorators';
-import { dayEnd, dayStart } from '../catalog/inventory.controller';
+import { dayEnd, dayStart } from '../http/date-range';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';

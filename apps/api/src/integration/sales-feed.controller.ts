@@ -5,7 +5,7 @@ import { Clock } from '@pos/kernel';
 import { Principal } from '@pos/identity';
 import { InvoiceService, SaleService } from '@pos/sales';
 import { CurrentPrincipal, IntegrationRead } from '../access/policy.decorators';
-import { dayEnd, dayStart } from '../catalog/inventory.controller';
+import { dayEnd, dayStart } from '../http/date-range';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { Invoice, InvoiceDetail, SaleDetail, SaleSummary } from '../sales/sales.responses';

@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { assertStoreAccess, Principal } from '@pos/identity';
 import { AuditLog } from '@pos/platform';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
-import { dayEnd, dayStart } from '../catalog/inventory.controller';
+import { dayEnd, dayStart } from '../http/date-range';
 import { ApiEnvelope, defineView, s } from '../http/openapi';
 import { PageQueryDto, pageRequest } from '../http/page-query.dto';
 import { OptionalDate, OptionalInt, OptionalString } from '../http/validators';

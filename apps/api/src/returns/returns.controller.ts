@@ -5,7 +5,7 @@ import { Principal } from '@pos/identity';
 import { requestFingerprint } from '@pos/platform';
 import { ReturnService, ReturnWorkflowService } from '@pos/returns';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
-import { dayEnd, dayStart } from '../catalog/inventory.controller';
+import { dayEnd, dayStart } from '../http/date-range';
 import { ApiEnvelope, ApiErrors, s } from '../http/openapi';
 import { IdPipe } from '../http/id.pipe';
 import { WriteDeadline } from '../http/write-deadline';

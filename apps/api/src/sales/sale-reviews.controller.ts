@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Principal } from '@pos/identity';
 import { SaleReviewService } from '@pos/sales';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
-import { dayEnd, dayStart } from '../catalog/inventory.controller';
+import { dayEnd, dayStart } from '../http/date-range';
 import { IdPipe } from '../http/id.pipe';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
 import { PageQueryDto, pageRequest } from '../http/page-query.dto';

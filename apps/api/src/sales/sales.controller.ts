@@ -5,7 +5,7 @@ import { Principal } from '@pos/identity';
 import { InvoiceService, SaleReceipts, SaleService } from '@pos/sales';
 import { ReturnService } from '@pos/returns';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
-import { dayEnd, dayStart } from '../catalog/inventory.controller';
+import { dayEnd, dayStart } from '../http/date-range';
 import { envelope } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
