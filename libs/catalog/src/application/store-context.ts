@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, canAccessStore, currentStoreId, Principal } from '@pos/identity';
-import { APP_CONFIG, AppConfig } from '@pos/platform';
+import { APP_CONFIG, AppConfig, KeyedCache } from '@pos/platform';
 import { PaymentMethodRecord, StoreRecord, StoreRepository, WarehouseRecord } from './store.ports';
 
 /**
@@ -16,52 +16,42 @@ export class StoreContext {
   /**
    * Stores, warehouses and payment methods are read on every sale and lookup and change rarely
    * (no API route writes them: seeds, the CLI or the database do): each answer is kept per process
-   * for REFERENCE_CACHE_TTL_MS, found rows only, and `invalidate()` forgets them at once.
+   * for REFERENCE_CACHE_TTL_MS, found rows only (none and empty lists are read again: a store
+   * created behind the service shows at once), and `invalidate()` forgets them at once.
    */
-  private readonly cache = new Map<string, { value: Promise<unknown>; until: number }>();
-  private readonly ttlMs: number;
+  private readonly storeCache: KeyedCache<StoreRecord>;
+  private readonly warehouseCache: KeyedCache<WarehouseRecord>;
+  private readonly warehouseStores: KeyedCache<number[]>;
+  private readonly methods: KeyedCache<PaymentMethodRecord[]>;
 
   constructor(
     private readonly stores: StoreRepository,
     @Optional() @Inject(APP_CONFIG) config?: AppConfig,
   ) {
-    this.ttlMs = config?.referenceCacheTtlMs ?? 0;
+    const ttlMs = config?.referenceCacheTtlMs ?? 0;
+    const options = { max: 10_000, keepAbsent: false };
+    this.storeCache = new KeyedCache(ttlMs, options);
+    this.warehouseCache = new KeyedCache(ttlMs, options);
+    this.warehouseStores = new KeyedCache(ttlMs, options);
+    this.methods = new KeyedCache(ttlMs, options);
   }
 
   /** Forgets every cached store, warehouse and payment method (after they were edited). */
   invalidate(): void {
-    this.cache.clear();
-  }
-
-  private cached<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
-    if (this.ttlMs <= 0) return load();
-    const now = Date.now();
-    const hit = this.cache.get(key);
-    if (hit && hit.until > now) return hit.value as Promise<T>;
-    if (this.cache.size > 10_000) this.cache.clear();
-    const value = load();
-    this.cache.set(key, { value, until: now + this.ttlMs });
-    value.then(
-      (v) => !keep(v) && this.cache.delete(key),
-      () => this.cache.delete(key),
-    );
-    return value;
+    for (const cache of [this.storeCache, this.warehouseCache, this.warehouseStores, this.methods]) cache.forget();
   }
 
   private findStore(id: number): Promise<StoreRecord | null> {
-    return this.cached(
-      `s${id}`,
-      () => this.stores.findStore(id),
-      (s) => s !== null,
-    );
+    return this.storeCache.get(id, () => this.stores.findStore(id));
   }
 
   private findWarehouse(id: number): Promise<WarehouseRecord | null> {
-    return this.cached(
-      `w${id}`,
-      () => this.stores.findWarehouse(id),
-      (w) => w !== null,
-    );
+    return this.warehouseCache.get(id, () => this.stores.findWarehouse(id));
+  }
+
+  /** A list, or null when empty: not kept. */
+  private static found<T>(list: T[]): T[] | null {
+    return list.length ? list : null;
   }
 
   /** The store a request acts in (403 for another store, 422 for none or an unknown one). */
@@ -88,12 +78,8 @@ export class StoreContext {
   }
 
   /** Stores a warehouse belongs to or serves. */
-  storesOfWarehouse(warehouseId: number): Promise<number[]> {
-    return this.cached(
-      `ws${warehouseId}`,
-      () => this.stores.storesOfWarehouse(warehouseId),
-      (s) => s.length > 0,
-    );
+  async storesOfWarehouse(warehouseId: number): Promise<number[]> {
+    return (await this.warehouseStores.get(warehouseId, async () => StoreContext.found(await this.stores.storesOfWarehouse(warehouseId)))) ?? [];
   }
 
   /**
@@ -127,8 +113,8 @@ export class StoreContext {
 
   /** Active payment methods offered in a store. */
   async paymentMethods(storeId: number): Promise<PaymentMethodRecord[]> {
-    const methods = () => this.stores.paymentMethodsByStore([storeId]).then((m) => m.get(storeId) ?? []);
-    return this.cached(`p${storeId}`, methods, (m) => m.length > 0);
+    const load = async () => StoreContext.found((await this.stores.paymentMethodsByStore([storeId])).get(storeId) ?? []);
+    return (await this.methods.get(storeId, load)) ?? [];
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError } from '@pos/kernel';
-import { TxRepository } from '@pos/platform';
+import { KeyedCache, TxRepository } from '@pos/platform';
 import { CatalogCurrency } from '../application/catalog.ports';
 
 const TTL_MS = 60_000;
@@ -11,13 +11,14 @@ const TTL_MS = 60_000;
  */
 @Injectable()
 export class SqlCatalogCurrency extends TxRepository implements CatalogCurrency {
-  private cached: { decimals: number; until: number } | null = null;
+  /** One key (0): the base currency's decimals. */
+  private readonly base = new KeyedCache<number>(TTL_MS);
 
-  async decimals(): Promise<number> {
-    if (this.cached && this.cached.until > Date.now()) return this.cached.decimals;
-    const [row] = await this.em.query('SELECT decimals FROM currencies WHERE is_base = 1 ORDER BY id LIMIT 1');
-    if (!row) throw new ConflictError('base_currency_missing', 'No base currency is configured (currencies.is_base): catalog amounts are kept in it.');
-    this.cached = { decimals: Number(row.decimals), until: Date.now() + TTL_MS };
-    return this.cached.decimals;
+  decimals(): Promise<number> {
+    return this.base.get(0, async () => {
+      const [row] = await this.em.query('SELECT decimals FROM currencies WHERE is_base = 1 ORDER BY id LIMIT 1');
+      if (!row) throw new ConflictError('base_currency_missing', 'No base currency is configured (currencies.is_base): catalog amounts are kept in it.');
+      return Number(row.decimals);
+    });
   }
 }

@@ -44,6 +44,8 @@ export function hashToken(plain: string): string {
  */
 @Injectable()
 export class TokenService implements OnModuleInit {
+  // Not a KeyedCache: entries are forgotten by what they hold (a token's or user's id), carry the
+  // last touch, expire on the Clock, and are kept only if not revoked elsewhere a moment ago.
   private readonly cache = new Map<string, { principal: Principal; until: number; lastTouch: number }>();
   /** `token:<id>` / `user:<id>` revoked elsewhere a moment ago -> until when not to cache them. */
   private readonly uncacheable = new Map<string, number>();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError } from '@pos/kernel';
-import { TxRepository } from '@pos/platform';
+import { KeyedCache, TxRepository } from '@pos/platform';
 import { StoreDirectory } from '../application/ports';
 
 const DECIMALS_TTL_MS = 60_000;
@@ -12,20 +12,18 @@ const DECIMALS_TTL_MS = 60_000;
  */
 @Injectable()
 export class SqlStoreDirectory extends TxRepository implements StoreDirectory {
-  private readonly decimals = new Map<number, { decimals: number; until: number }>();
+  /** By store id; 0: the base currency's. */
+  private readonly decimals = new KeyedCache<number>(DECIMALS_TTL_MS, { max: 10_000 });
 
-  async moneyDecimals(storeId: number | null): Promise<number> {
-    const key = storeId ?? 0;
-    const hit = this.decimals.get(key);
-    if (hit && hit.until > Date.now()) return hit.decimals;
-    const [row] =
-      storeId === null
-        ? await this.em.query('SELECT decimals FROM currencies WHERE is_base = 1 ORDER BY id LIMIT 1')
-        : await this.em.query('SELECT c.decimals AS decimals FROM stores s JOIN currencies c ON c.code = s.currency_code WHERE s.id = ?', [storeId]);
-    if (!row) throw new ConflictError('currency_missing', storeId === null ? 'No base currency is configured.' : "The store's currency is not configured.");
-    if (this.decimals.size > 10_000) this.decimals.clear();
-    this.decimals.set(key, { decimals: Number(row.decimals), until: Date.now() + DECIMALS_TTL_MS });
-    return Number(row.decimals);
+  moneyDecimals(storeId: number | null): Promise<number> {
+    return this.decimals.get(storeId ?? 0, async () => {
+      const [row] =
+        storeId === null
+          ? await this.em.query('SELECT decimals FROM currencies WHERE is_base = 1 ORDER BY id LIMIT 1')
+          : await this.em.query('SELECT c.decimals AS decimals FROM stores s JOIN currencies c ON c.code = s.currency_code WHERE s.id = ?', [storeId]);
+      if (!row) throw new ConflictError('currency_missing', storeId === null ? 'No base currency is configured.' : "The store's currency is not configured.");
+      return Number(row.decimals);
+    });
   }
 
   async names(ids: number[]): Promise<Map<number, string>> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { StoreContext } from '@pos/catalog';
+import { KeyedCache } from '@pos/platform';
 import { ZoneCalendar } from '../domain/calendar';
 import type { StoreFacts } from '../domain/rollup-deltas';
 
@@ -12,35 +13,28 @@ const TTL_MS = 60_000;
  */
 @Injectable()
 export class StoreFactsCache {
-  private readonly stores = new Map<number, { facts: StoreFacts | null; until: number }>();
-  private readonly warehouses = new Map<number, { storeId: number | null; until: number }>();
+  private readonly stores = new KeyedCache<StoreFacts>(TTL_MS);
+  /** A warehouse's store id; null (kept): a standalone warehouse, or none. */
+  private readonly warehouses = new KeyedCache<number>(TTL_MS);
 
   constructor(private readonly context: StoreContext) {}
 
   async store(id: number): Promise<StoreFacts> {
-    const hit = this.stores.get(id);
-    let facts = hit && hit.until > Date.now() ? hit.facts : undefined;
-    if (facts === undefined) {
+    const facts = await this.stores.get(id, async () => {
       const s = await this.context.store(id);
-      facts = s ? { id: s.id, currencyCode: s.currencyCode, timeZone: s.timezone } : null;
-      this.stores.set(id, { facts, until: Date.now() + TTL_MS });
-    }
+      return s ? { id: s.id, currencyCode: s.currencyCode, timeZone: s.timezone } : null;
+    });
     return facts ?? { id, currencyCode: '', timeZone: 'UTC' };
   }
 
   async zoneOfWarehouse(id: number): Promise<ZoneCalendar> {
-    const hit = this.warehouses.get(id);
-    let storeId = hit && hit.until > Date.now() ? hit.storeId : undefined;
-    if (storeId === undefined) {
-      storeId = (await this.context.warehouse(id))?.storeId ?? null;
-      this.warehouses.set(id, { storeId, until: Date.now() + TTL_MS });
-    }
+    const storeId = await this.warehouses.get(id, async () => (await this.context.warehouse(id))?.storeId ?? null);
     return storeId === null ? ZoneCalendar.of('UTC') : ZoneCalendar.of((await this.store(storeId)).timeZone);
   }
 
   /** Forget everything (tests, a rebuild after store changes). */
   clear(): void {
-    this.stores.clear();
-    this.warehouses.clear();
+    this.stores.forget();
+    this.warehouses.forget();
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Clock } from '@pos/kernel';
 import { afterCommit, KeyedCache, ReplicaBroadcast } from '@pos/platform';
 import { PriceBookCandidate } from '../domain/pricing.types';
 import { BundleRecord, PriceBookEntryRef, PricingRepository, RuleRecord } from './pricing.ports';
@@ -8,8 +7,6 @@ import { TaxRateRecord } from './reference.records';
 
 const TTL_MS = 5000;
 const CHANGED_TOPIC = 'pricing.reference-changed';
-
-type Timed<T> = { until: number; value: Promise<T> };
 
 /**
  * What every priced cart reads but rarely changes, kept per process for 5 s: active rules and
@@ -21,15 +18,15 @@ type Timed<T> = { until: number; value: Promise<T> };
  */
 @Injectable()
 export class ActivePricingCache implements OnModuleInit {
-  private rules?: Timed<RuleRecord[]>;
-  private bundles?: Timed<BundleRecord[]>;
-  private rates = new Map<string, Timed<TaxRateRecord[]>>();
-  private books = new Map<string, Timed<PriceBookWithScope[]>>();
+  /** One key each (0): the active rules, the active bundles. */
+  private readonly rules = new KeyedCache<RuleRecord[]>(TTL_MS);
+  private readonly bundles = new KeyedCache<BundleRecord[]>(TTL_MS);
+  private readonly rates = new KeyedCache<TaxRateRecord[], string>(TTL_MS, { max: 1000 });
+  private readonly books = new KeyedCache<PriceBookWithScope[], string>(TTL_MS, { max: 1000 });
   private readonly entries = new KeyedCache<PriceBookEntryRef[]>(TTL_MS);
 
   constructor(
     private readonly pricing: PricingRepository,
-    private readonly clock: Clock,
     private readonly reference: ReferenceRepository,
     private readonly broadcast: ReplicaBroadcast,
   ) {}
@@ -41,27 +38,15 @@ export class ActivePricingCache implements OnModuleInit {
   /** Active rates of these tax classes that apply in a store (its own and the general ones). */
   taxRates(taxClassIds: number[], storeId: number | null): Promise<TaxRateRecord[]> {
     const key = `${storeId}:${[...taxClassIds].sort((a, b) => a - b).join(',')}`;
-    return this.timed(this.rates, key, () => this.reference.taxRates(taxClassIds, storeId));
+    return this.rates.get(key, () => this.reference.taxRates(taxClassIds, storeId));
   }
 
   activeRules(): Promise<RuleRecord[]> {
-    const now = this.clock.now().getTime();
-    if (!this.rules || this.rules.until <= now) {
-      const value = this.pricing.activeRules();
-      this.rules = { until: now + TTL_MS, value };
-      value.catch(() => (this.rules = undefined));
-    }
-    return this.rules.value;
+    return this.rules.get(0, () => this.pricing.activeRules());
   }
 
   activeBundles(): Promise<BundleRecord[]> {
-    const now = this.clock.now().getTime();
-    if (!this.bundles || this.bundles.until <= now) {
-      const value = this.pricing.activeBundles();
-      this.bundles = { until: now + TTL_MS, value };
-      value.catch(() => (this.bundles = undefined));
-    }
-    return this.bundles.value;
+    return this.bundles.get(0, () => this.pricing.activeBundles());
   }
 
   /**
@@ -75,7 +60,7 @@ export class ActivePricingCache implements OnModuleInit {
     const out = new Map<number, PriceBookCandidate[]>();
     if (!itemIds.length) return out;
     const [books, entries] = await Promise.all([
-      this.timed(this.books, `${ctx.storeId}:${ctx.currencyCode}`, () => this.reference.priceBooksForStore(ctx.storeId, ctx.currencyCode)),
+      this.books.get(`${ctx.storeId}:${ctx.currencyCode}`, () => this.reference.priceBooksForStore(ctx.storeId, ctx.currencyCode)),
       this.entries.getMany(itemIds, (missing) => this.pricing.priceBookEntriesOf(missing)),
     ]);
     const at = ctx.at.getTime();
@@ -111,21 +96,6 @@ export class ActivePricingCache implements OnModuleInit {
   }
 
   private forget(): void {
-    this.rules = undefined;
-    this.bundles = undefined;
-    this.rates.clear();
-    this.books.clear();
-    this.entries.forget();
-  }
-
-  private timed<T>(map: Map<string, Timed<T>>, key: string, load: () => Promise<T>): Promise<T> {
-    const now = this.clock.now().getTime();
-    const hit = map.get(key);
-    if (hit && hit.until > now) return hit.value;
-    if (map.size > 1000) map.clear();
-    const value = load();
-    map.set(key, { until: now + TTL_MS, value });
-    value.catch(() => map.delete(key));
-    return value;
+    for (const cache of [this.rules, this.bundles, this.rates, this.books, this.entries]) cache.forget();
   }
 }

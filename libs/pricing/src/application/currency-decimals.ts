@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError } from '@pos/kernel';
+import { KeyedCache } from '@pos/platform';
 import { CatalogCurrency, StoreContext } from '@pos/catalog';
 import { ReferenceRepository } from './reference.ports';
 
@@ -20,7 +21,7 @@ const UNRESOLVED_DECIMALS = 8;
  */
 @Injectable()
 export class CurrencyDecimals {
-  private cache = new Map<string, { decimals: number; until: number }>();
+  private readonly cache = new KeyedCache<number, string>(TTL_MS);
 
   constructor(
     private readonly reference: ReferenceRepository,
@@ -28,13 +29,12 @@ export class CurrencyDecimals {
     private readonly catalog: CatalogCurrency,
   ) {}
 
-  async of(currencyCode: string): Promise<number> {
-    const hit = this.cache.get(currencyCode);
-    if (hit && hit.until > Date.now()) return hit.decimals;
-    const currency = await this.reference.currency(currencyCode);
-    if (!currency) throw new ConflictError('currency_missing', `The currency ${currencyCode.slice(0, 8)} is not configured.`);
-    this.cache.set(currencyCode, { decimals: currency.decimals, until: Date.now() + TTL_MS });
-    return currency.decimals;
+  of(currencyCode: string): Promise<number> {
+    return this.cache.get(currencyCode, async () => {
+      const currency = await this.reference.currency(currencyCode);
+      if (!currency) throw new ConflictError('currency_missing', `The currency ${currencyCode.slice(0, 8)} is not configured.`);
+      return currency.decimals;
+    });
   }
 
   /**
