@@ -34,3 +34,5 @@ export { ItemCreated, ItemDeleted, ItemService, ItemUpdated, unitViews } from '.
 export type { ItemInput, ItemView } from './application/item.service';
 export { InventoryService } from './application/inventory.service';
 export type { MovementView } from './application/inventory.service';
+// For loaders that write items around the use cases (the demo seed): rebuilds the name search index.
+export { fillItemNameWords } from './infrastructure/item-name-words.backfill';

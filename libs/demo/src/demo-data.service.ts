@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DEFAULT_ROLES, UserAdminService } from '@pos/identity';
 import { RebuildReport, RollupApplier, RollupRebuildService } from '@pos/integration';
-import { APP_CONFIG, AppConfig, DemoSeedReport, seedDemoData } from '@pos/platform';
+import { APP_CONFIG, AppConfig } from '@pos/platform';
+import { DemoSeedReport, seedDemoData } from './demo.seed';
 import { DemoHistoryService } from './history/demo-history.service';
 
 /**

@@ -1,6 +1,6 @@
-import { fillItemNameWords } from '../migrations/1764000000000-item-name-words';
 import { EntityManager } from 'typeorm';
-import { DEFAULT_RETURN_REASONS } from '../migrations/1763810000000-returns-and-credit-notes';
+import { fillItemNameWords } from '@pos/catalog';
+import { DEFAULT_RETURN_REASONS } from '@pos/returns';
 
 /**
  * The demo data set of decisions.md. Idempotent: every row is found by its natural key (code,
@@ -144,7 +144,7 @@ export async function seedDemoData(
   await ensure('tax_rates', { tax_class_id: taxReduced, store_id: null }, { name: 'Food tax 2%', rate_bp: 200, is_active: true, ...ts });
   await ensure('tax_rates', { tax_class_id: taxZero, store_id: null }, { name: 'Zero', rate_bp: 0, is_active: true, ...ts });
 
-  // Return reasons (a migration seeds them everywhere; here too, so the demo set stands on its own).
+  // Return reasons (the returns migration wrote them everywhere; here too, so the demo set stands on its own).
   for (const [i, r] of DEFAULT_RETURN_REASONS.entries())
     await ensure('return_reasons', { code: r.code }, { name: r.name, is_active: true, sort_order: i, ...ts });
 

@@ -24,3 +24,4 @@ export type { LineRefund, SoldLine } from './domain/refund-amounts';
 export { refundableTenders, splitRefund } from './domain/refund-split';
 export type { RefundPart } from './domain/refund-split';
 export { canRestock, stockAction } from './domain/return-condition';
+export { DEFAULT_RETURN_REASONS } from './domain/default-return-reasons';

@@ -3,8 +3,9 @@ import { In, IsNull } from 'typeorm';
 import { ChangeRead, changeWhere, Page, pageOffset, PageRequest, WORD_TAIL_LENGTH, wordSearchTerm, wordTails } from '@pos/kernel';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
 import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, SearchHit, SearchOptions, UnitWrite } from '../application/catalog.ports';
-import { fillItemNameWords, TxRepository, utcDate } from '@pos/platform';
+import { TxRepository, utcDate } from '@pos/platform';
 import { ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
+import { fillItemNameWords } from './item-name-words.backfill';
 
 /** Every write of an items row moves its version on (ItemRecord.version). */
 const NEXT_VERSION = () => 'version + 1';

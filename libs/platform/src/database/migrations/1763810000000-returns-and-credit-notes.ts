@@ -1,8 +1,11 @@
 import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
 import { col, fk } from '../columns';
 
-/** The reasons a customer may give, seeded for every installation (production included). */
-export const DEFAULT_RETURN_REASONS = [
+/**
+ * The reasons a customer may give, seeded for every installation (production included). Frozen as
+ * this migration first wrote them; the returns context owns the live list (DEFAULT_RETURN_REASONS).
+ */
+const REASONS = [
   { code: 'damaged', name: 'Damaged' },
   { code: 'defective', name: 'Defective' },
   { code: 'wrong_item', name: 'Wrong item' },
@@ -161,7 +164,7 @@ export class ReturnsAndCreditNotes1763810000000 implements MigrationInterface {
     for (const t of tables) await q.createTable(t);
     await q.addColumn('invoices', new TableColumn(col.money('credited')));
     const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
-    for (const [i, r] of DEFAULT_RETURN_REASONS.entries()) {
+    for (const [i, r] of REASONS.entries()) {
       await q.query('INSERT INTO return_reasons (code, name, is_active, sort_order, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
         r.code,
         r.name,

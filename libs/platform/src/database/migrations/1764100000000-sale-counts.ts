@@ -1,5 +1,4 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
-import { utcMonthOf } from '@pos/kernel';
 
 /**
  * The sales feeds' counts at two grains (issue 11: feed p99 at a million sales). sale_day_counts
@@ -10,6 +9,9 @@ import { utcMonthOf } from '@pos/kernel';
  * ends of a date range from the day rows; a page then reads the days of the one month it falls in.
  * Both grains are written by the same statement (a two-row upsert) in the transaction that inserts
  * a sale or changes its status. Filled here from the sales recorded, replacing sale_day_counts.
+ *
+ * Frozen: the fill below is a copy of the code as this migration first ran, so the migration never
+ * changes with the runtime. The sales context keeps the live recount (`fillSaleCounts`).
  */
 export class SaleCounts1764100000000 implements MigrationInterface {
   name = 'SaleCounts1764100000000';
@@ -28,7 +30,7 @@ export class SaleCounts1764100000000 implements MigrationInterface {
         ],
       }),
     );
-    await fillSaleCounts(q, q.connection.options.type === 'mysql');
+    await fill(q, q.connection.options.type === 'mysql');
     await q.dropTable('sale_day_counts');
   }
 
@@ -52,11 +54,16 @@ export class SaleCounts1764100000000 implements MigrationInterface {
   }
 }
 
-/**
- * (Re)counts sale_counts from the sales: the day rows grouped in the database, the month rows from
- * them (the migration's fill, and the recount after a bulk load that wrote the sales table directly).
- */
-export async function fillSaleCounts(q: { query(sql: string, params?: unknown[]): Promise<unknown> }, mysql: boolean): Promise<void> {
+const DAY_MS = 86_400_000;
+
+/** The first day of the UTC month that `day` (days since 1970-01-01) falls in. */
+function monthOf(day: number): number {
+  const d = new Date(day * DAY_MS);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / DAY_MS;
+}
+
+/** Counts sale_counts from the sales: the day rows grouped in the database, the month rows from them. */
+async function fill(q: { query(sql: string, params?: unknown[]): Promise<unknown> }, mysql: boolean): Promise<void> {
   const day = mysql ? "DATEDIFF(created_at, '1970-01-01')" : 'CAST(julianday(created_at) - 2440587.5 AS INTEGER)';
   await q.query('DELETE FROM sale_counts');
   await q.query(
@@ -65,7 +72,7 @@ export async function fillSaleCounts(q: { query(sql: string, params?: unknown[])
   const days = (await q.query("SELECT day, store_id, warehouse_id, status, n FROM sale_counts WHERE grain = 'd'")) as Record<string, unknown>[];
   const months = new Map<string, [number, number, number, string, number]>();
   for (const r of days) {
-    const key = [utcMonthOf(Number(r.day)), Number(r.store_id), Number(r.warehouse_id), String(r.status)] as const;
+    const key = [monthOf(Number(r.day)), Number(r.store_id), Number(r.warehouse_id), String(r.status)] as const;
     const id = key.join('|');
     const row = months.get(id) ?? [...key, 0];
     row[4] += Number(r.n);
@@ -80,3 +87,9 @@ export async function fillSaleCounts(q: { query(sql: string, params?: unknown[])
     );
   }
 }
+
+/**
+ * @deprecated Transitional, until the sales repository imports its own `fillSaleCounts`
+ * (libs/sales/src/infrastructure/sale-counts.backfill.ts): then this alias goes.
+ */
+export const fillSaleCounts = fill;
