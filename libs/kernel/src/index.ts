@@ -8,3 +8,4 @@ export * from './local-time';
 export * from './change-cursor';
 export * from './record-version';
 export * from './seeded-random';
+export * from './document-number';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { Clock, ConflictError, FieldErrors, ForbiddenError, NotFoundError, ValidationFailedError } from '@pos/kernel';
+import { Clock, ConflictError, documentNumber, FieldErrors, ForbiddenError, NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, hasPermission, Principal } from '@pos/identity';
 import { StockLedger, StockLine, StoreContext } from '@pos/catalog';
 import { APP_CONFIG, AppConfig, AuditLog, ChangeLog, DomainEvents, IdempotentOutcome, IdempotentRequests, withTransactionRetry } from '@pos/platform';
@@ -48,8 +48,6 @@ interface PreparedLine {
   notes: string | null;
   refund: LineRefund;
 }
-
-const number = (prefix: string, storeCode: string, n: number) => `${prefix}-${storeCode}-${String(n).padStart(6, '0')}`;
 
 /**
  * Creating returns and moving them through their states (decisions.md): pending -> approved ->
@@ -135,7 +133,7 @@ export class ReturnWorkflowService {
     const warehouses = [...new Set(lines.map((l) => l.warehouseId))];
     const sum = (pick: (r: LineRefund) => number) => lines.reduce((a, l) => a + pick(l.refund), 0);
     const created = await this.returns.insertReturn({
-      number: number('RET', store.code, await this.returns.nextNumber(store.id, 'return')),
+      number: documentNumber('return', store.code, await this.returns.nextNumber(store.id, 'return')),
       storeId: store.id,
       saleId: sale.sale.id,
       receiptNumber: sale.sale.receiptNumber,
@@ -309,7 +307,7 @@ export class ReturnWorkflowService {
     const store = (await this.stores.store(r.storeId))!;
     const creditNote = sale.invoice
       ? await this.returns.insertCreditNote({
-          number: number('CN', store.code, await this.returns.nextNumber(store.id, 'credit_note')),
+          number: documentNumber('credit_note', store.code, await this.returns.nextNumber(store.id, 'credit_note')),
           storeId: r.storeId,
           saleId: r.saleId,
           invoiceId: sale.invoice.id,
