@@ -41,12 +41,16 @@ import { StoresController } from './catalog/stores.controller';
 import { CategoriesController } from './catalog/categories.controller';
 import { ItemsController } from './catalog/items.controller';
 import { InventoryController } from './catalog/inventory.controller';
-import { ReferenceController } from './catalog/reference.controller';
-import { PosProductsController } from './catalog/pos-products.controller';
+import { ReferenceController } from './pricing/reference.controller';
+import { PosProductsController } from './pricing/pos-products.controller';
 import { DataStoresController } from './integration/data-stores.controller';
 import { DataCatalogController } from './integration/data-catalog.controller';
 import { CustomersController } from './customers/customers.controller';
 import { PricingController } from './pricing/pricing.controller';
+import { RulesInForceController } from './pricing/rules-in-force.controller';
+import { ItemPricesController } from './pricing/item-prices.controller';
+import { TaxController } from './pricing/tax.controller';
+import { DiscountApprovalsController } from './pricing/discount-approvals.controller';
 import { PricingRulesController } from './pricing/pricing-rules.controller';
 import { BundlesController } from './pricing/bundles.controller';
 import { CurrenciesController } from './pricing/currencies.controller';
@@ -113,7 +117,12 @@ const appModuleMetadata = (config: AppConfig) => ({
     PosProductsController,
     CustomersController,
     CurrenciesController,
+    // PricingController's routes, split by resource; this order keeps the OpenAPI document's.
     PricingController,
+    RulesInForceController,
+    ItemPricesController,
+    TaxController,
+    DiscountApprovalsController,
     PricingRulesController,
     BundlesController,
     BulkPricesController,

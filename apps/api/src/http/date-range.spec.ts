@@ -1,4 +1,4 @@
-import { dayEnd, dayStart } from './date-range';
+import { dayEnd, dayStart, lastInstantOfDay } from './date-range';
 
 describe('date-range query parameters', () => {
   it('a date-only value names a whole UTC day: start at its midnight, end at the next', () => {
@@ -23,5 +23,10 @@ describe('date-range query parameters', () => {
     expect(dayEnd(undefined)).toBeUndefined();
     expect(dayStart('')).toBeUndefined();
     expect(dayEnd('')).toBeUndefined();
+  });
+
+  it('an inclusive validity end: the last millisecond of a date-only day, a date-time as given', () => {
+    expect(lastInstantOfDay('2026-03-14').toISOString()).toBe('2026-03-14T23:59:59.999Z');
+    expect(lastInstantOfDay('2026-03-14T10:30:00+01:00').toISOString()).toBe('2026-03-14T09:30:00.000Z');
   });
 });

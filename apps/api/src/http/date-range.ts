@@ -18,3 +18,11 @@ export function dayEnd(date: string | undefined): Date | undefined {
   if (date.length === DATE_ONLY) d.setUTCDate(d.getUTCDate() + 1);
   return d;
 }
+
+/**
+ * The last instant of a date-only value (23:59:59.999 UTC), a date-time as given: for validity
+ * windows stored with an inclusive end (rules' and bundles' valid_to), unlike query ranges above.
+ */
+export function lastInstantOfDay(date: string): Date {
+  return new Date(date.length === DATE_ONLY ? `${date}T23:59:59.999Z` : date);
+}

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Principal } from '@pos/identity';
-import { amountToMinor } from '@pos/kernel';
 import { BulkPriceService, CurrencyDecimals } from '@pos/pricing';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { BulkPricesDto } from './pricing.dto';
+import { bulkPriceChanges } from './pricing.mapper';
 import { BulkPriceJob } from './pricing.responses';
 import { ApiEnvelope } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
@@ -36,12 +36,7 @@ export class BulkPricesController {
     for (const book of new Set(body.changes.map((c) => c.price_book_id))) if (!decimals.has(book)) decimals.set(book, await this.currencies.ofPriceBook(book!));
     const job = await this.bulk.submit(
       p,
-      body.changes.map((c, i) => ({
-        itemId: c.item_id,
-        price: amountToMinor(c.price, decimals.get(c.price_book_id)!, `changes.${i}.price`),
-        priceBookId: c.price_book_id,
-        minQuantity: c.min_quantity,
-      })),
+      bulkPriceChanges(body, (book) => decimals.get(book)!),
     );
     return withJobId(job);
   }

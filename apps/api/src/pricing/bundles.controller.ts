@@ -10,10 +10,9 @@ import { pageRequest } from '../http/page-query.dto';
 import { AvailabilityQuery, BundleCalculateDto, BundleListQuery, CreateBundleDto, UpdateBundleDto } from './pricing.dto';
 import { Bundle, BundleAvailability, BundleCalculation } from './pricing.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
+import { bundleCreateInput, bundleUpdateInput } from './pricing.mapper';
 import { IdempotentCreate } from '../http/idempotency.decorator';
 import { PatchToo } from '../http/partial-update';
-
-const endOfDay = (d: string) => new Date(d.length === 10 ? `${d}T23:59:59.999Z` : d);
 
 @ApiTags('Bundles')
 @Controller('bundles')
@@ -44,17 +43,7 @@ export class BundlesController {
   @ApiEnvelope(Bundle, { status: 201 })
   @ApiErrors(409)
   async create(@CurrentPrincipal() p: Principal, @Body() b: CreateBundleDto) {
-    return this.bundles.create(p, {
-      name: b.name,
-      code: b.code,
-      description: b.description ?? null,
-      price: (await this.price(b.price))!,
-      active: b.is_active ?? true,
-      storeIds: b.store_ids ?? [],
-      validFrom: b.valid_from ? new Date(b.valid_from) : null,
-      validTo: b.valid_to ? endOfDay(b.valid_to) : null,
-      components: b.items.map((i) => ({ itemId: i.item_id, quantity: i.quantity })),
-    });
+    return this.bundles.create(p, bundleCreateInput(b, (await this.price(b.price))!));
   }
 
   @Post('calculate')
@@ -86,17 +75,7 @@ export class BundlesController {
   @ApiEnvelope(Bundle)
   @ApiErrors(409)
   async update(@CurrentPrincipal() p: Principal, @Param('bundle', IdPipe) id: number, @Body() b: UpdateBundleDto) {
-    return this.bundles.update(p, id, {
-      name: b.name,
-      code: b.code,
-      description: b.description,
-      price: await this.price(b.price),
-      active: b.is_active,
-      storeIds: b.store_ids,
-      validFrom: b.valid_from === undefined ? undefined : new Date(b.valid_from),
-      validTo: b.valid_to === undefined ? undefined : endOfDay(b.valid_to),
-      components: b.items?.map((i) => ({ itemId: i.item_id, quantity: i.quantity })),
-    });
+    return this.bundles.update(p, id, bundleUpdateInput(b, await this.price(b.price)));
   }
 
   @Delete(':bundle')

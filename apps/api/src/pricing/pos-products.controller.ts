@@ -6,8 +6,8 @@ import { Principal } from '@pos/identity';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
-import { PosProductQuery, PosProductsQuery, PosSearchQuery } from './catalog.dto';
-import { PosProduct } from './catalog.responses';
+import { PosProductQuery, PosProductsQuery, PosSearchQuery } from '../catalog/catalog.dto';
+import { PosProduct } from '../catalog/catalog.responses';
 import { ApiEnvelope } from '../http/openapi';
 
 @ApiTags('POS: products')

@@ -1,8 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { Discount } from '@pos/pricing';
-import { amountToMinor, toMinor, ValidationFailedError } from '@pos/kernel';
 import { PageQueryDto } from '../http/page-query.dto';
 import {
   NestedArray,
@@ -220,18 +218,6 @@ export class DiscountApproveDto {
   })
   base_amount?: number;
   @RequiredString({ max: 128, description: 'The cart it is for (the checkout idempotency_key)' }) cart_reference!: string;
-}
-
-/** percent / percentage: value is 0-100 (to bp); amount / fixed: money (to minor units). */
-export function toDiscount(type: string | undefined, value: number | undefined, field: string, decimals: number): Discount | undefined {
-  if (!type && (value === undefined || value === 0)) return undefined;
-  if (!type) throw ValidationFailedError.field(`${field}_type`, `The ${field}_type field is required with ${field}_value.`);
-  if (value === undefined) throw ValidationFailedError.field(`${field}_value`, `The ${field}_value field is required with ${field}_type.`);
-  if (type === 'percent' || type === 'percentage') {
-    if (value > 100) throw ValidationFailedError.field(`${field}_value`, 'A percentage cannot exceed 100.');
-    return { type: 'percent', valueBp: toMinor(value, 2) };
-  }
-  return { type: 'amount', value: amountToMinor(value, decimals, `${field}_value`) };
 }
 
 export class PriceChangeDto {

@@ -7,7 +7,7 @@ import { requestFingerprint } from '@pos/platform';
 import { CurrencyDecimals } from '@pos/pricing';
 import { CheckoutInput, CheckoutService } from '@pos/sales';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
-import { toDiscount } from '../pricing/pricing.dto';
+import { toDiscount } from '../pricing/pricing.mapper';
 import { CheckoutDto, CheckoutValidateDto } from './sales.dto';
 import { CheckoutValidation, SaleDetail } from './sales.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';

@@ -58,6 +58,19 @@ export interface RuleValues {
   fixedPrice?: number;
 }
 
+/** At most this many rules in the in-force listings (a POS screen's worth; a chain runs far fewer). */
+const IN_FORCE_MAX = 1000;
+
+/**
+ * Whether a rule's scope reaches an item: the rule names the item, or the item's category, or
+ * neither items nor categories (it is for every item). Other conditions (customer group, store,
+ * quantity, subtotal, days and hours) are the engine's to judge on a cart.
+ */
+export function ruleCoversItem(conditions: { item_ids: number[]; category_ids: number[] }, item: { id: number; categoryId: number | null }): boolean {
+  const { item_ids: itemIds, category_ids: categoryIds } = conditions;
+  return (itemIds.length === 0 && categoryIds.length === 0) || itemIds.includes(item.id) || (item.categoryId !== null && categoryIds.includes(item.categoryId));
+}
+
 function valueFor(kind: RuleWrite['kind'], values: RuleValues): number | undefined {
   if (kind === 'percent_off') return values.percentOffBp;
   if (kind === 'amount_off') return values.amountOff;
@@ -94,6 +107,16 @@ export class PricingRuleService {
       return filter.validity === undefined || validityAt(c, at) === filter.validity;
     });
     return new Page(all.slice(pageOffset(page), pageOffset(page) + page.perPage).map(await this.views()), all.length, page.page, page.perPage);
+  }
+
+  /** The rules in force now (active and inside their validity window), highest priority first. */
+  async inForce(): Promise<ReturnType<typeof ruleViewInCurrency>[]> {
+    return (await this.list({ validity: 'active', isActive: true }, { page: 1, perPage: IN_FORCE_MAX })).items;
+  }
+
+  /** The rules in force whose scope reaches an item (ruleCoversItem): by the item, its category, or all items. */
+  async inForceForItem(item: { id: number; categoryId: number | null }): Promise<ReturnType<typeof ruleViewInCurrency>[]> {
+    return (await this.inForce()).filter((r) => ruleCoversItem(r.conditions, item));
   }
 
   /**
