@@ -1,3 +1,4 @@
+import { applyBasisPoints } from '@pos/kernel';
 import { Rand } from './random';
 import { dt, RowWriter } from './row-writer';
 import { Item, Reference, Store, VolumeOptions } from './types';
@@ -39,7 +40,7 @@ export async function loadReference(db: RowWriter, rand: Rand, o: VolumeOptions)
     await db.insertRow('tax_rates', { tax_class_id: await cls('reduced'), store_id: be, name: 'MwSt 7%', rate_bp: 700, is_active: 1, ...ts });
   }
   const storeRows = (await db.qr.query(
-    "SELECT s.id, s.code, s.timezone, s.prices_include_tax, s.default_warehouse_id FROM stores s WHERE s.code IN ('DT', 'AP', 'BE') ORDER BY s.id",
+    "SELECT s.id, s.code, s.timezone, s.currency_code, c.decimals, s.prices_include_tax, s.default_warehouse_id FROM stores s LEFT JOIN currencies c ON c.code = s.currency_code WHERE s.code IN ('DT', 'AP', 'BE') ORDER BY s.id",
   )) as Record<string, unknown>[];
   const rates = (await db.qr.query(
     'SELECT r.store_id, r.rate_bp, c.code FROM tax_rates r JOIN tax_classes c ON c.id = r.tax_class_id WHERE r.is_active = 1',
@@ -51,6 +52,7 @@ export async function loadReference(db: RowWriter, rand: Rand, o: VolumeOptions)
   for (const s of storeRows) {
     const storeId = Number(s.id);
     const code = String(s.code);
+    if (s.decimals === null || s.decimals === undefined) throw new Error(`seed:volume: store ${code}'s currency ${String(s.currency_code)} is not configured`);
     const cashiers: number[] = [];
     for (let k = 1; k <= 4; k++) {
       const email = `cashier${k}.${code.toLowerCase()}@volume.example.com`;
@@ -80,6 +82,8 @@ export async function loadReference(db: RowWriter, rand: Rand, o: VolumeOptions)
       id: storeId,
       code,
       tz: String(s.timezone),
+      currency: String(s.currency_code),
+      decimals: Number(s.decimals),
       inclusive: Boolean(Number(s.prices_include_tax)),
       warehouseId: Number(s.default_warehouse_id),
       share: shares[code] ?? 0.1,
@@ -135,7 +139,7 @@ export async function loadReference(db: RowWriter, rand: Rand, o: VolumeOptions)
   }
   await db.flushAll();
   const itemRows = (await db.qr.query(
-    'SELECT i.id, i.sku, i.name, i.base_price, i.cost, i.is_serial_tracked, c.code AS tax FROM items i LEFT JOIN tax_classes c ON c.id = i.tax_class_id WHERE i.is_active = 1 AND i.deleted_at IS NULL ORDER BY i.id',
+    'SELECT i.id, i.sku, i.name, i.category_id, i.base_price, i.cost, i.is_serial_tracked, c.code AS tax FROM items i LEFT JOIN tax_classes c ON c.id = i.tax_class_id WHERE i.is_active = 1 AND i.deleted_at IS NULL ORDER BY i.id',
   )) as Record<string, unknown>[];
   const items: Item[] = itemRows
     .filter((r) => Number(r.base_price) > 0)
@@ -143,7 +147,10 @@ export async function loadReference(db: RowWriter, rand: Rand, o: VolumeOptions)
       id: Number(r.id),
       sku: String(r.sku),
       name: String(r.name),
+      categoryId: r.category_id === null ? null : Number(r.category_id),
       price: Number(r.base_price),
+      bookPrice: Number(r.base_price) - applyBasisPoints(Number(r.base_price), 800),
+      bundlePrice: Number(r.base_price) - applyBasisPoints(Number(r.base_price), 500),
       cost: Number(r.cost),
       taxClass: String(r.tax ?? 'standard'),
       serial: Boolean(Number(r.is_serial_tracked)),

@@ -91,7 +91,7 @@ export class ReturnBook {
         id: sale.id,
         receiptNumber: sale.receiptNumber,
         customerId: sale.customer,
-        currency: store.code === 'BE' ? 'EUR' : 'USD',
+        currency: store.currency,
         invoiceId: sale.invoiceId,
         lines: sale.lineRows.map((r) => ({ id: Number(r.id), qty: Number(r.quantity) })),
       },

@@ -1,5 +1,8 @@
-import { booksBeforeTax } from '@pos/pricing';
-import { Rand, roundDiv } from './random';
+import { PricedLine } from '@pos/pricing';
+import { DrawnLine, drawCart, priceDrawnCart } from './cart';
+import { writeInvoice } from './invoices';
+import { paySale } from './payments';
+import { Rand } from './random';
 import { dt, RowWriter } from './row-writer';
 import { RETURN_RATE, ReturnBook } from './returns';
 import { Counts, DAY, Item, MoveFn, PlannedReturn, Reference, Session, Store, VolumeOptions } from './types';
@@ -30,125 +33,44 @@ const HOUR_WEIGHTS = [0, 0, 0, 0, 0, 0, 0, 0.2, 0.6, 0.8, 0.9, 1.1, 1.6, 1.5, 1.
 const HOUR_SUM = HOUR_WEIGHTS.reduce((a, w) => a + w, 0);
 
 /**
- * The n-th sale of a store's day, in one of its sessions: its lines (price sources, rule /
- * manual / cart discounts, tax per line half away from zero), payments (cash with change, card,
- * splits, on account), sometimes a void, its invoice (on-account ones paid later, partly, or
- * still open), the stock it takes, and perhaps a return planned for a later day.
+ * The n-th sale of a store's day, in one of its sessions: its cart drawn (cart.ts) and priced by
+ * the pricing engine as checkout prices it (price sources, rule / bundle / manual / cart
+ * discounts, tax), paid and settled as checkout settles it (payments.ts: cash with change, card,
+ * splits, on account), sometimes voided, its invoice (invoices.ts), the stock it takes, and
+ * perhaps a return planned for a later day.
  */
 export async function writeSale(t: Trading, store: Store, d: number, n: number, localMidnight: number, sessions: Session[]): Promise<void> {
-  const { db, rand, o, ref, counts, move, pickItem, returns, ids, receipt, returnsDue, openInvoices, now, firstDay } = t;
-  const { customers, central } = ref;
-  let hx = rand() * HOUR_SUM;
-  let hour = 0;
-  while (hour < 21 && hx > HOUR_WEIGHTS[hour]) hx -= HOUR_WEIGHTS[hour++];
-  const at = new Date(localMidnight + hour * 3_600_000 + Math.floor(rand() * 3_600_000));
+  const { db, rand, o, ref, counts, move, pickItem, returns, ids, receipt, returnsDue, firstDay } = t;
+  const at = saleTime(rand, localMidnight);
   const session = sessions[n % 3];
   const id = ids.sale++;
   const number = (receipt.get(store.id) ?? 0) + 1;
   receipt.set(store.id, number);
-  const customer = rand() < 0.2 ? customers[Math.floor(rand() * rand() * customers.length)] : null;
-  const cartDiscount = rand() < 0.03 ? 500 : 0; // 5% in bp
-  const lineCount = 1 + Math.floor(-Math.log(1 - rand() * 0.999) * 1.6);
-  const used = new Set<number>();
-  let subtotal = 0;
-  let discountTotal = 0;
-  let taxTotal = 0;
-  let total = 0;
-  const lines: { wh: number; item: Item; qty: number }[] = [];
-  const lineRows: Record<string, unknown>[] = [];
-  const centralLine = store.code !== 'BE' && rand() < 0.02;
-  const saleWarehouses = new Set<number>();
-  for (let l = 0; l < Math.min(lineCount, 8); l++) {
-    const item = pickItem();
-    if (used.has(item.id)) continue;
-    used.add(item.id);
-    const qty = rand() < 0.8 ? 1 : 2 + Math.floor(rand() * 3);
-    const wh = centralLine && l === 0 ? central : store.warehouseId;
-    saleWarehouses.add(wh);
-    const r = rand();
-    const source = r < 0.05 ? 'pricing_rule' : r < 0.11 ? 'price_book' : r < 0.13 ? 'manual' : r < 0.14 ? 'bundle' : r < 0.145 ? 'offline' : 'base';
-    const unitPrice = source === 'price_book' ? Math.round(item.price * 0.92) : item.price;
-    const gross = unitPrice * qty;
-    const ruleDiscount = source === 'pricing_rule' ? roundDiv(gross * 1000, 10000) : 0;
-    const bundleDiscount = source === 'bundle' ? roundDiv(gross * 500, 10000) : 0;
-    const manualDiscount = source === 'manual' ? roundDiv(gross * 1000, 10000) : 0;
-    const afterLine = gross - ruleDiscount - bundleDiscount - manualDiscount;
-    const cart = cartDiscount ? roundDiv(afterLine * cartDiscount, 10000) : 0;
-    const net = afterLine - cart;
-    const rate = store.rates[item.taxClass] ?? 0;
-    const tax = store.inclusive ? roundDiv(net * rate, 10000 + rate) : roundDiv(net * rate, 10000);
-    const lineTotal = store.inclusive ? net : net + tax;
-    // the records keep the books: amounts before tax in either tax mode
-    const books = booksBeforeTax({ gross, ruleDiscount, bundleDiscount, manualDiscount, cartDiscount: cart }, rate, store.inclusive);
-    subtotal += books.gross;
-    discountTotal += books.gross - books.net;
-    taxTotal += tax;
-    total += lineTotal;
-    lineRows.push({
-      id: ids.line++,
-      sale_id: id,
-      line_no: lines.length,
-      item_id: item.id,
-      sku: item.sku,
-      name: item.name,
-      factor: 1,
-      quantity: qty,
-      base_quantity: qty,
-      base_price: item.price,
-      unit_price: unitPrice,
-      unit_cost: item.cost,
-      price_source: source,
-      gross: books.gross,
-      rule_discount: books.ruleDiscount,
-      bundle_discount: books.bundleDiscount,
-      manual_discount: books.manualDiscount,
-      cart_discount: books.cartDiscount,
-      discount_reason: manualDiscount || cart ? 'volume seed' : null,
-      net: books.net,
-      tax_rate_bp: rate,
-      tax,
-      tax_exempted: 0,
-      total: lineTotal,
-      warehouse_id: wh,
-      returned_quantity: 0,
-    });
-    lines.push({ wh, item, qty });
-  }
-  // Payments: card, cash with change, a split, or on account (needs a customer).
-  const r = rand();
-  const onAccount = customer !== null && r < 0.15 ? total : 0;
-  const tenders: { code: string; type: string; amount: number; tendered: number | null; change: number }[] = [];
-  if (onAccount) tenders.push({ code: 'on_account', type: 'on_account', amount: total, tendered: null, change: 0 });
-  else if (r < 0.2) {
-    const card = Math.floor(total / 2);
-    const cashDue = total - card;
-    const tendered = Math.ceil(cashDue / 500) * 500;
-    tenders.push(
-      { code: 'card', type: 'card', amount: card, tendered: null, change: 0 },
-      { code: 'cash', type: 'cash', amount: cashDue, tendered, change: tendered - cashDue },
-    );
-  } else if (r < 0.6) {
-    const tendered = Math.ceil(total / 500) * 500;
-    tenders.push({ code: 'cash', type: 'cash', amount: total, tendered, change: tendered - total });
-  } else tenders.push({ code: 'card', type: 'card', amount: total, tendered: null, change: 0 });
-  for (const t of tenders) {
+  const customer = rand() < 0.2 ? ref.customers[Math.floor(rand() * rand() * ref.customers.length)] : null;
+  const cart = drawCart(rand, store, pickItem, ref.central);
+  const priced = priceDrawnCart(store, cart, at);
+  const lines = cart.lines;
+  const lineRows = priced.lines.map((l, i) => lineRow(ids.line++, id, i, lines[i], l));
+  const total = priced.total;
+  const paid = paySale(rand, store, total, customer !== null);
+  const onAccount = paid.onAccount;
+  for (const p of paid.tenders) {
     db.push('sale_payments', {
       id: ids.payment++,
       sale_id: id,
-      payment_method_id: await db.methodId(t.code),
-      method_code: t.code,
-      method_type: t.type,
-      amount: t.amount,
-      tendered: t.tendered,
-      change_amount: t.change,
+      payment_method_id: await db.methodId(p.code),
+      method_code: p.code,
+      method_type: p.type,
+      amount: p.amount,
+      tendered: p.tendered,
+      change_amount: p.change,
       reference: null,
       created_at: dt(at),
     });
-    if (t.type === 'cash') session.cashSales += t.amount;
+    if (p.type === 'cash') session.cashSales += p.amount;
   }
   const voided = rand() < 0.005;
   const voidedAt = new Date(at.getTime() + 5 * 60_000);
-  const change = tenders.reduce((a, t) => a + t.change, 0);
   const receiptNumber = `${store.code}-${String(number).padStart(6, '0')}`;
   const returnDay = d + 1 + Math.floor(rand() * 14);
   const planned =
@@ -156,7 +78,7 @@ export async function writeSale(t: Trading, store: Store, d: number, n: number, 
       ? await returns.planReturn(
           ids.return++,
           store,
-          { id, receiptNumber, customer, invoiceId: ids.invoice, tenders, lineRows, lines },
+          { id, receiptNumber, customer, invoiceId: ids.invoice, tenders: paid.tenders, lineRows, lines },
           (firstDay + returnDay) * DAY,
         )
       : null;
@@ -166,24 +88,25 @@ export async function writeSale(t: Trading, store: Store, d: number, n: number, 
     returnsDue.set(returnDay, due);
   }
   for (const row of lineRows) db.push('sale_items', row);
+  const warehouses = new Set(lines.map((l) => l.wh));
   db.push('sales', {
     id,
     store_id: store.id,
-    warehouse_id: saleWarehouses.size === 1 ? [...saleWarehouses][0] : null,
+    warehouse_id: warehouses.size === 1 ? [...warehouses][0] : null,
     session_id: session.id,
     user_id: session.userId,
     customer_id: customer,
     receipt_number: receiptNumber,
     status: voided ? 'voided' : planned ? (lineRows.every((l) => l.returned_quantity === l.quantity) ? 'refunded' : 'partially_refunded') : 'completed',
-    subtotal,
-    discount_total: discountTotal,
-    tax_total: taxTotal,
+    subtotal: priced.subtotal,
+    discount_total: priced.discountTotal,
+    tax_total: priced.taxTotal,
     total_amount: total,
     prices_include_tax: store.inclusive ? 1 : 0,
-    paid_amount: total - onAccount,
-    change_amount: change,
+    paid_amount: paid.paid,
+    change_amount: paid.change,
     balance_due: onAccount,
-    currency_code: store.code === 'BE' ? 'EUR' : 'USD',
+    currency_code: store.currency,
     reference: null,
     idempotency_key: `volume-${id}`,
     tax_exempt: 0,
@@ -195,61 +118,52 @@ export async function writeSale(t: Trading, store: Store, d: number, n: number, 
     created_at: dt(at),
     updated_at: dt(voided ? voidedAt : planned ? planned.at : at),
   });
-  if (voided) for (const t of tenders) if (t.type === 'cash') session.cashSales -= t.amount;
-  const due = new Date(at.getTime() + 30 * DAY);
-  const invoice = {
-    id: ids.invoice++,
-    sale_id: id,
-    store_id: store.id,
-    customer_id: customer,
-    number: `INV-${store.code}-${String(number).padStart(6, '0')}`,
-    status: voided ? 'void' : onAccount ? 'issued' : 'paid',
-    issued_at: dt(at),
-    due_at: dt(due),
-    amount: total,
-    paid: total - onAccount,
-    balance: voided ? 0 : onAccount,
-    credited: planned ? planned.lines.reduce((a, l) => a + l.refund.total, 0) : 0,
-    created_at: dt(at),
-    updated_at: dt(planned ? planned.at : at),
-  };
-  // A credit note for all of it credits the invoice; a part leaves it paid.
-  if (planned && invoice.credited >= total) invoice.status = 'credited';
-  if (onAccount && !voided) {
-    // Paid later: most by the due date, some in part, the recent ones not yet.
-    const p = rand();
-    const payAt = new Date(at.getTime() + (10 + Math.floor(rand() * 40)) * DAY);
-    if (payAt < now && p < 0.85) {
-      db.push('invoice_payments', {
-        invoice_id: invoice.id,
-        payment_method_id: await db.methodId('card'),
-        method_code: 'card',
-        amount: onAccount,
-        reference: null,
-        user_id: ref.managerId,
-        created_at: dt(payAt),
-      });
-      Object.assign(invoice, { status: 'paid', paid: total, balance: 0, updated_at: dt(payAt) });
-    } else if (payAt < now && p < 0.92) {
-      const part = Math.floor(onAccount / 2);
-      db.push('invoice_payments', {
-        invoice_id: invoice.id,
-        payment_method_id: await db.methodId('cash'),
-        method_code: 'cash',
-        amount: part,
-        reference: null,
-        user_id: ref.managerId,
-        created_at: dt(payAt),
-      });
-      Object.assign(invoice, { status: 'partially_paid', paid: total - onAccount + part, balance: onAccount - part, updated_at: dt(payAt) });
-    }
-    if (invoice.balance > 0) openInvoices.push({ id: invoice.id, createdAt: at, due, amount: total, balance: invoice.balance });
-  }
-  db.push('invoices', invoice);
+  if (voided) for (const p of paid.tenders) if (p.type === 'cash') session.cashSales -= p.amount;
+  await writeInvoice(t, store, { id, number, customer, at, total, onAccount, voided, planned });
   for (const l of lines) {
     move(l.item.id, l.wh, 'sale', -l.qty, at, 'sale', String(id), l.item.cost);
     if (voided) move(l.item.id, l.wh, 'void', l.qty, voidedAt, 'sale_void', String(id), l.item.cost);
   }
   counts.sales = (counts.sales ?? 0) + 1;
   o.progress?.(counts.sales);
+}
+
+/** When in the store's day the sale is rung up: an hour by HOUR_WEIGHTS, a moment within it. */
+function saleTime(rand: Rand, localMidnight: number): Date {
+  let hx = rand() * HOUR_SUM;
+  let hour = 0;
+  while (hour < 21 && hx > HOUR_WEIGHTS[hour]) hx -= HOUR_WEIGHTS[hour++];
+  return new Date(localMidnight + hour * 3_600_000 + Math.floor(rand() * 3_600_000));
+}
+
+/** A sale line as checkout records it from the priced line: the books (amounts before tax in either tax mode), tax and total. */
+function lineRow(lineId: number, saleId: number, lineNo: number, drawn: DrawnLine, l: PricedLine): Record<string, unknown> {
+  return {
+    id: lineId,
+    sale_id: saleId,
+    line_no: lineNo,
+    item_id: l.itemId,
+    sku: drawn.item.sku,
+    name: drawn.item.name,
+    factor: 1,
+    quantity: l.quantity,
+    base_quantity: l.quantity,
+    base_price: l.basePrice,
+    unit_price: l.unitPrice,
+    unit_cost: drawn.item.cost,
+    price_source: l.priceSource,
+    gross: l.books.gross,
+    rule_discount: l.books.ruleDiscount,
+    bundle_discount: l.books.bundleDiscount,
+    manual_discount: l.books.manualDiscount,
+    cart_discount: l.books.cartDiscount,
+    discount_reason: l.manualDiscount > 0 || l.cartDiscount > 0 ? 'volume seed' : null,
+    net: l.books.net,
+    tax_rate_bp: l.taxRateBp,
+    tax: l.tax,
+    tax_exempted: l.exemptedTax,
+    total: l.total,
+    warehouse_id: drawn.wh,
+    returned_quantity: 0,
+  };
 }

@@ -1,4 +1,5 @@
-import { largestRemainder, Rand } from './random';
+import { allocateByLargestRemainder } from '@pos/kernel';
+import { Rand } from './random';
 import { itemPicker } from './reference-data';
 import { ReturnBook } from './returns';
 import { dt, offsetMs, RowWriter } from './row-writer';
@@ -41,7 +42,7 @@ export async function trade(db: RowWriter, rand: Rand, o: VolumeOptions, ref: Re
     const season = date.getUTCMonth() === 11 ? 1.3 : date.getUTCMonth() === 0 ? 0.85 : 1;
     dayWeights.push(weekdayWeight[date.getUTCDay()] * season * (0.9 + rand() * 0.2));
   }
-  const dayTargets = largestRemainder(o.sales, dayWeights);
+  const dayTargets = allocateByLargestRemainder(o.sales, dayWeights.map(integerWeight));
   // Expected units a week of the item at position k of `items` in a store (1.9 lines a sale, 1.4 units a line).
   const rankOf = new Map(order.map((itemIndex, rank) => [itemIndex, rank]));
   const totalWeight = cumulative[cumulative.length - 1];
@@ -73,9 +74,9 @@ export async function trade(db: RowWriter, rand: Rand, o: VolumeOptions, ref: Re
 
   for (let d = 0; d < o.days; d++) {
     const dayStart = (firstDay + d) * DAY;
-    const storeTargets = largestRemainder(
+    const storeTargets = allocateByLargestRemainder(
       dayTargets[d],
-      stores.map((s) => s.share),
+      stores.map((s) => integerWeight(s.share)),
     );
     const weekly = new Date(dayStart).getUTCDay() === 1 || d === 0;
     for (const [storeIndex, store] of stores.entries()) {
@@ -156,4 +157,9 @@ export async function trade(db: RowWriter, rand: Rand, o: VolumeOptions, ref: Re
     await db.qr.query('INSERT INTO receipt_counters (store_id, last_number) VALUES (?, ?)', [storeId, n]);
   }
   await returns.writeCounters();
+}
+
+/** A fractional weight as the integer one the kernel's allocator takes (a millionth is finer than any count split here). */
+function integerWeight(w: number): number {
+  return Math.round(w * 1_000_000);
 }

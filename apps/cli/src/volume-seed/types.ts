@@ -15,6 +15,9 @@ export interface Store {
   id: number;
   code: string;
   tz: string;
+  /** The store's currency and its decimals (money has no default scale: a currency missing from the reference data stops the seed). */
+  currency: string;
+  decimals: number;
   inclusive: boolean;
   warehouseId: number;
   share: number;
@@ -26,7 +29,12 @@ export interface Item {
   id: number;
   sku: string;
   name: string;
+  categoryId: number | null;
   price: number;
+  /** The item's price in the seeded price book (8% below the base price). */
+  bookPrice: number;
+  /** The price of the seeded single-item bundle (5% below the base price). */
+  bundlePrice: number;
   cost: number;
   taxClass: string;
   serial: boolean;
