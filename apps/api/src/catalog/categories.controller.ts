@@ -6,6 +6,7 @@ import { MessageResult } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { CategoryListQuery, CreateCategoryDto, UpdateCategoryDto } from './catalog.dto';
+import { categoryCreateInput, categoryInput } from './catalog.mapper';
 import { Category, CategoryDetail, CategoryListEntry } from './catalog.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
@@ -35,13 +36,7 @@ export class CategoriesController {
   @ApiEnvelope(Category, { status: 201 })
   @ApiErrors(409)
   create(@Body() body: CreateCategoryDto) {
-    return this.categories.create({
-      name: body.name,
-      parentId: body.parent_id ?? null,
-      description: body.description,
-      isActive: body.is_active,
-      sortOrder: body.sort_order,
-    });
+    return this.categories.create(categoryCreateInput(body));
   }
 
   @Get(':category')
@@ -59,13 +54,7 @@ export class CategoriesController {
   @ApiEnvelope(Category)
   @ApiErrors(409)
   update(@Param('category', IdPipe) id: number, @Body() body: UpdateCategoryDto) {
-    return this.categories.update(id, {
-      name: body.name,
-      parentId: body.parent_id,
-      description: body.description,
-      isActive: body.is_active,
-      sortOrder: body.sort_order,
-    });
+    return this.categories.update(id, categoryInput(body));
   }
 
   @Delete(':category')

@@ -2,10 +2,10 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CatalogCurrency, InventoryService } from '@pos/catalog';
 import { Principal } from '@pos/identity';
-import { amountToMinor } from '@pos/kernel';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { pageRequest } from '../http/page-query.dto';
 import { AdjustmentDto, InventoryQuery, MovementQuery } from './catalog.dto';
+import { adjustmentInput } from './catalog.mapper';
 import { Adjustment, InventoryRow, StockMovement } from './catalog.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
@@ -51,20 +51,6 @@ export class InventoryController {
   @ApiEnvelope(Adjustment, { status: 201 })
   @ApiErrors([409, 'Not enough stock, or a level beyond 1,000,000,000 units'])
   async adjust(@CurrentPrincipal() p: Principal, @Body() body: AdjustmentDto) {
-    const decimals = await this.currency.decimals();
-    return this.inventory.adjust(p, {
-      type: body.type,
-      warehouseId: body.warehouse_id,
-      toWarehouseId: body.to_warehouse_id,
-      reference: body.reference,
-      notes: body.notes,
-      items: body.items.map((l, i) => ({
-        itemId: l.item_id,
-        quantity: l.quantity,
-        unitCost: l.unit_cost === undefined ? undefined : amountToMinor(l.unit_cost, decimals, `items.${i}.unit_cost`),
-        serialNumbers: l.serial_numbers?.map((s) => s.trim()),
-        notes: l.notes,
-      })),
-    });
+    return this.inventory.adjust(p, adjustmentInput(body, await this.currency.decimals()));
   }
 }

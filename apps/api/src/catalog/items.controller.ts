@@ -1,47 +1,20 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CatalogCurrency, InventoryService, ItemInput, ItemService } from '@pos/catalog';
+import { CatalogCurrency, InventoryService, ItemService } from '@pos/catalog';
 import { Principal } from '@pos/identity';
-import { amountToMinor } from '@pos/kernel';
 import { ReadOnReplica } from '@pos/platform';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { MessageResult } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { CheckNameQuery, CreateItemDto, ItemListQuery, ItemWriteDto, SerialQuery } from './catalog.dto';
+import { itemCreateInput, itemInput } from './catalog.mapper';
 import { Item, ItemDetail, ItemNameCheck, SerialNumber } from './catalog.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
 import { expectedVersions } from '../http/conditional';
 import { ApiIfMatch } from '../http/conditional.openapi';
 import { PatchToo } from '../http/partial-update';
-
-/** The item body to the use case's input; amounts in the catalog currency (its `decimals`: more is a 422 on the field). */
-export function itemInput(body: ItemWriteDto | CreateItemDto, decimals: number): ItemInput {
-  const money = (v: number, field: string) => amountToMinor(v, decimals, field);
-  return {
-    sku: body.sku,
-    name: body.name,
-    description: body.description,
-    categoryId: body.category_id,
-    basePrice: body.base_price === undefined ? undefined : money(body.base_price, 'base_price'),
-    cost: body.cost === undefined ? undefined : money(body.cost, 'cost'),
-    taxClassId: body.tax_class_id,
-    baseUnit: body.base_unit,
-    isActive: body.is_active,
-    isSerialTracked: body.is_serial_tracked,
-    reorderLevel: body.reorder_level,
-    reorderQuantity: body.reorder_quantity,
-    barcodes: body.barcodes?.map((b) => b.trim()),
-    units: body.units?.map((u, i) => ({
-      name: u.name.trim(),
-      factor: u.factor,
-      price: u.price === undefined ? null : money(u.price, `units.${i}.price`),
-      barcode: u.barcode?.trim() || null,
-    })),
-    warehouseReorderLevels: body.warehouse_reorder_levels?.map((w) => ({ warehouseId: w.warehouse_id, reorderLevel: w.reorder_level ?? null })),
-  };
-}
 
 @ApiTags('Catalog: items')
 @Controller('items')
@@ -98,8 +71,7 @@ export class ItemsController {
   @ApiEnvelope(ItemDetail, { status: 201 })
   @ApiErrors(409)
   async create(@CurrentPrincipal() p: Principal, @Body() body: CreateItemDto) {
-    const input = itemInput(body, await this.currency.decimals());
-    return this.items.create(p, { ...input, sku: body.sku, name: body.name, basePrice: input.basePrice! });
+    return this.items.create(p, itemCreateInput(body, await this.currency.decimals()));
   }
 
   @PatchToo()

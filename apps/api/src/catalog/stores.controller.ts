@@ -6,6 +6,7 @@ import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators
 import { IdPipe } from '../http/id.pipe';
 import { PageQueryDto, pageRequest } from '../http/page-query.dto';
 import { StoreListQuery, StoreWarehousesQuery, WarehouseListQuery } from './stores.dto';
+import { standaloneWarehousesView } from './catalog.mapper';
 import { PaymentMethod, StandaloneWarehouses, Store, Warehouse, WarehouseDetail } from './catalog.responses';
 import { ApiEnvelope } from '../http/openapi';
 
@@ -62,8 +63,7 @@ export class StoresController {
   })
   @ApiEnvelope(StandaloneWarehouses)
   async standalone(@CurrentPrincipal() p: Principal) {
-    const page = await this.stores.warehouses(p, { standaloneOnly: true }, { page: 1, perPage: STANDALONE_MAX });
-    return { warehouses: page.items, count: page.total };
+    return standaloneWarehousesView(await this.stores.warehouses(p, { standaloneOnly: true }, { page: 1, perPage: STANDALONE_MAX }));
   }
 
   @Get('warehouses/:warehouse')

@@ -1,33 +1,19 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CustomerInput, CustomerService } from '@pos/customers';
+import { CustomerService } from '@pos/customers';
 import { Principal } from '@pos/identity';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { MessageResult } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { CreateCustomerDto, CreateCustomerGroupDto, CustomerListQuery, CustomerSearchQuery, CustomerWriteDto } from './customers.dto';
+import { customerCreateInput, customerInput } from './customers.mapper';
 import { Customer, CustomerGroup } from './customers.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
 import { expectedVersions } from '../http/conditional';
 import { ApiIfMatch } from '../http/conditional.openapi';
 import { PatchToo } from '../http/partial-update';
-
-function customerInput(b: CustomerWriteDto): CustomerInput {
-  return {
-    name: b.name,
-    email: b.email,
-    phone: b.phone,
-    address: b.address,
-    customerGroupId: b.customer_group_id,
-    storeId: b.store_id,
-    status: b.status,
-    paymentTermsDays: b.payment_terms_days,
-    taxExempt: b.tax_exempt,
-    notes: b.notes,
-  };
-}
 
 @ApiTags('Customers')
 @Controller()
@@ -53,7 +39,7 @@ export class CustomersController {
   @ApiEnvelope(Customer, { status: 201 })
   @ApiErrors(409)
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateCustomerDto) {
-    return this.customers.create(p, { ...customerInput(body), name: body.name });
+    return this.customers.create(p, customerCreateInput(body));
   }
 
   @Get('customers/search')

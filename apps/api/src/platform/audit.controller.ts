@@ -7,6 +7,7 @@ import { dayEnd, dayStart } from '../http/date-range';
 import { ApiEnvelope, defineView, s } from '../http/openapi';
 import { PageQueryDto, pageRequest } from '../http/page-query.dto';
 import { OptionalDate, OptionalInt, OptionalString } from '../http/validators';
+import { auditEntryView } from './platform.mapper';
 
 export class AuditLogQuery extends PageQueryDto {
   @OptionalInt() store_id?: number;
@@ -59,16 +60,6 @@ export class AuditLogController {
       },
       pageRequest(q, { default: 50, max: 200 }),
     );
-    return page.map((e) => ({
-      id: e.id,
-      action: e.action,
-      actor: e.actorId === null ? null : { id: e.actorId, name: e.actorName },
-      store_id: e.storeId,
-      target: { type: e.targetType, id: e.targetId },
-      before: e.before,
-      after: e.after,
-      request_id: e.requestId,
-      created_at: e.createdAt.toISOString(),
-    }));
+    return page.map(auditEntryView);
   }
 }

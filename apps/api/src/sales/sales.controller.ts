@@ -10,6 +10,7 @@ import { envelope } from '../http/envelope';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { InvoiceListQuery, InvoicePaymentDto, ReceiptQuery, SaleListQuery, SaleSearchQuery, VoidDto } from './sales.dto';
+import { saleWithReturnsView } from './sales.mapper';
 import { Invoice, InvoiceDetail, Receipt, SaleDetail, SaleSummary } from './sales.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
@@ -59,9 +60,8 @@ export class SalesController {
   @ApiOperation({ summary: 'A sale: lines with price source, discounts, tax and returned quantity; payments; invoice; its returns' })
   @ApiEnvelope(SaleDetail)
   async show(@CurrentPrincipal() p: Principal, @Param('sale', IdPipe) id: number) {
-    // The sale's returns are composed here, at the edge, so the sales context never depends on returns.
     const sale = await this.sales.show(p, id);
-    return { ...sale, returns: await this.returns.ofSale(p, id) };
+    return saleWithReturnsView(sale, await this.returns.ofSale(p, id));
   }
 
   @Get('sales/:sale/receipt')

@@ -2,7 +2,7 @@ import { amountToMinor, FieldErrors, ValidationFailedError } from '@pos/kernel';
 import { UploadCommand, UploadTransaction } from '@pos/sync';
 import { AppValidationPipe } from '../http/validation';
 import { requestFingerprint as fingerprint } from '@pos/platform';
-import { checkoutInput } from '../sales/checkout.controller';
+import { checkoutInput } from '../sales/sales.mapper';
 import { CheckoutDto } from '../sales/sales.dto';
 import { CreateCustomerDto } from '../customers/customers.dto';
 import { OfflineCashMovementDto, SyncTransactionDto } from './sync.dto';

@@ -16,6 +16,7 @@ import {
   WebhookDeliverySchema,
   WebhookEndpointSchema,
 } from './webhooks.dto';
+import { endpointInput } from './webhooks.mapper';
 import { ApiEnvelope, ApiErrors, ApiMessage } from './webhooks.openapi';
 import { ApiEnvelope as ApiDataEnvelope } from '../http/openapi';
 import { TestWebhookDto } from './webhook-events.dto';
@@ -46,7 +47,7 @@ export class WebhooksController {
   @ApiEnvelope(CreatedWebhookEndpointSchema, { status: 201, description: 'Created, with its signing secret (shown once)' })
   @ApiErrors(400, 413, 422)
   create(@CurrentPrincipal() p: Principal, @Body() b: CreateWebhookDto) {
-    return this.webhooks.create({ url: b.url, events: b.events, description: b.description, active: b.active, replayFrom: b.replay_from }, p.userId);
+    return this.webhooks.create(endpointInput(b), p.userId);
   }
 
   @Get()
@@ -87,7 +88,7 @@ export class WebhooksController {
   @ApiEnvelope(WebhookEndpointSchema)
   @ApiErrors(400, 404, 413, 422)
   update(@Param('webhook', IdPipe) id: number, @Body() b: UpdateWebhookDto) {
-    return this.webhooks.update(id, { url: b.url, events: b.events, description: b.description, active: b.active, replayFrom: b.replay_from });
+    return this.webhooks.update(id, endpointInput(b));
   }
 
   @Delete(':webhook')
