@@ -17,6 +17,7 @@ export { SaleViews, invoiceView } from './application/sale.views';
 export { SaleFactsReader, ReceivablesReader } from './application/sale-read-models';
 export type { SaleDetailView } from './application/sale.views';
 export * from './application/sale.events';
-export type { SaleRecord, SaleItemRecord, SalePaymentRecord, InvoiceRecord, ReceivableFilter, ReceivableGroup } from './application/sale.ports';
+export type { SaleRecord, SaleItemRecord, SalePaymentRecord, InvoiceRecord } from './application/sale.ports';
+export type { ReceivableFilter, ReceivableGroup } from './application/sale-queries.ports';
 export { settle } from './domain/payments';
 export type { Settlement, Tender, TenderType } from './domain/payments';

@@ -5,12 +5,17 @@ import { CustomersModule } from '@pos/customers';
 import { PricingModule } from '@pos/pricing';
 import { SessionSalesTotals, SessionsModule } from '@pos/sessions';
 import { CheckoutService } from './application/checkout.service';
+import { CheckoutCompletion } from './application/checkout-completion';
 import { CheckoutDiscounts } from './application/checkout-discounts';
+import { CheckoutLines } from './application/checkout-lines';
 import { CheckoutOfflinePrices } from './application/checkout-offline-prices';
+import { CheckoutPreparation } from './application/checkout-preparation';
 import { SaleReviewRepository } from './application/sale-review.ports';
 import { SaleReviewService } from './application/sale-review.service';
 import { CheckoutPayments } from './application/checkout-payments';
 import { CheckoutRecords } from './application/checkout-records';
+import { InvoiceRepository } from './application/invoice.ports';
+import { SaleQueries } from './application/sale-queries.ports';
 import { SaleRepository } from './application/sale.ports';
 import { InvoiceService, SaleService } from './application/sale.service';
 import { SaleReturns } from './application/sale-returns';
@@ -19,6 +24,8 @@ import { SaleViews } from './application/sale.views';
 import { ReceivablesReader, SaleFactsReader } from './application/sale-read-models';
 import { SALE_ENTITIES } from './infrastructure/sale.entities';
 import { TypeOrmSaleRepository } from './infrastructure/sale.repository';
+import { TypeOrmInvoiceRepository } from './infrastructure/invoice.repository';
+import { SqlSaleQueries } from './infrastructure/sale-queries.repository';
 import { SaleReviewEntity, TypeOrmSaleReviewRepository } from './infrastructure/sale-review.repository';
 import { SaleSessionTotals } from './infrastructure/session-sales.totals';
 
@@ -27,10 +34,13 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
   imports: [TypeOrmModule.forFeature([...SALE_ENTITIES, SaleReviewEntity]), CatalogModule, CustomersModule, PricingModule, SessionsModule],
   providers: [
     CheckoutService,
-    CheckoutRecords,
+    CheckoutPreparation,
     CheckoutDiscounts,
-    CheckoutOfflinePrices,
+    CheckoutLines,
     CheckoutPayments,
+    CheckoutOfflinePrices,
+    CheckoutRecords,
+    CheckoutCompletion,
     SaleReviewService,
     { provide: SaleReviewRepository, useClass: TypeOrmSaleReviewRepository },
     SaleService,
@@ -42,6 +52,8 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     ReceivablesReader,
     { provide: SessionSalesTotals, useClass: SaleSessionTotals },
     { provide: SaleRepository, useClass: TypeOrmSaleRepository },
+    { provide: InvoiceRepository, useClass: TypeOrmInvoiceRepository },
+    { provide: SaleQueries, useClass: SqlSaleQueries },
   ],
   exports: [
     CheckoutService,

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { minorToString, ValidationFailedError } from '@pos/kernel';
-import { PaymentMethodRecord, StoreContext, StoreRecord } from '@pos/catalog';
+import { StoreContext, StoreRecord } from '@pos/catalog';
 import { PricedCartResult } from '@pos/pricing';
-import { settle, TenderType } from '../domain/payments';
+import { settle } from '../domain/payments';
+import { resolveTenderMethods, settlementProblems, tenderType } from '../domain/tenders';
 import { CheckoutInput, SettledPayments } from './checkout.types';
 
-const tenderType = (m: PaymentMethodRecord): TenderType => (['cash', 'card', 'on_account'].includes(m.type) ? (m.type as TenderType) : 'other');
-
 /**
- * Checkout step: the tenders against the server's total (the settlement rules are the domain's
- * `settle`): the store's payment methods, tendered cash and its change, on-account needing a
- * customer. The legacy `payment_method` / `payment_method_id` pay the whole total.
+ * Checkout step: the tenders against the server's total: the store's payment methods, tendered
+ * cash and its change, on-account needing a customer (the rules are the domain's: `settle`, and
+ * tenders.ts for the methods and the problems by field). The legacy `payment_method` /
+ * `payment_method_id` pay the whole total.
  */
 @Injectable()
 export class CheckoutPayments {
@@ -34,28 +34,15 @@ export class CheckoutPayments {
       this.requireTenders(input);
       payments = [{ code: input.legacyPaymentMethod, methodId: input.legacyPaymentMethodId, amount: total }];
     }
-    const errors: Record<string, string[]> = {};
-    const resolved = payments.map((p, i) => {
-      const byCode = p.code === undefined ? undefined : methods.find((m) => m.code === p.code);
-      const byId = p.methodId === undefined ? undefined : methods.find((m) => m.id === p.methodId);
-      if (byCode && byId && byCode !== byId)
-        errors[`payments.${i}.payment_method_id`] = ['The payment_method_id names another method than payment_method_code.'];
-      const method = byCode ?? byId;
-      if (!method) errors[`payments.${i}.payment_method_code`] = ['The selected payment method is not available in this store.'];
-      return method;
-    });
+    const { methods: resolved, errors } = resolveTenderMethods(payments, methods);
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
     const s = settle(
       total,
       payments.map((p, i) => ({ type: tenderType(resolved[i]!), amount: p.amount, tendered: p.tendered, change: p.change })),
       (v) => minorToString(v, priced.decimals),
     );
-    for (const problem of s.problems) {
-      const key = problem.index === null ? 'payments' : `payments.${problem.index}.${problem.field ?? 'amount'}`;
-      (errors[key] ??= []).push(problem.message);
-    }
-    if (s.onAccount > 0 && input.customerId === undefined) errors.customer_id = ['An on-account payment needs a customer.'];
-    if (Object.keys(errors).length) throw new ValidationFailedError(errors);
+    const problems = settlementProblems(s, input.customerId !== undefined);
+    if (Object.keys(problems).length) throw new ValidationFailedError(problems);
     return {
       tenders: payments.map((p, i) => ({
         method: resolved[i]!,

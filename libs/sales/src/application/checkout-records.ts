@@ -1,14 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@pos/identity';
-import { InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository } from './sale.ports';
-import { CheckoutInput, PreparedSale } from './checkout.types';
+import { InvoiceRepository } from './invoice.ports';
+import { SaleItemRecord, SaleRepository } from './sale.ports';
+import { CheckoutInput, PreparedSale, WrittenSale } from './checkout.types';
 
+/** MySQL's DATETIME keeps no fraction: records in memory in whole seconds are exactly what a later read returns. */
 export const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
 
 /** Checkout step: the receipt number, the sale, its lines and payments, and its invoice, as records. */
 @Injectable()
 export class CheckoutRecords {
-  constructor(private readonly sales: SaleRepository) {}
+  constructor(
+    private readonly sales: SaleRepository,
+    private readonly invoices: InvoiceRepository,
+  ) {}
 
   /** The receipt number, the sale, its lines and payments, and its invoice. */
   async write(
@@ -18,7 +23,7 @@ export class CheckoutRecords {
     sessionId: number | null,
     now: Date,
     times: { createdAt: Date; syncedAt: Date | null },
-  ): Promise<{ sale: SaleRecord; items: SaleItemRecord[]; payments: SalePaymentRecord[]; invoice: InvoiceRecord }> {
+  ): Promise<WrittenSale> {
     const at = times.createdAt;
     const number = await this.sales.nextReceiptNumber(p.store.id);
     const cart = p.priced.cart;
@@ -105,7 +110,7 @@ export class CheckoutRecords {
         createdAt: at,
       })),
     );
-    const invoice = await this.sales.insertInvoice({
+    const invoice = await this.invoices.insertInvoice({
       saleId: sale.id,
       storeId: p.store.id,
       customerId: input.customerId ?? null,

@@ -1,5 +1,6 @@
 import { PaymentMethodRecord, StoreRecord } from '@pos/catalog';
 import { Discount, PricedCartResult } from '@pos/pricing';
+import type { InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord } from './sale.ports';
 
 export interface CheckoutLineInput {
   itemId: number;
@@ -52,6 +53,9 @@ export interface OfflineSaleTimes {
   syncedAt: Date;
 }
 
+/** How a sale reaches checkout: rung up at a till now, or uploaded by a terminal that sold offline. */
+export type CheckoutMode = { kind: 'online' } | ({ kind: 'offline' } & OfflineSaleTimes);
+
 /** One tender as settled: what it pays towards the total, the cash handed over and the change. */
 export interface SettledTender {
   method: PaymentMethodRecord;
@@ -97,4 +101,12 @@ export interface PreparedSale extends SettledPayments, DiscountApprovals {
   priced: PricedCartResult;
   warehouses: number[];
   paymentTermsDays: number;
+}
+
+/** What the records step wrote: the sale, its lines and payments, its invoice (with their ids). */
+export interface WrittenSale {
+  sale: SaleRecord;
+  items: SaleItemRecord[];
+  payments: SalePaymentRecord[];
+  invoice: InvoiceRecord;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SaleFacts } from './sale.events';
-import { ReceivableFilter, ReceivableGroup, SaleRepository } from './sale.ports';
+import { ReceivableFilter, ReceivableGroup, SaleQueries } from './sale-queries.ports';
+import { SaleRepository } from './sale.ports';
 
 /**
  * Published by sales, read only: sales as the facts SaleRecordedFacts carries, in id order and in
@@ -9,11 +10,14 @@ import { ReceivableFilter, ReceivableGroup, SaleRepository } from './sale.ports'
  */
 @Injectable()
 export class SaleFactsReader {
-  constructor(private readonly sales: SaleRepository) {}
+  constructor(
+    private readonly sales: SaleRepository,
+    private readonly queries: SaleQueries,
+  ) {}
 
   /** Up to `limit` sales with id > afterId, in id order, with their lines and payments. */
   async batch(afterId: number, limit: number): Promise<SaleFacts[]> {
-    const { sales, items, payments } = await this.sales.factsAfter(afterId, limit);
+    const { sales, items, payments } = await this.queries.factsAfter(afterId, limit);
     if (!sales.length) return [];
     const byId = new Map(sales.map((s) => [s.id, { sale: s, items: [], payments: [] } as SaleFacts]));
     for (const l of items) byId.get(l.saleId)!.items.push(l);
@@ -23,7 +27,7 @@ export class SaleFactsReader {
 
   /** Maintenance, for a bulk loader that wrote the sales table directly: recounts the feeds' per-day and per-month sale counts. */
   rebuildFeedCounts(): Promise<void> {
-    return this.sales.rebuildSaleCounts();
+    return this.queries.rebuildSaleCounts();
   }
 
   async sale(id: number): Promise<SaleFacts | null> {
@@ -41,9 +45,9 @@ export class SaleFactsReader {
  */
 @Injectable()
 export class ReceivablesReader {
-  constructor(private readonly sales: SaleRepository) {}
+  constructor(private readonly queries: SaleQueries) {}
 
   open(filter: ReceivableFilter): Promise<ReceivableGroup[]> {
-    return this.sales.receivables(filter);
+    return this.queries.receivables(filter);
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, ConflictError, NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
+import { InvoiceRepository } from './invoice.ports';
 import { InvoiceRecord, SaleItemRecord, SaleRecord, SaleRepository } from './sale.ports';
 
 /**
@@ -54,6 +55,7 @@ export const RETURNABLE_SALE_STATUSES = ['completed', 'partially_refunded'];
 export class SaleReturns {
   constructor(
     private readonly sales: SaleRepository,
+    private readonly invoices: InvoiceRepository,
     private readonly stores: StoreContext,
     private readonly clock: Clock,
   ) {}
@@ -62,8 +64,8 @@ export class SaleReturns {
   async find(principal: Principal, saleId: number): Promise<ReturnableSale> {
     const sale = await this.sales.find(saleId);
     if (!sale || !canAccessStore(principal, sale.storeId)) throw new NotFoundError('Sale');
-    const [items, payments, invoice] = await Promise.all([this.sales.items([saleId]), this.sales.payments([saleId]), this.sales.invoiceOfSale(saleId)]);
-    const later = invoice ? await this.sales.invoicePayments(invoice.id) : [];
+    const [items, payments, invoice] = await Promise.all([this.sales.items([saleId]), this.sales.payments([saleId]), this.invoices.invoiceOfSale(saleId)]);
+    const later = invoice ? await this.invoices.invoicePayments(invoice.id) : [];
     // Later invoice payments record the method, not its type: the store's methods tell it.
     const types = new Map((later.length ? await this.stores.paymentMethods(sale.storeId) : []).map((m) => [m.id, m.type]));
     return {
@@ -112,7 +114,7 @@ export class SaleReturns {
     const items = await this.sales.items([saleId]);
     const status = items.every((l) => l.returnedQuantity >= l.quantity) ? 'refunded' : 'partially_refunded';
     await this.sales.updateSale(saleId, { status, updatedAt: now });
-    let invoice = await this.sales.invoiceOfSale(saleId);
+    let invoice = await this.invoices.invoiceOfSale(saleId);
     if (invoice && (creditNote || refund.onAccount > 0)) {
       if (refund.onAccount > invoice.balance) throw new ConflictError('invoice_balance', 'The on-account refund is more than the invoice balance.');
       const credited = invoice.credited + (creditNote?.amount ?? 0);
@@ -120,7 +122,7 @@ export class SaleReturns {
       const invoiceStatus =
         invoice.status === 'void' ? 'void' : credited >= invoice.amount ? 'credited' : balance === 0 && invoice.status !== 'paid' ? 'paid' : invoice.status;
       const changes = { credited, balance, status: invoiceStatus, updatedAt: now };
-      await this.sales.updateInvoice(invoice.id, changes);
+      await this.invoices.updateInvoice(invoice.id, changes);
       invoice = { ...invoice, ...changes };
     }
     return { sale: { ...sale, status, updatedAt: now }, invoice };

@@ -1,5 +1,3 @@
-import { ChangeRead, Page, PageRequest } from '@pos/kernel';
-
 export interface SaleRecord {
   id: number;
   storeId: number;
@@ -133,68 +131,13 @@ export interface InvoicePaymentRecord {
   createdAt: Date;
 }
 
-export interface InvoiceFilter {
-  storeIds: readonly number[] | 'all';
-  storeId?: number;
-  warehouseId?: number;
-  status?: string;
-  from?: Date;
-  to?: Date;
-  q?: string;
-  now: Date;
-  /** Change mode (issue 26): as SaleFilter.change. */
-  change?: ChangeRead;
-}
-
-export interface SaleFilter {
-  storeIds: readonly number[] | 'all';
-  storeId?: number;
-  warehouseId?: number;
-  status?: string;
-  from?: Date;
-  to?: Date;
-  userId?: number;
-  customerId?: number;
-  sessionId?: number;
-  /** Receipt number or reference equal to q, or (given) one of these items sold, or one of these customers. */
-  q?: string;
-  qItemIds?: number[];
-  qCustomerIds?: number[];
-  /** Change mode (issue 26): the rows after a position in (updated_at, id) order up to the horizon, the other filters still applied. */
-  change?: ChangeRead;
-}
-
-/** Open invoices (a balance left, not void) aggregated for receivables reports. */
-export interface ReceivableGroup {
-  storeId: number;
-  customerId: number | null;
-  status: string;
-  /** Index of the first age cutoff the issue date is after (cutoffs.length: older than all). */
-  bucket: number;
-  overdue: boolean;
-  count: number;
-  amount: number;
-  balance: number;
-}
-
-export interface ReceivableFilter {
-  /** Per store: invoices issued in [from, to) (from open-ended when absent). */
-  windows: { storeId: number; from?: Date; to: Date }[];
-  /** Only invoices of sales whose every line left this warehouse. */
-  warehouseId?: number;
-  now: Date;
-  /** Descending instants: bucket i holds invoices issued after cutoffs[i] (and not after an earlier one). */
-  ageCutoffs: Date[];
-  /** Group by customer too (aging); otherwise customerId is null in the groups. */
-  byCustomer?: boolean;
-}
-
+/**
+ * The sale's own records (checkout writes them; voids and returns change them): narrow on purpose.
+ * Invoices, the feed queries and the session totals are ports of their own (invoice.ports.ts,
+ * sale-queries.ports.ts, sessions' SessionSalesTotals).
+ */
 export abstract class SaleRepository {
-  /** Sales with id > afterId in id order, at most `limit`, with their lines and payments (rebuilding read models). */
-  abstract factsAfter(afterId: number, limit: number): Promise<{ sales: SaleRecord[]; items: SaleItemRecord[]; payments: SalePaymentRecord[] }>;
-  abstract receivables(filter: ReceivableFilter): Promise<ReceivableGroup[]>;
-  /** Recounts the per-day and per-month sale counts the feeds read (after a bulk load). */
-  abstract rebuildSaleCounts(): Promise<void>;
+  /** The store's next receipt number (its counter row stays locked until the sale commits). */
   abstract nextReceiptNumber(storeId: number): Promise<number>;
   abstract insertSale(sale: Omit<SaleRecord, 'id'>): Promise<SaleRecord>;
   /** One multi-row INSERT; the rows as written, with their ids. */
@@ -202,21 +145,11 @@ export abstract class SaleRepository {
   /** One multi-row INSERT; the rows as written, with their ids. */
   abstract insertPayments(payments: Omit<SalePaymentRecord, 'id'>[]): Promise<SalePaymentRecord[]>;
   abstract find(id: number): Promise<SaleRecord | null>;
-  abstract findByIdempotencyKey(key: string): Promise<SaleRecord | null>;
   abstract items(saleIds: number[]): Promise<SaleItemRecord[]>;
   abstract payments(saleIds: number[]): Promise<SalePaymentRecord[]>;
-  abstract list(filter: SaleFilter, page: PageRequest): Promise<Page<SaleSummaryRecord>>;
   abstract updateSale(id: number, changes: Partial<SaleRecord>): Promise<void>;
-  abstract insertInvoice(invoice: Omit<InvoiceRecord, 'id'>): Promise<InvoiceRecord>;
-  abstract invoiceOfSale(saleId: number): Promise<InvoiceRecord | null>;
-  abstract invoice(id: number): Promise<InvoiceRecord | null>;
-  abstract invoices(filter: InvoiceFilter, page: PageRequest): Promise<Page<InvoiceRecord>>;
-  abstract updateInvoice(id: number, changes: Partial<InvoiceRecord>): Promise<void>;
-  abstract insertInvoicePayment(p: Omit<InvoicePaymentRecord, 'id'>): Promise<InvoicePaymentRecord>;
-  abstract invoicePayments(invoiceId: number): Promise<InvoicePaymentRecord[]>;
   /** Locks the sale's row until the transaction ends (MySQL; SQLite transactions take turns): false when there is no such sale. */
   abstract lockSale(id: number): Promise<boolean>;
   /** Adds returned units to a line only while they stay within what was sold (one conditional UPDATE): false otherwise. */
   abstract addReturnedQuantity(saleId: number, saleItemId: number, quantity: number): Promise<boolean>;
-  abstract sessionTotals(sessionId: number): Promise<{ salesCount: number; salesTotal: number; byMethod: Record<string, number> }>;
 }

@@ -12,7 +12,9 @@ import { AuditLog, ChangeLog, DomainEvents, requirePort, withTransactionRetry } 
 import { SaleErrors } from '../domain/sale.errors';
 import { OpenReturns } from './sale-returns';
 import { InvoicePaymentRecorded, SaleVoided, SaleVoidedFacts } from './sale.events';
-import { InvoiceFilter, SaleFilter, SaleRecord, SaleRepository } from './sale.ports';
+import { InvoiceFilter, InvoiceRepository } from './invoice.ports';
+import { SaleFilter, SaleQueries } from './sale-queries.ports';
+import { SaleRecord, SaleRepository } from './sale.ports';
 import { invoiceView, SaleViews } from './sale.views';
 
 /** Sales history and voids (receipts: SaleReceipts). Another store's sale by id is 404; its store as a filter 403. */
@@ -23,6 +25,8 @@ export class SaleService implements OnModuleInit {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly sales: SaleRepository,
+    private readonly queries: SaleQueries,
+    private readonly invoices: InvoiceRepository,
     private readonly views: SaleViews,
     private readonly stores: StoreContext,
     private readonly ledger: StockLedger,
@@ -48,7 +52,7 @@ export class SaleService implements OnModuleInit {
     // q matches a receipt number or reference here, and items (by barcode) and customers (by
     // name, email or phone) through the catalog and customers contexts.
     const q = filter.q ? { qItemIds: await this.items.itemIdsByBarcode(filter.q), qCustomerIds: await this.customers.idsMatching(filter.q) } : {};
-    const result = await this.sales.list({ ...filter, ...q, storeIds: principal.stores }, page);
+    const result = await this.queries.list({ ...filter, ...q, storeIds: principal.stores }, page);
     const rows = await this.views.summaries(result.items);
     return new Page(rows, result.total, result.page, result.perPage);
   }
@@ -95,8 +99,8 @@ export class SaleService implements OnModuleInit {
         voidedAfterClose,
         updatedAt: now,
       });
-      const invoice = await this.sales.invoiceOfSale(id);
-      if (invoice) await this.sales.updateInvoice(invoice.id, { status: 'void', balance: 0, updatedAt: now });
+      const invoice = await this.invoices.invoiceOfSale(id);
+      if (invoice) await this.invoices.updateInvoice(invoice.id, { status: 'void', balance: 0, updatedAt: now });
       const detail = await this.views.detail(id, now);
       await this.changes.event(SaleVoided, { sale: detail, refunded: detail.paid_amount, reason: reason ?? null }, sale.storeId);
       await this.audit.record({
@@ -129,7 +133,7 @@ export class SaleService implements OnModuleInit {
 export class InvoiceService {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly sales: SaleRepository,
+    private readonly invoices: InvoiceRepository,
     private readonly stores: StoreContext,
     private readonly views: SaleViews,
     private readonly currencies: CurrencyDecimals,
@@ -142,16 +146,16 @@ export class InvoiceService {
     // A warehouse named as a filter answers as a store does (decisions.md): another store's 403, unknown 422.
     if (filter.warehouseId !== undefined) await this.stores.requireWarehouse(principal, filter.warehouseId, 'forbidden');
     const now = this.clock.now();
-    const result = await this.sales.invoices({ ...filter, storeIds: principal.stores, now }, page);
+    const result = await this.invoices.invoices({ ...filter, storeIds: principal.stores, now }, page);
     const money = new Map<number, (v: number) => number>();
     for (const storeId of new Set(result.items.map((i) => i.storeId))) money.set(storeId, await this.moneyOfStore(storeId));
     return result.map((i) => invoiceView(i, now, money.get(i.storeId)!));
   }
 
   async show(principal: Principal, id: number) {
-    const inv = await this.sales.invoice(id);
+    const inv = await this.invoices.invoice(id);
     if (!inv || !canAccessStore(principal, inv.storeId)) throw new NotFoundError('Invoice');
-    const [payments, m] = await Promise.all([this.sales.invoicePayments(id), this.moneyOfStore(inv.storeId)]);
+    const [payments, m] = await Promise.all([this.invoices.invoicePayments(id), this.moneyOfStore(inv.storeId)]);
     return {
       ...invoiceView(inv, this.clock.now(), m),
       payments: payments.map((p) => ({
@@ -168,7 +172,7 @@ export class InvoiceService {
   /** Records a later payment; `amount` is a JSON amount in the invoice's currency (its decimals decide what is valid). */
   async pay(principal: Principal, id: number, input: { code: string; amount: number; reference?: string }) {
     return withTransactionRetry(this.txHost, async () => {
-      const inv = await this.sales.invoice(id);
+      const inv = await this.invoices.invoice(id);
       if (!inv || !canAccessStore(principal, inv.storeId)) throw new NotFoundError('Invoice');
       const store = await this.stores.store(inv.storeId);
       const decimals = await this.currencies.of(store?.currencyCode ?? '');
@@ -179,7 +183,7 @@ export class InvoiceService {
       const method = (await this.stores.paymentMethods(inv.storeId)).find((m) => m.code === input.code && m.type !== 'on_account');
       if (!method) throw ValidationFailedError.field('payment_method_code', 'The selected payment method is not available for invoice payments.');
       const now = this.clock.now();
-      const payment = await this.sales.insertInvoicePayment({
+      const payment = await this.invoices.insertInvoicePayment({
         invoiceId: id,
         paymentMethodId: method.id,
         methodCode: method.code,
@@ -189,7 +193,7 @@ export class InvoiceService {
         createdAt: now,
       });
       const balance = inv.balance - amount;
-      await this.sales.updateInvoice(id, { paid: inv.paid + amount, balance, status: balance === 0 ? 'paid' : 'partially_paid', updatedAt: now });
+      await this.invoices.updateInvoice(id, { paid: inv.paid + amount, balance, status: balance === 0 ? 'paid' : 'partially_paid', updatedAt: now });
       const invoice = await this.show(principal, id);
       await this.changes.event(InvoicePaymentRecorded, { invoice, payment: invoice.payments.find((p) => p.id === payment.id)! }, inv.storeId);
       return invoice;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { fromMinor, NotFoundError } from '@pos/kernel';
 import { StoreContext } from '@pos/catalog';
 import { CurrencyDecimals, discountBreakdown, PricedCartResult, pricedCartView } from '@pos/pricing';
+import { InvoiceRepository } from './invoice.ports';
 import { InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository, SaleSummaryRecord } from './sale.ports';
 
 export function invoiceStatus(inv: InvoiceRecord, now: Date): string {
@@ -78,6 +79,7 @@ export type SaleDetailView = Awaited<ReturnType<SaleViews['detail']>>;
 export class SaleViews {
   constructor(
     private readonly sales: SaleRepository,
+    private readonly invoices: InvoiceRepository,
     private readonly stores: StoreContext,
     private readonly currencies: CurrencyDecimals,
   ) {}
@@ -120,7 +122,7 @@ export class SaleViews {
   async detail(id: number, now = new Date()) {
     const s = await this.sales.find(id);
     if (!s) throw new NotFoundError('Sale');
-    const [items, payments, invoice] = await Promise.all([this.sales.items([id]), this.sales.payments([id]), this.sales.invoiceOfSale(id)]);
+    const [items, payments, invoice] = await Promise.all([this.sales.items([id]), this.sales.payments([id]), this.invoices.invoiceOfSale(id)]);
     return this.detailOf(s, items, payments, invoice, now);
   }
 

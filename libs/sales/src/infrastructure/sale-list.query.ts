@@ -1,12 +1,12 @@
 import { Brackets, EntityManager } from 'typeorm';
 import { ChangeRead, changeWhere, DAY_MS, nextUtcMonth, Page, pageOffset, PageRequest, utcDayOf, utcMonthOf } from '@pos/kernel';
-import { SaleFilter, SaleSummaryRecord } from '../application/sale.ports';
+import { utcDate } from '@pos/platform';
+import { SaleFilter } from '../application/sale-queries.ports';
+import { SaleSummaryRecord } from '../application/sale.ports';
 import { SaleEntity } from './sale.entities';
-import { summaryFromRow } from './sale-rows.mapper';
 
 /**
- * The sales list behind SaleRepository.list, apart from the repository's writes: built per call by
- * TypeOrmSaleRepository on the ambient transaction's entity manager, so it reads what the use case's
+ * The sales list behind SaleQueries.list: built per call by SqlSaleQueries on the ambient transaction's entity manager, so it reads what the use case's
  * transaction sees, exactly as the repository's own methods do.
  */
 export class SaleListQuery {
@@ -183,4 +183,28 @@ export class SaleListQuery {
     }
     return qb;
   }
+}
+
+/**
+ * One row of the page statement as a summary record (a projection of 14 columns, read raw for a
+ * page: whole records are TxRepository.selectRaw's, see SqlSaleQueries.factsAfter).
+ */
+function summaryFromRow(r: Record<string, unknown>): SaleSummaryRecord {
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return {
+    id: Number(r.id),
+    receiptNumber: String(r.receipt_number),
+    status: String(r.status),
+    storeId: Number(r.store_id),
+    warehouseId: num(r.warehouse_id),
+    currencyCode: String(r.currency_code),
+    totalAmount: Number(r.total_amount),
+    createdAt: utcDate.from(r.created_at as Date | string) as Date,
+    customerId: num(r.customer_id),
+    userId: Number(r.user_id),
+    sessionId: num(r.session_id),
+    reference: r.reference === null || r.reference === undefined ? null : String(r.reference),
+    updatedAt: utcDate.from(r.updated_at as Date | string) as Date,
+    syncedAt: r.synced_at === null || r.synced_at === undefined ? null : (utcDate.from(r.synced_at as Date | string) as Date),
+  };
 }
