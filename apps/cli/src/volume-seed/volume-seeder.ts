@@ -13,17 +13,19 @@ export type { VolumeOptions } from './types';
  * with multi-row INSERTs (a benchmark seeder, not a use case: going through checkout would take
  * hours for a million sales). On top of the demo data it adds a third store (Berlin, EUR, prices
  * including VAT), cashiers, customers and items, then day by day: cashier sessions, sales with
- * their lines (price sources, rule / manual / cart discounts, tax per line half away from zero),
- * payments (cash with change, card, splits, on account), invoices (on-account ones paid later,
- * partly, or still open), voids, and the stock ledger (sales, voids, weekly deliveries, damage and
- * spoilage) with stock levels equal to the sum of their movements, and returns: about 2.5% of the
- * sales paid at the till come back 1 to 14 days later, whole or in part, with the returns
- * context's own rules for the refund per line (lineRefund), where it goes (cash first:
- * splitRefund) and what becomes of the goods (stockAction: restocked, or in and written off).
+ * their lines priced by the pricing engine's priceCart (price books, promotions, bundles, manual
+ * and cart discounts, tax), payments settled by the sales context's settle (cash with change,
+ * card, splits, on account), invoices (on-account ones paid later, partly, or still open),
+ * voids, and the stock ledger (sales, voids, weekly deliveries, damage and spoilage) with stock
+ * levels equal to the sum of their movements, and returns: about 2.5% of the sales paid at the
+ * till come back 1 to 14 days later, whole or in part, with the returns context's own rules for
+ * the refund per line (lineRefund), where it goes (cash first: splitRefund) and what becomes of
+ * the goods (stockAction: restocked, or in and written off).
  * Deterministic for a given --seed (one mulberry32 stream, drawn in the same order throughout).
  *
  * The parts: reference-data.ts (stores, cashiers, customers, items), trading.ts (the days),
- * sales.ts (a sale, its payments and invoice), returns.ts, stock-ledger.ts, row-writer.ts.
+ * sales.ts (a sale and its rows), cart.ts (its cart drawn and priced), payments.ts, invoices.ts,
+ * returns.ts, stock-ledger.ts, row-writer.ts.
  */
 export class VolumeSeeder {
   constructor(private readonly ds: DataSource) {}
