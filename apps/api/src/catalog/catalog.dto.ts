@@ -140,23 +140,3 @@ export class SerialQuery {
   @OptionalInt() warehouse_id?: number;
   @OptionalString({ in: ['in_stock', 'sold', 'returned', 'damaged', 'spoiled'] }) status?: string;
 }
-
-export class PosProductsQuery extends PageQueryDto {
-  @OptionalInt({ description: "Default: the token's store" }) store_id?: number;
-  @OptionalInt({ description: "Default: the store's default warehouse" }) warehouse_id?: number;
-  @OptionalInt() category_id?: number;
-  @OptionalString({ max: 255 }) q?: string;
-}
-
-export class PosSearchQuery {
-  @RequiredString({ max: 255, description: 'Name, SKU or barcode' }) q!: string;
-  @RequiredInt() store_id!: number;
-  @OptionalInt() warehouse_id?: number;
-  @OptionalInt() category_id?: number;
-  @OptionalInt({ min: 1, max: 100, description: 'Default 20, max 100' }) limit?: number;
-}
-
-export class PosProductQuery {
-  @OptionalInt() store_id?: number;
-  @OptionalInt() warehouse_id?: number;
-}

@@ -1,6 +1,6 @@
 import { defineView, s } from '../http/openapi';
 
-/** Response schemas of the catalog context (stores, warehouses, items, categories, stock, POS lookups). */
+/** Response schemas of the catalog context (stores, warehouses, items, categories, stock, POS lookups); currencies and price books are pricing's. */
 const stockStatus = s.enum(['out', 'low', 'in_stock']);
 
 export const Warehouse = defineView('Warehouse', {
@@ -143,35 +143,6 @@ export const Adjustment = defineView('Adjustment', {
   to_warehouse_id: s.nullable(s.int()),
   reference: s.nullable(s.string()),
   movements: s.array(StockMovement),
-});
-
-export const Currency = defineView('Currency', {
-  id: s.int(),
-  code: s.string(),
-  name: s.string(),
-  symbol: s.string(),
-  decimals: s.int(),
-  is_base: s.bool(),
-  is_active: s.bool(),
-  updated_at: s.dateTime(),
-});
-const priceBook = {
-  id: s.int(),
-  name: s.string(),
-  code: s.string(),
-  currency_code: s.string(),
-  priority: s.int(),
-  is_active: s.bool(),
-  valid_from: s.nullable(s.dateTime()),
-  valid_to: s.nullable(s.dateTime()),
-  store_ids: s.array(s.int()),
-  customer_group_ids: s.array(s.int()),
-  updated_at: s.dateTime(),
-};
-export const PriceBook = defineView('PriceBook', priceBook);
-export const PriceBookDetail = defineView('PriceBookDetail', {
-  ...priceBook,
-  entries: s.array(s.object({ id: s.int(), item_id: s.int(), price: s.money(), min_quantity: s.int() })),
 });
 
 export const PosProduct = defineView('PosProduct', {

@@ -3,8 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ReferenceService, TaxAndCurrencyService } from '@pos/pricing';
 import { RequirePermission } from '../access/policy.decorators';
 import { ConvertQuery, RateDto } from './pricing.dto';
-import { Currency } from '../catalog/catalog.responses';
-import { CurrencyConversion, ExchangeRate } from './pricing.responses';
+import { Currency, CurrencyConversion, ExchangeRate } from './pricing.responses';
 import { ApiEnvelope } from '../http/openapi';
 import { IdempotentCreate } from '../http/idempotency.decorator';
 

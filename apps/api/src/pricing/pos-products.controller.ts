@@ -6,7 +6,7 @@ import { Principal } from '@pos/identity';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
-import { PosProductQuery, PosProductsQuery, PosSearchQuery } from '../catalog/catalog.dto';
+import { PosProductQuery, PosProductsQuery, PosSearchQuery } from './pricing.dto';
 import { PosProduct } from '../catalog/catalog.responses';
 import { ApiEnvelope } from '../http/openapi';
 

@@ -231,3 +231,23 @@ export class BulkPricesDto {
   @NestedArray(() => PriceChangeDto, { required: true, minItems: 1, maxItems: 10_000 })
   changes!: PriceChangeDto[];
 }
+
+export class PosProductsQuery extends PageQueryDto {
+  @OptionalInt({ description: "Default: the token's store" }) store_id?: number;
+  @OptionalInt({ description: "Default: the store's default warehouse" }) warehouse_id?: number;
+  @OptionalInt() category_id?: number;
+  @OptionalString({ max: 255 }) q?: string;
+}
+
+export class PosSearchQuery {
+  @RequiredString({ max: 255, description: 'Name, SKU or barcode' }) q!: string;
+  @RequiredInt() store_id!: number;
+  @OptionalInt() warehouse_id?: number;
+  @OptionalInt() category_id?: number;
+  @OptionalInt({ min: 1, max: 100, description: 'Default 20, max 100' }) limit?: number;
+}
+
+export class PosProductQuery {
+  @OptionalInt() store_id?: number;
+  @OptionalInt() warehouse_id?: number;
+}

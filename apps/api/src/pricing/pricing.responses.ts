@@ -266,3 +266,32 @@ export const BulkPriceJob = defineView('BulkPriceJob', {
   started_at: s.nullable(s.dateTime()),
   finished_at: s.nullable(s.dateTime()),
 });
+
+export const Currency = defineView('Currency', {
+  id: s.int(),
+  code: s.string(),
+  name: s.string(),
+  symbol: s.string(),
+  decimals: s.int(),
+  is_base: s.bool(),
+  is_active: s.bool(),
+  updated_at: s.dateTime(),
+});
+const priceBook = {
+  id: s.int(),
+  name: s.string(),
+  code: s.string(),
+  currency_code: s.string(),
+  priority: s.int(),
+  is_active: s.bool(),
+  valid_from: s.nullable(s.dateTime()),
+  valid_to: s.nullable(s.dateTime()),
+  store_ids: s.array(s.int()),
+  customer_group_ids: s.array(s.int()),
+  updated_at: s.dateTime(),
+};
+export const PriceBook = defineView('PriceBook', priceBook);
+export const PriceBookDetail = defineView('PriceBookDetail', {
+  ...priceBook,
+  entries: s.array(s.object({ id: s.int(), item_id: s.int(), price: s.money(), min_quantity: s.int() })),
+});

@@ -5,7 +5,7 @@ import { Principal } from '@pos/identity';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { PageQueryDto, pageRequest } from '../http/page-query.dto';
-import { PriceBook, PriceBookDetail } from '../catalog/catalog.responses';
+import { PriceBook, PriceBookDetail } from './pricing.responses';
 import { ApiEnvelope } from '../http/openapi';
 
 @ApiTags('Catalog: price books')
