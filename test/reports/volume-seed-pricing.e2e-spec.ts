@@ -87,7 +87,7 @@ describe('seed:volume prices and settles its sales as checkout does', () => {
         (SELECT SUM(i.total) FROM sale_items i WHERE i.sale_id = s.id) AS total,
         (SELECT SUM(p.amount) FROM sale_payments p WHERE p.sale_id = s.id) AS payments,
         (SELECT SUM(p.amount) FROM sale_payments p WHERE p.sale_id = s.id AND p.method_type = 'on_account') AS on_account,
-        (SELECT SUM(p.change_amount) FROM sale_payments p WHERE p.sale_id = s.id) AS change
+        (SELECT SUM(p.change_amount) FROM sale_payments p WHERE p.sale_id = s.id) AS change_given
       FROM sales s`);
     expect(sales.length).toBe(2000);
     const wrong = sales.filter(
@@ -100,7 +100,7 @@ describe('seed:volume prices and settles its sales as checkout does', () => {
         num(s.payments) !== num(s.total_amount) ||
         num(s.on_account ?? 0) !== num(s.balance_due) ||
         num(s.paid_amount) + num(s.balance_due) !== num(s.total_amount) ||
-        num(s.change) !== num(s.change_amount),
+        num(s.change_given) !== num(s.change_amount),
     );
     expect(wrong).toEqual([]);
     const tenders = await q('SELECT method_type, amount, tendered, change_amount FROM sale_payments');
