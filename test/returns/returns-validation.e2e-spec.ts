@@ -185,7 +185,10 @@ describe('Return input (contract 4.6.1): every field validated, never a 5xx', ()
       expect(Object.keys(o.responses)).toEqual(expect.arrayContaining(statuses));
       expect(o.responses['200'].content['application/json'].schema.properties.data).toBeDefined();
     }
-    const detail = op('/returns/{saleReturn}/process', 'post').responses['200'].content['application/json'].schema.properties.data;
+    // the return is a named schema (ReturnDetail), so typed clients can name it
+    const data = op('/returns/{saleReturn}/process', 'post').responses['200'].content['application/json'].schema.properties.data;
+    expect(data).toEqual({ $ref: '#/components/schemas/ReturnDetail' });
+    const detail = doc.components.schemas.ReturnDetail;
     expect(Object.keys(detail.properties)).toEqual(expect.arrayContaining(['status', 'refund_total', 'items', 'refunds', 'credit_note']));
     expect(op('/returns', 'get').responses['200'].content['application/json'].schema.properties.meta).toBeDefined();
   });

@@ -11,7 +11,7 @@ import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
 import { ApiFeedEnvelope, CHANGE_MODE_422, ChangeMode } from './change-mode';
 import { ReturnsFeedQuery } from './feeds.dto';
-import { RETURN_DETAIL, RETURN_SUMMARY } from '../returns/returns.openapi';
+import { ReturnDetail, ReturnSummary } from '../returns/returns.responses';
 
 const FEED = { default: 50, max: 200 };
 
@@ -35,7 +35,7 @@ export class ReturnsFeedController {
   @ApiOperation({
     summary: 'Returns feed (date_from, date_to, store_id, warehouse_id, status; per_page default 50, max 200); change mode with updated_since or cursor',
   })
-  @ApiFeedEnvelope(RETURN_SUMMARY, 'A page of returns, newest first')
+  @ApiFeedEnvelope(ReturnSummary, 'A page of returns, newest first')
   @ApiErrors([422, `A filter is malformed (status not a return state, a date not YYYY-MM-DD, per_page < 1); ${CHANGE_MODE_422}`])
   async list(@CurrentPrincipal() p: Principal, @Query() q: ReturnsFeedQuery) {
     const page = pageRequest(q, FEED);
@@ -51,7 +51,7 @@ export class ReturnsFeedController {
   @Get('data/returns/:saleReturn')
   @IntegrationRead('returns.view')
   @ApiOperation({ summary: 'One return with its lines, refunds and credit note' })
-  @ApiEnvelope(RETURN_DETAIL, { description: 'The return' })
+  @ApiEnvelope(ReturnDetail, { description: 'The return' })
   @ApiErrors([404, 'Unknown return, or one of a store the application cannot access'])
   show(@CurrentPrincipal() p: Principal, @Param('saleReturn', IdPipe) id: number) {
     return this.returns.show(p, id);

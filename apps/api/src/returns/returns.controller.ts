@@ -6,12 +6,12 @@ import { requestFingerprint } from '@pos/platform';
 import { ReturnService, ReturnWorkflowService } from '@pos/returns';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { dayEnd, dayStart } from '../http/date-range';
-import { ApiEnvelope, ApiErrors, s } from '../http/openapi';
+import { ApiEnvelope, ApiErrors } from '../http/openapi';
 import { IdPipe } from '../http/id.pipe';
 import { WriteDeadline } from '../http/write-deadline';
 import { pageRequest } from '../http/page-query.dto';
 import { CheckSaleQuery, CreateReturnDto, createReturnInput, ReturnDecisionDto, ReturnListQuery } from './returns.dto';
-import { CHECK_SALE, REASON, RETURN_DETAIL, RETURN_SUMMARY } from './returns.openapi';
+import { ReturnableSale, ReturnDetail, ReturnReason, ReturnSummary } from './returns.responses';
 import { IdempotentCreate } from '../http/idempotency.decorator';
 
 const NOT_FOUND = 'Unknown return, or a return of a store the caller cannot access (also a non-numeric id)';
@@ -32,7 +32,7 @@ export class ReturnsController {
   @Get()
   @RequirePermission('returns.view')
   @ApiOperation({ summary: 'Returns (store, warehouse, status, sale, date range; q: return number, receipt number or customer), newest first' })
-  @ApiEnvelope(RETURN_SUMMARY, { description: 'A page of returns (per_page default 50, max 100)', paginated: true })
+  @ApiEnvelope(ReturnSummary, { description: 'A page of returns (per_page default 50, max 100)', paginated: true })
   @ApiErrors([422, 'A filter is malformed (e.g. status not a return state, a date not YYYY-MM-DD, per_page < 1)'])
   list(@CurrentPrincipal() p: Principal, @Query() q: ReturnListQuery) {
     return this.returns.list(
@@ -64,7 +64,7 @@ export class ReturnsController {
       'response (header Idempotent-Replayed: true); another body is 422; while the first is running, 409 with Retry-After. Writes return.created ' +
       '(and return.processed when processed at once).',
   })
-  @ApiEnvelope(RETURN_DETAIL, { description: 'The return (pending, or processed with its refunds and credit note)' })
+  @ApiEnvelope(ReturnDetail, { description: 'The return (pending, or processed with its refunds and credit note)' })
   @ApiErrors(
     [404, 'Unknown sale, or a sale of a store the caller cannot access'],
     [409, 'The same idempotency_key is still being processed (Retry-After); with process_immediately, the sale cannot take the return'],
@@ -85,7 +85,7 @@ export class ReturnsController {
   @Get('check-sale')
   @RequirePermission('returns.view')
   @ApiOperation({ summary: 'Whether a sale can be returned (and why not) and, per line, units and amounts sold, returned, pending and still returnable' })
-  @ApiEnvelope(CHECK_SALE, { description: 'Eligibility and returnable lines' })
+  @ApiEnvelope(ReturnableSale, { description: 'Eligibility and returnable lines' })
   @ApiErrors([404, 'Unknown sale, or a sale of a store the caller cannot access'], [422, 'sale_id missing or not a positive integer'])
   checkSale(@CurrentPrincipal() p: Principal, @Query() q: CheckSaleQuery) {
     return this.returns.checkSale(p, q.sale_id);
@@ -94,7 +94,7 @@ export class ReturnsController {
   @Get('reasons')
   @RequirePermission('returns.view')
   @ApiOperation({ summary: 'Active return reasons' })
-  @ApiEnvelope(s.array(REASON), { description: 'Active reasons, in display order' })
+  @ApiEnvelope([ReturnReason], { description: 'Active reasons, in display order' })
   reasons() {
     return this.returns.reasons();
   }
@@ -102,7 +102,7 @@ export class ReturnsController {
   @Get(':saleReturn')
   @RequirePermission('returns.view')
   @ApiOperation({ summary: 'A return: lines, refunds, credit note' })
-  @ApiEnvelope(RETURN_DETAIL, { description: 'The return' })
+  @ApiEnvelope(ReturnDetail, { description: 'The return' })
   @ApiErrors([404, NOT_FOUND])
   show(@CurrentPrincipal() p: Principal, @Param('saleReturn', IdPipe) id: number) {
     return this.returns.show(p, id);
@@ -112,7 +112,7 @@ export class ReturnsController {
   @HttpCode(200)
   @RequirePermission('returns.approve')
   @ApiOperation({ summary: 'Approve a pending return' })
-  @ApiEnvelope(RETURN_DETAIL, { description: 'The approved return' })
+  @ApiEnvelope(ReturnDetail, { description: 'The approved return' })
   @ApiErrors([404, NOT_FOUND], [409, `${STATE}: only a pending return can be approved`])
   approve(@CurrentPrincipal() p: Principal, @Param('saleReturn', IdPipe) id: number) {
     return this.workflow.approve(p, id);
@@ -122,7 +122,7 @@ export class ReturnsController {
   @HttpCode(200)
   @RequirePermission('returns.create')
   @ApiOperation({ summary: 'Cancel a pending or approved return (its units become returnable again); optional notes' })
-  @ApiEnvelope(RETURN_DETAIL, { description: 'The cancelled return' })
+  @ApiEnvelope(ReturnDetail, { description: 'The cancelled return' })
   @ApiErrors([404, NOT_FOUND], [409, `${STATE}: only a pending or approved return can be cancelled`], [422, 'notes longer than 1000 characters'])
   cancel(@CurrentPrincipal() p: Principal, @Param('saleReturn', IdPipe) id: number, @Body() body: ReturnDecisionDto) {
     return this.workflow.cancel(p, id, body.notes ?? undefined);
@@ -140,7 +140,7 @@ export class ReturnsController {
       '(serial numbers back in stock), writes damaged/defective goods off as damage and spoiled ones as spoilage, sets the sale partially_refunded or refunded, ' +
       "counts a cash refund in the processing cashier's open session in that store, and writes return.processed.",
   })
-  @ApiEnvelope(RETURN_DETAIL, { description: 'The processed return with its refunds and credit note' })
+  @ApiEnvelope(ReturnDetail, { description: 'The processed return with its refunds and credit note' })
   @ApiErrors([404, NOT_FOUND], [409, `${STATE}: only an approved return can be processed; or the sale was voided meanwhile`])
   process(@CurrentPrincipal() p: Principal, @Param('saleReturn', IdPipe) id: number) {
     return this.workflow.process(p, id);
@@ -150,7 +150,7 @@ export class ReturnsController {
   @HttpCode(200)
   @RequirePermission('returns.approve')
   @ApiOperation({ summary: 'Reject a pending return (its units become returnable again); optional notes' })
-  @ApiEnvelope(RETURN_DETAIL, { description: 'The rejected return' })
+  @ApiEnvelope(ReturnDetail, { description: 'The rejected return' })
   @ApiErrors([404, NOT_FOUND], [409, `${STATE}: only a pending return can be rejected`], [422, 'notes longer than 1000 characters'])
   reject(@CurrentPrincipal() p: Principal, @Param('saleReturn', IdPipe) id: number, @Body() body: ReturnDecisionDto) {
     return this.workflow.reject(p, id, body.notes ?? undefined);

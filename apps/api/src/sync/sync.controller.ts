@@ -1,22 +1,16 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiPayloadTooLargeResponse,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Principal } from '@pos/identity';
 import { CurrencyDecimals } from '@pos/pricing';
 import { SyncFeedService, SyncStatusService, SyncUploadService } from '@pos/sync';
 import { CurrentPrincipal, RateTier, RequirePermission } from '../access/policy.decorators';
 import { envelope } from '../http/envelope';
+import { ApiEnvelope, ApiErrors } from '../http/openapi';
 import { WriteDeadline } from '../http/write-deadline';
 import { sendJson } from './gzip-json';
-import { SyncDeltaQuery, SyncInitialQuery, SyncPageEnvelope, SyncStatusEnvelope, SyncStatusQuery, SyncUploadDto, UploadEnvelope } from './sync.dto';
+import { SyncDeltaQuery, SyncInitialQuery, SyncStatusQuery, SyncUploadDto } from './sync.dto';
+import { SyncPage, SyncStatus, SyncUploadReport } from './sync.responses';
 import { parseTransaction } from './upload-transactions';
 import { IdempotentCreate } from '../http/idempotency.decorator';
 
@@ -46,8 +40,8 @@ export class SyncController {
       'sellable items with their live price, units, barcodes and stock in every warehouse serving the store. ' +
       PAGING,
   })
-  @ApiOkResponse({ type: SyncPageEnvelope, description: 'One page of the download' })
-  @ApiUnprocessableEntityResponse({ description: 'No store known, unknown store, invalid cursor (errors.cursor), store_id not matching the cursor, limit < 1' })
+  @ApiEnvelope(SyncPage, { description: 'One page of the download' })
+  @ApiErrors([422, 'No store known, unknown store, invalid cursor (errors.cursor), store_id not matching the cursor, limit < 1'])
   async initial(@CurrentPrincipal() p: Principal, @Query() q: SyncInitialQuery, @Req() req: Request, @Res() res: Response) {
     await sendJson(req, res, 200, envelope(await this.feed.initial(p, { storeId: q.store_id, cursor: q.cursor, limit: q.limit })));
   }
@@ -61,11 +55,11 @@ export class SyncController {
       '`reference` is present (first page) only when the reference sets changed. Keep the new `sync_token` after the last page. ' +
       PAGING,
   })
-  @ApiOkResponse({ type: SyncPageEnvelope, description: 'One page of the delta' })
-  @ApiUnprocessableEntityResponse({
-    description: 'since missing or not a sync token issued by this service nor an ISO 8601 time (errors.since), invalid cursor, store_id not matching',
-  })
-  @ApiConflictResponse({ description: 'The token is older than the tombstone retention (SYNC_TOMBSTONE_RETENTION_DAYS, default 90): run /sync/initial again' })
+  @ApiEnvelope(SyncPage, { description: 'One page of the delta' })
+  @ApiErrors(
+    [422, 'since missing or not a sync token issued by this service nor an ISO 8601 time (errors.since), invalid cursor, store_id not matching'],
+    [409, 'The token is older than the tombstone retention (SYNC_TOMBSTONE_RETENTION_DAYS, default 90): run /sync/initial again'],
+  )
   async delta(@CurrentPrincipal() p: Principal, @Query() q: SyncDeltaQuery, @Req() req: Request, @Res() res: Response) {
     await sendJson(req, res, 200, envelope(await this.feed.delta(p, { since: q.since, storeId: q.store_id, cursor: q.cursor, limit: q.limit })));
   }
@@ -86,12 +80,12 @@ export class SyncController {
       'offline_created_at (required; not in the future beyond OFFLINE_CLOCK_SKEW_SECONDS, not older than OFFLINE_MAX_AGE_DAYS) and keep synced_at. ' +
       'Per transaction the permission of its type applies: sale sales.create, customer customers.manage, cash_movement sessions.manage.',
   })
-  @ApiOkResponse({ type: UploadEnvelope, description: 'One result per transaction, in the order sent (HTTP 200 even when some are rejected)' })
-  @ApiBadRequestResponse({ description: 'Malformed JSON or a body that is not an object' })
-  @ApiUnprocessableEntityResponse({
-    description: 'store_id missing or unknown; transactions missing, empty, or more than SYNC_UPLOAD_MAX_TRANSACTIONS (default 500)',
-  })
-  @ApiPayloadTooLargeResponse({ description: 'Body over SYNC_UPLOAD_BODY_LIMIT (default 10mb)' })
+  @ApiEnvelope(SyncUploadReport, { description: 'One result per transaction, in the order sent (HTTP 200 even when some are rejected)' })
+  @ApiErrors(
+    [400, 'Malformed JSON or a body that is not an object'],
+    [422, 'store_id missing or unknown; transactions missing, empty, or more than SYNC_UPLOAD_MAX_TRANSACTIONS (default 500)'],
+    [413, 'Body over SYNC_UPLOAD_BODY_LIMIT (default 10mb)'],
+  )
   async upload(@CurrentPrincipal() p: Principal, @Body() body: SyncUploadDto) {
     this.uploads.assertSize(body.transactions.length);
     const decimals = await this.currencies.ofStore(body.store_id);
@@ -105,8 +99,8 @@ export class SyncController {
     summary: "This device's sync health in a store: server time, last initial and delta sync, last upload, upload counts, rejected transactions",
     description: 'The device is the token\'s device name (device_name at login, default "Mobile POS").',
   })
-  @ApiOkResponse({ type: SyncStatusEnvelope, description: 'The device, its counts and its still-rejected transactions' })
-  @ApiUnprocessableEntityResponse({ description: 'No store known or unknown store' })
+  @ApiEnvelope(SyncStatus, { description: 'The device, its counts and its still-rejected transactions' })
+  @ApiErrors([422, 'No store known or unknown store'])
   status(@CurrentPrincipal() p: Principal, @Query() q: SyncStatusQuery) {
     return this.statuses.status(p, q.store_id);
   }

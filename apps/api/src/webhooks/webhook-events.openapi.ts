@@ -3,7 +3,7 @@ import { EVENT_CATALOGUE, WEBHOOK_EVENT_KINDS } from '@pos/webhooks';
 import { Item } from '../catalog/catalog.responses';
 import { Customer } from '../customers/customers.responses';
 import { ApiView, defineView, s, Schema } from '../http/openapi';
-import { RETURN_DETAIL } from '../returns/returns.openapi';
+import { ReturnDetail } from '../returns/returns.responses';
 import { InvoiceDetail, InvoicePayment, SaleDetail } from '../sales/sales.responses';
 import { Session } from '../sessions/sessions.responses';
 
@@ -25,12 +25,12 @@ const DATA: Record<string, Record<string, Schema | ApiView>> = {
   'sale.completed': { sale: SaleDetail },
   'sale.voided': { sale: SaleDetail, refunded: s.money('The amount paid back'), reason: s.nullable(s.string()) },
   'invoice.payment_recorded': { invoice: InvoiceDetail, payment: InvoicePayment },
-  'return.created': { return: RETURN_DETAIL },
-  'return.approved': { return: RETURN_DETAIL },
-  'return.rejected': { return: RETURN_DETAIL },
-  'return.cancelled': { return: RETURN_DETAIL },
+  'return.created': { return: ReturnDetail },
+  'return.approved': { return: ReturnDetail },
+  'return.rejected': { return: ReturnDetail },
+  'return.cancelled': { return: ReturnDetail },
   'return.processed': {
-    return: RETURN_DETAIL,
+    return: ReturnDetail,
     sale: s.object({ id: s.int(), receipt_number: s.string(), status: s.string('The sale status after the return') }),
   },
   'session.opened': { session: Session },

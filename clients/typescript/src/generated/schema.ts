@@ -5544,6 +5544,20 @@ export interface components {
        */
       secret: string;
     };
+    CreditNote: {
+      id: number;
+      /** @description Per store: CN-<store code>-000001 */
+      number: string;
+      sale_id: number;
+      invoice_id: number | null;
+      amount: number;
+      net: number;
+      tax: number;
+      /** @description The part that reduced the invoice balance */
+      on_account: number;
+      /** Format: date-time */
+      issued_at: string;
+    };
     Currency: {
       id: number;
       code: string;
@@ -6135,21 +6149,6 @@ export interface components {
       tax: number;
       total: number;
       steps: components['schemas']['PriceStep'][];
-    };
-    ItemStockDoc: {
-      warehouse_id: number;
-      /** @description Base units on hand (may be negative after offline sales) */
-      quantity: number;
-    };
-    ItemUnitDoc: {
-      id: number;
-      /** @example case */
-      name: string;
-      /** @example 12 */
-      factor: number;
-      /** @description The unit's own price; null: factor x price */
-      price: number | null;
-      barcode: string | null;
     };
     ItemUpdatedEventData: {
       item: components['schemas']['Item'];
@@ -6778,133 +6777,12 @@ export interface components {
       footer: string | null;
       currency: string;
     };
-    RejectedUploadDoc: {
-      idempotency_key: string;
-      type: string;
-      /** Format: date-time */
-      offline_created_at: string | null;
-      /** Format: date-time */
-      received_at: string;
-      message: string | null;
-      errors: {
-        [key: string]: string[];
-      } | null;
-    };
     ResolveSaleReviewDto: {
       /** @description What was found and done (kept with the review and in the audit log) */
       note: string;
     };
     ReturnApprovedEventData: {
-      return: {
-        id: number;
-        /** @description Per store: RET-<store code>-000001 */
-        number: string;
-        /**
-         * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-         * @enum {string}
-         */
-        status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-        sale_id: number;
-        receipt_number: string;
-        store: {
-          id: number;
-          name: string;
-        };
-        /** @description The warehouse of every line when they share one */
-        warehouse: {
-          id: number;
-          name: string;
-        } | null;
-        customer_id: number | null;
-        /** @description Who created it */
-        user_id: number;
-        reason: {
-          id: number;
-          code: string;
-          name: string;
-        } | null;
-        /** @description What the customer gets back for the returned units (after discounts, with tax) */
-        refund_total: number;
-        currency: string;
-        /** Format: date-time */
-        created_at: string;
-        /** Format: date-time */
-        approved_at: string | null;
-        /** Format: date-time */
-        processed_at: string | null;
-        /**
-         * Format: date-time
-         * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-         */
-        updated_at: string;
-        refund_net?: number;
-        refund_tax?: number;
-        reason_notes?: string | null;
-        internal_notes?: string | null;
-        /** @description Why it was rejected or cancelled */
-        decision_notes?: string | null;
-        idempotency_key?: string | null;
-        /** @description The processing cashier's open session, where a cash refund counts */
-        session_id?: number | null;
-        approved_by?: number | null;
-        rejected_by?: number | null;
-        /** Format: date-time */
-        rejected_at?: string | null;
-        cancelled_by?: number | null;
-        /** Format: date-time */
-        cancelled_at?: string | null;
-        processed_by?: number | null;
-        items: {
-          id: number;
-          line: number;
-          sale_item_id: number;
-          item_id: number;
-          sku: string;
-          name: string;
-          unit: {
-            name: string;
-            factor: number;
-          } | null;
-          /** @description Units of the sale line */
-          quantity: number;
-          base_quantity: number;
-          /** @enum {string} */
-          condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-          restock: boolean;
-          /**
-           * @description What processing does with the goods
-           * @enum {string}
-           */
-          stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-          warehouse_id: number;
-          serial_number: string | null;
-          notes: string | null;
-          refund_net: number;
-          refund_tax: number;
-          refund_total: number;
-        }[];
-        /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-        refunds: {
-          payment_method_id: number;
-          payment_method_code: string;
-          type: string;
-          amount: number;
-        }[];
-        credit_note: {
-          id: number;
-          /** @description Per store: CN-<store code>-000001 */
-          number: string;
-          sale_id: number;
-          invoice_id: number | null;
-          amount: number;
-          net: number;
-          tax: number;
-          /** @description The part that reduced the invoice balance */
-          on_account: number;
-          /** Format: date-time */
-          issued_at: string;
-        } | null;
-      };
+      return: components['schemas']['ReturnDetail'];
     };
     ReturnApprovedEventType: {
       /**
@@ -6920,116 +6798,7 @@ export interface components {
       sample: components['schemas']['ReturnApprovedEventData'];
     };
     ReturnCancelledEventData: {
-      return: {
-        id: number;
-        /** @description Per store: RET-<store code>-000001 */
-        number: string;
-        /**
-         * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-         * @enum {string}
-         */
-        status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-        sale_id: number;
-        receipt_number: string;
-        store: {
-          id: number;
-          name: string;
-        };
-        /** @description The warehouse of every line when they share one */
-        warehouse: {
-          id: number;
-          name: string;
-        } | null;
-        customer_id: number | null;
-        /** @description Who created it */
-        user_id: number;
-        reason: {
-          id: number;
-          code: string;
-          name: string;
-        } | null;
-        /** @description What the customer gets back for the returned units (after discounts, with tax) */
-        refund_total: number;
-        currency: string;
-        /** Format: date-time */
-        created_at: string;
-        /** Format: date-time */
-        approved_at: string | null;
-        /** Format: date-time */
-        processed_at: string | null;
-        /**
-         * Format: date-time
-         * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-         */
-        updated_at: string;
-        refund_net?: number;
-        refund_tax?: number;
-        reason_notes?: string | null;
-        internal_notes?: string | null;
-        /** @description Why it was rejected or cancelled */
-        decision_notes?: string | null;
-        idempotency_key?: string | null;
-        /** @description The processing cashier's open session, where a cash refund counts */
-        session_id?: number | null;
-        approved_by?: number | null;
-        rejected_by?: number | null;
-        /** Format: date-time */
-        rejected_at?: string | null;
-        cancelled_by?: number | null;
-        /** Format: date-time */
-        cancelled_at?: string | null;
-        processed_by?: number | null;
-        items: {
-          id: number;
-          line: number;
-          sale_item_id: number;
-          item_id: number;
-          sku: string;
-          name: string;
-          unit: {
-            name: string;
-            factor: number;
-          } | null;
-          /** @description Units of the sale line */
-          quantity: number;
-          base_quantity: number;
-          /** @enum {string} */
-          condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-          restock: boolean;
-          /**
-           * @description What processing does with the goods
-           * @enum {string}
-           */
-          stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-          warehouse_id: number;
-          serial_number: string | null;
-          notes: string | null;
-          refund_net: number;
-          refund_tax: number;
-          refund_total: number;
-        }[];
-        /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-        refunds: {
-          payment_method_id: number;
-          payment_method_code: string;
-          type: string;
-          amount: number;
-        }[];
-        credit_note: {
-          id: number;
-          /** @description Per store: CN-<store code>-000001 */
-          number: string;
-          sale_id: number;
-          invoice_id: number | null;
-          amount: number;
-          net: number;
-          tax: number;
-          /** @description The part that reduced the invoice balance */
-          on_account: number;
-          /** Format: date-time */
-          issued_at: string;
-        } | null;
-      };
+      return: components['schemas']['ReturnDetail'];
     };
     ReturnCancelledEventType: {
       /**
@@ -7045,116 +6814,7 @@ export interface components {
       sample: components['schemas']['ReturnCancelledEventData'];
     };
     ReturnCreatedEventData: {
-      return: {
-        id: number;
-        /** @description Per store: RET-<store code>-000001 */
-        number: string;
-        /**
-         * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-         * @enum {string}
-         */
-        status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-        sale_id: number;
-        receipt_number: string;
-        store: {
-          id: number;
-          name: string;
-        };
-        /** @description The warehouse of every line when they share one */
-        warehouse: {
-          id: number;
-          name: string;
-        } | null;
-        customer_id: number | null;
-        /** @description Who created it */
-        user_id: number;
-        reason: {
-          id: number;
-          code: string;
-          name: string;
-        } | null;
-        /** @description What the customer gets back for the returned units (after discounts, with tax) */
-        refund_total: number;
-        currency: string;
-        /** Format: date-time */
-        created_at: string;
-        /** Format: date-time */
-        approved_at: string | null;
-        /** Format: date-time */
-        processed_at: string | null;
-        /**
-         * Format: date-time
-         * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-         */
-        updated_at: string;
-        refund_net?: number;
-        refund_tax?: number;
-        reason_notes?: string | null;
-        internal_notes?: string | null;
-        /** @description Why it was rejected or cancelled */
-        decision_notes?: string | null;
-        idempotency_key?: string | null;
-        /** @description The processing cashier's open session, where a cash refund counts */
-        session_id?: number | null;
-        approved_by?: number | null;
-        rejected_by?: number | null;
-        /** Format: date-time */
-        rejected_at?: string | null;
-        cancelled_by?: number | null;
-        /** Format: date-time */
-        cancelled_at?: string | null;
-        processed_by?: number | null;
-        items: {
-          id: number;
-          line: number;
-          sale_item_id: number;
-          item_id: number;
-          sku: string;
-          name: string;
-          unit: {
-            name: string;
-            factor: number;
-          } | null;
-          /** @description Units of the sale line */
-          quantity: number;
-          base_quantity: number;
-          /** @enum {string} */
-          condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-          restock: boolean;
-          /**
-           * @description What processing does with the goods
-           * @enum {string}
-           */
-          stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-          warehouse_id: number;
-          serial_number: string | null;
-          notes: string | null;
-          refund_net: number;
-          refund_tax: number;
-          refund_total: number;
-        }[];
-        /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-        refunds: {
-          payment_method_id: number;
-          payment_method_code: string;
-          type: string;
-          amount: number;
-        }[];
-        credit_note: {
-          id: number;
-          /** @description Per store: CN-<store code>-000001 */
-          number: string;
-          sale_id: number;
-          invoice_id: number | null;
-          amount: number;
-          net: number;
-          tax: number;
-          /** @description The part that reduced the invoice balance */
-          on_account: number;
-          /** Format: date-time */
-          issued_at: string;
-        } | null;
-      };
+      return: components['schemas']['ReturnDetail'];
     };
     ReturnCreatedEventType: {
       /**
@@ -7172,6 +6832,100 @@ export interface components {
     ReturnDecisionDto: {
       /** @description Why it was rejected or cancelled */
       notes?: string;
+    };
+    ReturnDetail: {
+      id: number;
+      /** @description Per store: RET-<store code>-000001 */
+      number: string;
+      /**
+       * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
+       * @enum {string}
+       */
+      status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
+      sale_id: number;
+      receipt_number: string;
+      store: {
+        id: number;
+        name: string;
+      };
+      /** @description The warehouse of every line when they share one */
+      warehouse: {
+        id: number;
+        name: string;
+      } | null;
+      customer_id: number | null;
+      /** @description Who created it */
+      user_id: number;
+      reason: components['schemas']['ReturnReason'] | null;
+      /** @description What the customer gets back for the returned units (after discounts, with tax) */
+      refund_total: number;
+      currency: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      approved_at: string | null;
+      /** Format: date-time */
+      processed_at: string | null;
+      /**
+       * Format: date-time
+       * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
+       */
+      updated_at: string;
+      refund_net?: number;
+      refund_tax?: number;
+      reason_notes?: string | null;
+      internal_notes?: string | null;
+      /** @description Why it was rejected or cancelled */
+      decision_notes?: string | null;
+      idempotency_key?: string | null;
+      /** @description The processing cashier's open session, where a cash refund counts */
+      session_id?: number | null;
+      approved_by?: number | null;
+      rejected_by?: number | null;
+      /** Format: date-time */
+      rejected_at?: string | null;
+      cancelled_by?: number | null;
+      /** Format: date-time */
+      cancelled_at?: string | null;
+      processed_by?: number | null;
+      items: components['schemas']['ReturnItem'][];
+      /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
+      refunds: {
+        payment_method_id: number;
+        payment_method_code: string;
+        type: string;
+        amount: number;
+      }[];
+      credit_note: components['schemas']['CreditNote'] | null;
+    };
+    ReturnItem: {
+      id: number;
+      line: number;
+      sale_item_id: number;
+      item_id: number;
+      sku: string;
+      name: string;
+      unit: {
+        name: string;
+        factor: number;
+      } | null;
+      /** @description Units of the sale line */
+      quantity: number;
+      base_quantity: number;
+      /** @enum {string} */
+      condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
+      restock: boolean;
+      /**
+       * @description What processing does with the goods
+       * @enum {string}
+       */
+      stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
+      warehouse_id: number;
+      serial_number: string | null;
+      notes: string | null;
+      refund_net: number;
+      refund_tax: number;
+      refund_total: number;
     };
     ReturnItemDto: {
       /**
@@ -7204,116 +6958,7 @@ export interface components {
       qty?: number;
     } & (unknown | unknown);
     ReturnProcessedEventData: {
-      return: {
-        id: number;
-        /** @description Per store: RET-<store code>-000001 */
-        number: string;
-        /**
-         * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-         * @enum {string}
-         */
-        status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-        sale_id: number;
-        receipt_number: string;
-        store: {
-          id: number;
-          name: string;
-        };
-        /** @description The warehouse of every line when they share one */
-        warehouse: {
-          id: number;
-          name: string;
-        } | null;
-        customer_id: number | null;
-        /** @description Who created it */
-        user_id: number;
-        reason: {
-          id: number;
-          code: string;
-          name: string;
-        } | null;
-        /** @description What the customer gets back for the returned units (after discounts, with tax) */
-        refund_total: number;
-        currency: string;
-        /** Format: date-time */
-        created_at: string;
-        /** Format: date-time */
-        approved_at: string | null;
-        /** Format: date-time */
-        processed_at: string | null;
-        /**
-         * Format: date-time
-         * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-         */
-        updated_at: string;
-        refund_net?: number;
-        refund_tax?: number;
-        reason_notes?: string | null;
-        internal_notes?: string | null;
-        /** @description Why it was rejected or cancelled */
-        decision_notes?: string | null;
-        idempotency_key?: string | null;
-        /** @description The processing cashier's open session, where a cash refund counts */
-        session_id?: number | null;
-        approved_by?: number | null;
-        rejected_by?: number | null;
-        /** Format: date-time */
-        rejected_at?: string | null;
-        cancelled_by?: number | null;
-        /** Format: date-time */
-        cancelled_at?: string | null;
-        processed_by?: number | null;
-        items: {
-          id: number;
-          line: number;
-          sale_item_id: number;
-          item_id: number;
-          sku: string;
-          name: string;
-          unit: {
-            name: string;
-            factor: number;
-          } | null;
-          /** @description Units of the sale line */
-          quantity: number;
-          base_quantity: number;
-          /** @enum {string} */
-          condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-          restock: boolean;
-          /**
-           * @description What processing does with the goods
-           * @enum {string}
-           */
-          stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-          warehouse_id: number;
-          serial_number: string | null;
-          notes: string | null;
-          refund_net: number;
-          refund_tax: number;
-          refund_total: number;
-        }[];
-        /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-        refunds: {
-          payment_method_id: number;
-          payment_method_code: string;
-          type: string;
-          amount: number;
-        }[];
-        credit_note: {
-          id: number;
-          /** @description Per store: CN-<store code>-000001 */
-          number: string;
-          sale_id: number;
-          invoice_id: number | null;
-          amount: number;
-          net: number;
-          tax: number;
-          /** @description The part that reduced the invoice balance */
-          on_account: number;
-          /** Format: date-time */
-          issued_at: string;
-        } | null;
-      };
+      return: components['schemas']['ReturnDetail'];
       sale: {
         id: number;
         receipt_number: string;
@@ -7334,117 +6979,13 @@ export interface components {
       permission: string | null;
       sample: components['schemas']['ReturnProcessedEventData'];
     };
+    ReturnReason: {
+      id: number;
+      code: string;
+      name: string;
+    };
     ReturnRejectedEventData: {
-      return: {
-        id: number;
-        /** @description Per store: RET-<store code>-000001 */
-        number: string;
-        /**
-         * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-         * @enum {string}
-         */
-        status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-        sale_id: number;
-        receipt_number: string;
-        store: {
-          id: number;
-          name: string;
-        };
-        /** @description The warehouse of every line when they share one */
-        warehouse: {
-          id: number;
-          name: string;
-        } | null;
-        customer_id: number | null;
-        /** @description Who created it */
-        user_id: number;
-        reason: {
-          id: number;
-          code: string;
-          name: string;
-        } | null;
-        /** @description What the customer gets back for the returned units (after discounts, with tax) */
-        refund_total: number;
-        currency: string;
-        /** Format: date-time */
-        created_at: string;
-        /** Format: date-time */
-        approved_at: string | null;
-        /** Format: date-time */
-        processed_at: string | null;
-        /**
-         * Format: date-time
-         * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-         */
-        updated_at: string;
-        refund_net?: number;
-        refund_tax?: number;
-        reason_notes?: string | null;
-        internal_notes?: string | null;
-        /** @description Why it was rejected or cancelled */
-        decision_notes?: string | null;
-        idempotency_key?: string | null;
-        /** @description The processing cashier's open session, where a cash refund counts */
-        session_id?: number | null;
-        approved_by?: number | null;
-        rejected_by?: number | null;
-        /** Format: date-time */
-        rejected_at?: string | null;
-        cancelled_by?: number | null;
-        /** Format: date-time */
-        cancelled_at?: string | null;
-        processed_by?: number | null;
-        items: {
-          id: number;
-          line: number;
-          sale_item_id: number;
-          item_id: number;
-          sku: string;
-          name: string;
-          unit: {
-            name: string;
-            factor: number;
-          } | null;
-          /** @description Units of the sale line */
-          quantity: number;
-          base_quantity: number;
-          /** @enum {string} */
-          condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-          restock: boolean;
-          /**
-           * @description What processing does with the goods
-           * @enum {string}
-           */
-          stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-          warehouse_id: number;
-          serial_number: string | null;
-          notes: string | null;
-          refund_net: number;
-          refund_tax: number;
-          refund_total: number;
-        }[];
-        /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-        refunds: {
-          payment_method_id: number;
-          payment_method_code: string;
-          type: string;
-          amount: number;
-        }[];
-        credit_note: {
-          id: number;
-          /** @description Per store: CN-<store code>-000001 */
-          number: string;
-          sale_id: number;
-          invoice_id: number | null;
-          amount: number;
-          net: number;
-          tax: number;
-          /** @description The part that reduced the invoice balance */
-          on_account: number;
-          /** Format: date-time */
-          issued_at: string;
-        } | null;
-      };
+      return: components['schemas']['ReturnDetail'];
     };
     ReturnRejectedEventType: {
       /**
@@ -7458,6 +6999,98 @@ export interface components {
       /** @description The permission under which GET /integration/events shows it (null: never there, e.g. ping) */
       permission: string | null;
       sample: components['schemas']['ReturnRejectedEventData'];
+    };
+    ReturnSummary: {
+      id: number;
+      /** @description Per store: RET-<store code>-000001 */
+      number: string;
+      /**
+       * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
+       * @enum {string}
+       */
+      status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
+      sale_id: number;
+      receipt_number: string;
+      store: {
+        id: number;
+        name: string;
+      };
+      /** @description The warehouse of every line when they share one */
+      warehouse: {
+        id: number;
+        name: string;
+      } | null;
+      customer_id: number | null;
+      /** @description Who created it */
+      user_id: number;
+      reason: components['schemas']['ReturnReason'] | null;
+      /** @description What the customer gets back for the returned units (after discounts, with tax) */
+      refund_total: number;
+      currency: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      approved_at: string | null;
+      /** Format: date-time */
+      processed_at: string | null;
+      /**
+       * Format: date-time
+       * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
+       */
+      updated_at: string;
+    };
+    ReturnableSale: {
+      sale_id: number;
+      receipt_number: string;
+      sale_status: string;
+      store_id: number;
+      customer_id: number | null;
+      currency: string;
+      /** Format: date-time */
+      sold_at: string;
+      total_amount: number;
+      eligible: boolean;
+      /**
+       * @description Why not
+       * @enum {string|null}
+       */
+      reason: 'sale_voided' | 'sale_refunded' | 'sale_not_returnable' | 'return_window_expired' | 'nothing_returnable' | null;
+      message: string | null;
+      return_window_days: number;
+      /** Format: date-time */
+      return_deadline: string;
+      /** @description Refunded by processed returns */
+      refunded_amount: number;
+      items: {
+        sale_item_id: number;
+        line: number;
+        item_id: number;
+        sku: string;
+        name: string;
+        unit: {
+          id: number;
+          name: string;
+          factor: number;
+        } | null;
+        serial_number: string | null;
+        warehouse_id: number;
+        unit_price: number;
+        /** @description What the line cost the customer */
+        total: number;
+        /** @description Sold */
+        quantity: number;
+        /** @description Returned by processed returns */
+        returned_quantity: number;
+        /** @description Held by pending or approved returns */
+        pending_quantity: number;
+        /** @description Still returnable (0 when the sale is not eligible) */
+        returnable_quantity: number;
+        returned_amount: number;
+        pending_amount: number;
+        /** @description The refund for all the still returnable units */
+        returnable_amount: number;
+      }[];
+      returns: components['schemas']['ReturnSummary'][];
     };
     RoleRef: {
       id: number;
@@ -7854,7 +7487,7 @@ export interface components {
       /** @description With with_payment_methods (always on the detail) */
       payment_methods?: components['schemas']['PaymentMethod'][];
     };
-    SyncCategoryDoc: {
+    SyncCategory: {
       id: number;
       parent_id: number | null;
       name: string;
@@ -7865,50 +7498,35 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
-    SyncCurrencyDoc: {
-      /** @example USD */
+    SyncCurrency: {
       code: string;
       name: string;
       symbol: string;
       /** @description Every amount of the download has these decimals */
       decimals: number;
     };
-    SyncCustomerDoc: {
-      id: number;
-      name: string;
-      email: string | null;
-      phone: string | null;
-      customer_group_id: number | null;
-      is_walk_in: boolean;
-      status: string;
-      tax_exempt: boolean;
-      /** Format: date-time */
-      updated_at: string;
-    };
-    SyncDeletedDoc: {
+    SyncDeleted: {
       categories: number[];
       customers: number[];
       /** @description Deleted or deactivated items */
       items: number[];
     };
-    SyncDeviceDoc: {
+    SyncDevice: {
       /** @description The token's device name (device_name at login) */
       name: string;
       /** Format: date-time */
-      last_initial_sync_at?: string | null;
+      last_initial_sync_at: string | null;
       /** Format: date-time */
-      last_delta_sync_at?: string | null;
+      last_delta_sync_at: string | null;
       /** Format: date-time */
-      last_upload_at?: string | null;
+      last_upload_at: string | null;
     };
-    SyncDiscountLimitsDoc: {
-      /** @example 10 */
+    SyncDiscountLimits: {
       max_discount_percent: number;
-      /** @example 20 */
       max_discount_amount: number;
       can_approve_discounts: boolean;
     };
-    SyncItemDoc: {
+    SyncItem: {
       id: number;
       sku: string;
       name: string;
@@ -7927,13 +7545,26 @@ export interface components {
       is_serial_tracked: boolean;
       reorder_level: number;
       barcodes: string[];
-      units: components['schemas']['ItemUnitDoc'][];
+      units: components['schemas']['SyncItemUnit'][];
       /** @description One row per warehouse serving the store (the store's own and standalone ones) */
-      stock: components['schemas']['ItemStockDoc'][];
+      stock: components['schemas']['SyncItemStock'][];
       /** Format: date-time */
       updated_at: string;
     };
-    SyncPageDoc: {
+    SyncItemStock: {
+      warehouse_id: number;
+      /** @description Base units on hand (may be negative after offline sales) */
+      quantity: number;
+    };
+    SyncItemUnit: {
+      id: number;
+      name: string;
+      factor: number;
+      /** @description The unit's own price; null: factor x price */
+      price: number | null;
+      barcode: string | null;
+    };
+    SyncPage: {
       /** @description Opaque; fixed when the download started; keep it after the last page and pass it as since to /sync/delta */
       sync_token: string;
       /** Format: date-time */
@@ -7949,18 +7580,13 @@ export interface components {
       /** @description Pass as cursor for the next page; null on the last page */
       next_cursor: string | null;
       /** @description First page only: the whole reference sets, replacing the device copy (a delta gives null when they did not change) */
-      reference: components['schemas']['SyncReferenceDoc'] | null;
+      reference: components['schemas']['SyncReference'] | null;
       /** @description Records to upsert by id */
-      records: components['schemas']['SyncRecordsDoc'];
+      records: components['schemas']['SyncRecords'];
       /** @description Ids to remove (empty on an initial download); an id may repeat */
-      deleted: components['schemas']['SyncDeletedDoc'];
+      deleted: components['schemas']['SyncDeleted'];
     };
-    SyncPageEnvelope: {
-      /** @example true */
-      success: boolean;
-      data: components['schemas']['SyncPageDoc'];
-    };
-    SyncPriceBookEntryDoc: {
+    SyncPriceBookEntry: {
       id: number;
       price_book_id: number;
       item_id: number;
@@ -7970,18 +7596,19 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
-    SyncRecordsDoc: {
-      categories: components['schemas']['SyncCategoryDoc'][];
-      price_book_entries: components['schemas']['SyncPriceBookEntryDoc'][];
-      customers: components['schemas']['SyncCustomerDoc'][];
+    SyncRecords: {
+      categories: components['schemas']['SyncCategory'][];
+      price_book_entries: components['schemas']['SyncPriceBookEntry'][];
+      /** @description As GET /customers/{id} shows them */
+      customers: components['schemas']['Customer'][];
       /** @description Sellable items (active, not deleted) */
-      items: components['schemas']['SyncItemDoc'][];
+      items: components['schemas']['SyncItem'][];
     };
-    SyncReferenceDoc: {
-      store: components['schemas']['SyncStoreDoc'];
-      currency: components['schemas']['SyncCurrencyDoc'];
+    SyncReference: {
+      store: components['schemas']['SyncStore'];
+      currency: components['schemas']['SyncCurrency'];
       /** @description The user's limits (role, or the user's own overrides) */
-      discount_limits: components['schemas']['SyncDiscountLimitsDoc'];
+      discount_limits: components['schemas']['SyncDiscountLimits'];
       /** @description Payment methods of the store (id, code, name, type, sort_order) */
       payment_methods: Record<string, never>[];
       /** @description prices_include_tax, rounding, exemption, tax_classes (id, code, name, rate, rates) in this store */
@@ -7996,30 +7623,35 @@ export interface components {
       /** @description Active bundles sold in the store (as GET /bundles shows them) */
       bundles: Record<string, never>[];
     };
-    SyncStatusDoc: {
+    SyncRejectedUpload: {
+      idempotency_key: string;
+      type: string;
+      /** Format: date-time */
+      offline_created_at: string | null;
+      /** Format: date-time */
+      received_at: string;
+      message: string | null;
+      errors: {
+        [key: string]: string[];
+      } | null;
+    };
+    SyncStatus: {
       /** Format: date-time */
       server_time: string;
       store_id: number;
-      device: components['schemas']['SyncDeviceDoc'];
-      uploads: components['schemas']['SyncUploadCountsDoc'];
+      device: components['schemas']['SyncDevice'];
+      uploads: components['schemas']['SyncUploadCounts'];
       /** @description Newest first, at most 100 */
-      rejected: components['schemas']['RejectedUploadDoc'][];
+      rejected: components['schemas']['SyncRejectedUpload'][];
     };
-    SyncStatusEnvelope: {
-      /** @example true */
-      success: boolean;
-      data: components['schemas']['SyncStatusDoc'];
-    };
-    SyncStoreDoc: {
+    SyncStore: {
       id: number;
       name: string;
       code: string;
       address: string | null;
       phone: string | null;
       email: string | null;
-      /** @example USD */
       currency: string;
-      /** @example America/New_York */
       timezone: string;
       prices_include_tax: boolean;
       allow_negative_stock: boolean;
@@ -8027,7 +7659,7 @@ export interface components {
       receipt_header: string | null;
       receipt_footer: string | null;
       /** @description The store's own warehouses and the standalone ones serving it */
-      warehouses: components['schemas']['SyncWarehouseDoc'][];
+      warehouses: components['schemas']['SyncWarehouse'][];
       /** Format: date-time */
       updated_at: string;
     };
@@ -8053,7 +7685,7 @@ export interface components {
             [key: string]: unknown;
           }[];
     };
-    SyncUploadCountsDoc: {
+    SyncUploadCounts: {
       accepted: number;
       duplicate: number;
       rejected: number;
@@ -8069,7 +7701,48 @@ export interface components {
       /** @description At most SYNC_UPLOAD_MAX_TRANSACTIONS (default 500): more is 422 */
       transactions: components['schemas']['SyncTransactionDto'][];
     };
-    SyncWarehouseDoc: {
+    SyncUploadReport: {
+      store_id: number;
+      /** Format: date-time */
+      server_time: string;
+      received: number;
+      accepted: number;
+      duplicate: number;
+      rejected: number;
+      /** @description One per transaction, in the order sent */
+      results: components['schemas']['SyncUploadResult'][];
+    };
+    SyncUploadResult: {
+      /** @description Position in the request */
+      index: number;
+      idempotency_key: string | null;
+      type: string | null;
+      /** @enum {string} */
+      status: 'accepted' | 'duplicate' | 'rejected';
+      /**
+       * @description A duplicate's original outcome
+       * @enum {string|null}
+       */
+      original_status: 'accepted' | 'rejected' | null;
+      /** @description The sale, customer or cash movement id */
+      id: number | null;
+      /** @description Sales only */
+      receipt_number: string | null;
+      /** @description Summary of the created record (a sale: id, receipt_number, total_amount, session_id, created_at, synced_at) */
+      record: {
+        [key: string]: unknown;
+      } | null;
+      /** @description Stable code of a rejection (validation_failed, total_mismatch, offline_time_refused, idempotency_key_reused, in_flight, ...) */
+      code: string | null;
+      message: string | null;
+      /** @description Field -> messages, keyed within the transaction (data.items.0.qty, offline_created_at) */
+      errors: {
+        [key: string]: string[];
+      } | null;
+      /** @description A sale accepted but flagged for a manager's review (its price below the server's reference beyond the cashier's limits); null otherwise */
+      review: components['schemas']['SaleReview'] | null;
+    };
+    SyncWarehouse: {
       id: number;
       name: string;
       code: string;
@@ -8337,52 +8010,6 @@ export interface components {
        * @example 2026-01-31T09:30:00Z
        */
       replay_from?: string;
-    };
-    UploadEnvelope: {
-      /** @example true */
-      success: boolean;
-      data: components['schemas']['UploadReportDoc'];
-    };
-    UploadReportDoc: {
-      store_id: number;
-      /** Format: date-time */
-      server_time: string;
-      received: number;
-      accepted: number;
-      duplicate: number;
-      rejected: number;
-      /** @description One per transaction, in the order sent */
-      results: components['schemas']['UploadResultDoc'][];
-    };
-    UploadResultDoc: {
-      /** @description Position in the request */
-      index: number;
-      idempotency_key: string | null;
-      type: string | null;
-      /** @enum {string} */
-      status: 'accepted' | 'duplicate' | 'rejected';
-      /**
-       * @description A duplicate's original outcome
-       * @enum {string|null}
-       */
-      original_status: 'accepted' | 'rejected' | null;
-      /** @description The sale, customer or cash movement id */
-      id: number | null;
-      /** @description Sales only */
-      receipt_number: string | null;
-      /** @description Summary of the created record (a sale: id, receipt_number, total_amount, session_id, created_at, synced_at) */
-      record: {
-        [key: string]: unknown;
-      } | null;
-      /** @description Stable code of a rejection (validation_failed, total_mismatch, offline_time_refused, idempotency_key_reused, in_flight, ...) */
-      code: string | null;
-      message: string | null;
-      /** @description Field -> messages, keyed within the transaction (data.items.0.qty, offline_created_at) */
-      errors: {
-        [key: string]: string[];
-      } | null;
-      /** @description A sale accepted but flagged for a manager's review (its price below the server's reference beyond the cashier's limits); null otherwise */
-      review: components['schemas']['SaleReview'] | null;
     };
     ValidateLineDto: {
       /**
@@ -13286,49 +12913,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: number;
-              /** @description Per store: RET-<store code>-000001 */
-              number: string;
-              /**
-               * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-               * @enum {string}
-               */
-              status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-              sale_id: number;
-              receipt_number: string;
-              store: {
-                id: number;
-                name: string;
-              };
-              /** @description The warehouse of every line when they share one */
-              warehouse: {
-                id: number;
-                name: string;
-              } | null;
-              customer_id: number | null;
-              /** @description Who created it */
-              user_id: number;
-              reason: {
-                id: number;
-                code: string;
-                name: string;
-              } | null;
-              /** @description What the customer gets back for the returned units (after discounts, with tax) */
-              refund_total: number;
-              currency: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              approved_at: string | null;
-              /** Format: date-time */
-              processed_at: string | null;
-              /**
-               * Format: date-time
-               * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-               */
-              updated_at: string;
-            }[];
+            data: components['schemas']['ReturnSummary'][];
             meta: components['schemas']['PaginationMeta'] | components['schemas']['ChangeFeedMeta'];
           };
         };
@@ -13414,116 +12999,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: number;
-              /** @description Per store: RET-<store code>-000001 */
-              number: string;
-              /**
-               * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-               * @enum {string}
-               */
-              status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-              sale_id: number;
-              receipt_number: string;
-              store: {
-                id: number;
-                name: string;
-              };
-              /** @description The warehouse of every line when they share one */
-              warehouse: {
-                id: number;
-                name: string;
-              } | null;
-              customer_id: number | null;
-              /** @description Who created it */
-              user_id: number;
-              reason: {
-                id: number;
-                code: string;
-                name: string;
-              } | null;
-              /** @description What the customer gets back for the returned units (after discounts, with tax) */
-              refund_total: number;
-              currency: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              approved_at: string | null;
-              /** Format: date-time */
-              processed_at: string | null;
-              /**
-               * Format: date-time
-               * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-               */
-              updated_at: string;
-              refund_net?: number;
-              refund_tax?: number;
-              reason_notes?: string | null;
-              internal_notes?: string | null;
-              /** @description Why it was rejected or cancelled */
-              decision_notes?: string | null;
-              idempotency_key?: string | null;
-              /** @description The processing cashier's open session, where a cash refund counts */
-              session_id?: number | null;
-              approved_by?: number | null;
-              rejected_by?: number | null;
-              /** Format: date-time */
-              rejected_at?: string | null;
-              cancelled_by?: number | null;
-              /** Format: date-time */
-              cancelled_at?: string | null;
-              processed_by?: number | null;
-              items: {
-                id: number;
-                line: number;
-                sale_item_id: number;
-                item_id: number;
-                sku: string;
-                name: string;
-                unit: {
-                  name: string;
-                  factor: number;
-                } | null;
-                /** @description Units of the sale line */
-                quantity: number;
-                base_quantity: number;
-                /** @enum {string} */
-                condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-                restock: boolean;
-                /**
-                 * @description What processing does with the goods
-                 * @enum {string}
-                 */
-                stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-                warehouse_id: number;
-                serial_number: string | null;
-                notes: string | null;
-                refund_net: number;
-                refund_tax: number;
-                refund_total: number;
-              }[];
-              /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-              refunds: {
-                payment_method_id: number;
-                payment_method_code: string;
-                type: string;
-                amount: number;
-              }[];
-              credit_note: {
-                id: number;
-                /** @description Per store: CN-<store code>-000001 */
-                number: string;
-                sale_id: number;
-                invoice_id: number | null;
-                amount: number;
-                net: number;
-                tax: number;
-                /** @description The part that reduced the invoice balance */
-                on_account: number;
-                /** Format: date-time */
-                issued_at: string;
-              } | null;
-            };
+            data: components['schemas']['ReturnDetail'];
           };
         };
       };
@@ -20346,49 +19822,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: number;
-              /** @description Per store: RET-<store code>-000001 */
-              number: string;
-              /**
-               * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-               * @enum {string}
-               */
-              status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-              sale_id: number;
-              receipt_number: string;
-              store: {
-                id: number;
-                name: string;
-              };
-              /** @description The warehouse of every line when they share one */
-              warehouse: {
-                id: number;
-                name: string;
-              } | null;
-              customer_id: number | null;
-              /** @description Who created it */
-              user_id: number;
-              reason: {
-                id: number;
-                code: string;
-                name: string;
-              } | null;
-              /** @description What the customer gets back for the returned units (after discounts, with tax) */
-              refund_total: number;
-              currency: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              approved_at: string | null;
-              /** Format: date-time */
-              processed_at: string | null;
-              /**
-               * Format: date-time
-               * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-               */
-              updated_at: string;
-            }[];
+            data: components['schemas']['ReturnSummary'][];
             meta: components['schemas']['PaginationMeta'] | components['schemas']['ChangeFeedMeta'];
           };
         };
@@ -20474,116 +19908,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: number;
-              /** @description Per store: RET-<store code>-000001 */
-              number: string;
-              /**
-               * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-               * @enum {string}
-               */
-              status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-              sale_id: number;
-              receipt_number: string;
-              store: {
-                id: number;
-                name: string;
-              };
-              /** @description The warehouse of every line when they share one */
-              warehouse: {
-                id: number;
-                name: string;
-              } | null;
-              customer_id: number | null;
-              /** @description Who created it */
-              user_id: number;
-              reason: {
-                id: number;
-                code: string;
-                name: string;
-              } | null;
-              /** @description What the customer gets back for the returned units (after discounts, with tax) */
-              refund_total: number;
-              currency: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              approved_at: string | null;
-              /** Format: date-time */
-              processed_at: string | null;
-              /**
-               * Format: date-time
-               * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-               */
-              updated_at: string;
-              refund_net?: number;
-              refund_tax?: number;
-              reason_notes?: string | null;
-              internal_notes?: string | null;
-              /** @description Why it was rejected or cancelled */
-              decision_notes?: string | null;
-              idempotency_key?: string | null;
-              /** @description The processing cashier's open session, where a cash refund counts */
-              session_id?: number | null;
-              approved_by?: number | null;
-              rejected_by?: number | null;
-              /** Format: date-time */
-              rejected_at?: string | null;
-              cancelled_by?: number | null;
-              /** Format: date-time */
-              cancelled_at?: string | null;
-              processed_by?: number | null;
-              items: {
-                id: number;
-                line: number;
-                sale_item_id: number;
-                item_id: number;
-                sku: string;
-                name: string;
-                unit: {
-                  name: string;
-                  factor: number;
-                } | null;
-                /** @description Units of the sale line */
-                quantity: number;
-                base_quantity: number;
-                /** @enum {string} */
-                condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-                restock: boolean;
-                /**
-                 * @description What processing does with the goods
-                 * @enum {string}
-                 */
-                stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-                warehouse_id: number;
-                serial_number: string | null;
-                notes: string | null;
-                refund_net: number;
-                refund_tax: number;
-                refund_total: number;
-              }[];
-              /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-              refunds: {
-                payment_method_id: number;
-                payment_method_code: string;
-                type: string;
-                amount: number;
-              }[];
-              credit_note: {
-                id: number;
-                /** @description Per store: CN-<store code>-000001 */
-                number: string;
-                sale_id: number;
-                invoice_id: number | null;
-                amount: number;
-                net: number;
-                tax: number;
-                /** @description The part that reduced the invoice balance */
-                on_account: number;
-                /** Format: date-time */
-                issued_at: string;
-              } | null;
-            };
+            data: components['schemas']['ReturnDetail'];
           };
         };
       };
@@ -36641,49 +35966,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: number;
-              /** @description Per store: RET-<store code>-000001 */
-              number: string;
-              /**
-               * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-               * @enum {string}
-               */
-              status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-              sale_id: number;
-              receipt_number: string;
-              store: {
-                id: number;
-                name: string;
-              };
-              /** @description The warehouse of every line when they share one */
-              warehouse: {
-                id: number;
-                name: string;
-              } | null;
-              customer_id: number | null;
-              /** @description Who created it */
-              user_id: number;
-              reason: {
-                id: number;
-                code: string;
-                name: string;
-              } | null;
-              /** @description What the customer gets back for the returned units (after discounts, with tax) */
-              refund_total: number;
-              currency: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              approved_at: string | null;
-              /** Format: date-time */
-              processed_at: string | null;
-              /**
-               * Format: date-time
-               * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-               */
-              updated_at: string;
-            }[];
+            data: components['schemas']['ReturnSummary'][];
             meta: components['schemas']['PaginationMeta'];
           };
         };
@@ -36769,116 +36052,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: number;
-              /** @description Per store: RET-<store code>-000001 */
-              number: string;
-              /**
-               * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-               * @enum {string}
-               */
-              status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-              sale_id: number;
-              receipt_number: string;
-              store: {
-                id: number;
-                name: string;
-              };
-              /** @description The warehouse of every line when they share one */
-              warehouse: {
-                id: number;
-                name: string;
-              } | null;
-              customer_id: number | null;
-              /** @description Who created it */
-              user_id: number;
-              reason: {
-                id: number;
-                code: string;
-                name: string;
-              } | null;
-              /** @description What the customer gets back for the returned units (after discounts, with tax) */
-              refund_total: number;
-              currency: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              approved_at: string | null;
-              /** Format: date-time */
-              processed_at: string | null;
-              /**
-               * Format: date-time
-               * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-               */
-              updated_at: string;
-              refund_net?: number;
-              refund_tax?: number;
-              reason_notes?: string | null;
-              internal_notes?: string | null;
-              /** @description Why it was rejected or cancelled */
-              decision_notes?: string | null;
-              idempotency_key?: string | null;
-              /** @description The processing cashier's open session, where a cash refund counts */
-              session_id?: number | null;
-              approved_by?: number | null;
-              rejected_by?: number | null;
-              /** Format: date-time */
-              rejected_at?: string | null;
-              cancelled_by?: number | null;
-              /** Format: date-time */
-              cancelled_at?: string | null;
-              processed_by?: number | null;
-              items: {
-                id: number;
-                line: number;
-                sale_item_id: number;
-                item_id: number;
-                sku: string;
-                name: string;
-                unit: {
-                  name: string;
-                  factor: number;
-                } | null;
-                /** @description Units of the sale line */
-                quantity: number;
-                base_quantity: number;
-                /** @enum {string} */
-                condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-                restock: boolean;
-                /**
-                 * @description What processing does with the goods
-                 * @enum {string}
-                 */
-                stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-                warehouse_id: number;
-                serial_number: string | null;
-                notes: string | null;
-                refund_net: number;
-                refund_tax: number;
-                refund_total: number;
-              }[];
-              /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-              refunds: {
-                payment_method_id: number;
-                payment_method_code: string;
-                type: string;
-                amount: number;
-              }[];
-              credit_note: {
-                id: number;
-                /** @description Per store: CN-<store code>-000001 */
-                number: string;
-                sale_id: number;
-                invoice_id: number | null;
-                amount: number;
-                net: number;
-                tax: number;
-                /** @description The part that reduced the invoice balance */
-                on_account: number;
-                /** Format: date-time */
-                issued_at: string;
-              } | null;
-            };
+            data: components['schemas']['ReturnDetail'];
           };
         };
       };
@@ -37002,101 +36176,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              sale_id: number;
-              receipt_number: string;
-              sale_status: string;
-              store_id: number;
-              customer_id: number | null;
-              currency: string;
-              /** Format: date-time */
-              sold_at: string;
-              total_amount: number;
-              eligible: boolean;
-              /**
-               * @description Why not
-               * @enum {string|null}
-               */
-              reason: 'sale_voided' | 'sale_refunded' | 'sale_not_returnable' | 'return_window_expired' | 'nothing_returnable' | null;
-              message: string | null;
-              return_window_days: number;
-              /** Format: date-time */
-              return_deadline: string;
-              /** @description Refunded by processed returns */
-              refunded_amount: number;
-              items: {
-                sale_item_id: number;
-                line: number;
-                item_id: number;
-                sku: string;
-                name: string;
-                unit: {
-                  id: number;
-                  name: string;
-                  factor: number;
-                } | null;
-                serial_number: string | null;
-                warehouse_id: number;
-                unit_price: number;
-                /** @description What the line cost the customer */
-                total: number;
-                /** @description Sold */
-                quantity: number;
-                /** @description Returned by processed returns */
-                returned_quantity: number;
-                /** @description Held by pending or approved returns */
-                pending_quantity: number;
-                /** @description Still returnable (0 when the sale is not eligible) */
-                returnable_quantity: number;
-                returned_amount: number;
-                pending_amount: number;
-                /** @description The refund for all the still returnable units */
-                returnable_amount: number;
-              }[];
-              returns: {
-                id: number;
-                /** @description Per store: RET-<store code>-000001 */
-                number: string;
-                /**
-                 * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-                 * @enum {string}
-                 */
-                status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-                sale_id: number;
-                receipt_number: string;
-                store: {
-                  id: number;
-                  name: string;
-                };
-                /** @description The warehouse of every line when they share one */
-                warehouse: {
-                  id: number;
-                  name: string;
-                } | null;
-                customer_id: number | null;
-                /** @description Who created it */
-                user_id: number;
-                reason: {
-                  id: number;
-                  code: string;
-                  name: string;
-                } | null;
-                /** @description What the customer gets back for the returned units (after discounts, with tax) */
-                refund_total: number;
-                currency: string;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                approved_at: string | null;
-                /** Format: date-time */
-                processed_at: string | null;
-                /**
-                 * Format: date-time
-                 * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-                 */
-                updated_at: string;
-              }[];
-            };
+            data: components['schemas']['ReturnableSale'];
           };
         };
       };
@@ -37188,11 +36268,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: number;
-              code: string;
-              name: string;
-            }[];
+            data: components['schemas']['ReturnReason'][];
           };
         };
       };
@@ -37268,116 +36344,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: number;
-              /** @description Per store: RET-<store code>-000001 */
-              number: string;
-              /**
-               * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-               * @enum {string}
-               */
-              status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-              sale_id: number;
-              receipt_number: string;
-              store: {
-                id: number;
-                name: string;
-              };
-              /** @description The warehouse of every line when they share one */
-              warehouse: {
-                id: number;
-                name: string;
-              } | null;
-              customer_id: number | null;
-              /** @description Who created it */
-              user_id: number;
-              reason: {
-                id: number;
-                code: string;
-                name: string;
-              } | null;
-              /** @description What the customer gets back for the returned units (after discounts, with tax) */
-              refund_total: number;
-              currency: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              approved_at: string | null;
-              /** Format: date-time */
-              processed_at: string | null;
-              /**
-               * Format: date-time
-               * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-               */
-              updated_at: string;
-              refund_net?: number;
-              refund_tax?: number;
-              reason_notes?: string | null;
-              internal_notes?: string | null;
-              /** @description Why it was rejected or cancelled */
-              decision_notes?: string | null;
-              idempotency_key?: string | null;
-              /** @description The processing cashier's open session, where a cash refund counts */
-              session_id?: number | null;
-              approved_by?: number | null;
-              rejected_by?: number | null;
-              /** Format: date-time */
-              rejected_at?: string | null;
-              cancelled_by?: number | null;
-              /** Format: date-time */
-              cancelled_at?: string | null;
-              processed_by?: number | null;
-              items: {
-                id: number;
-                line: number;
-                sale_item_id: number;
-                item_id: number;
-                sku: string;
-                name: string;
-                unit: {
-                  name: string;
-                  factor: number;
-                } | null;
-                /** @description Units of the sale line */
-                quantity: number;
-                base_quantity: number;
-                /** @enum {string} */
-                condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-                restock: boolean;
-                /**
-                 * @description What processing does with the goods
-                 * @enum {string}
-                 */
-                stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-                warehouse_id: number;
-                serial_number: string | null;
-                notes: string | null;
-                refund_net: number;
-                refund_tax: number;
-                refund_total: number;
-              }[];
-              /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-              refunds: {
-                payment_method_id: number;
-                payment_method_code: string;
-                type: string;
-                amount: number;
-              }[];
-              credit_note: {
-                id: number;
-                /** @description Per store: CN-<store code>-000001 */
-                number: string;
-                sale_id: number;
-                invoice_id: number | null;
-                amount: number;
-                net: number;
-                tax: number;
-                /** @description The part that reduced the invoice balance */
-                on_account: number;
-                /** Format: date-time */
-                issued_at: string;
-              } | null;
-            };
+            data: components['schemas']['ReturnDetail'];
           };
         };
       };
@@ -37464,116 +36431,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: number;
-              /** @description Per store: RET-<store code>-000001 */
-              number: string;
-              /**
-               * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-               * @enum {string}
-               */
-              status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-              sale_id: number;
-              receipt_number: string;
-              store: {
-                id: number;
-                name: string;
-              };
-              /** @description The warehouse of every line when they share one */
-              warehouse: {
-                id: number;
-                name: string;
-              } | null;
-              customer_id: number | null;
-              /** @description Who created it */
-              user_id: number;
-              reason: {
-                id: number;
-                code: string;
-                name: string;
-              } | null;
-              /** @description What the customer gets back for the returned units (after discounts, with tax) */
-              refund_total: number;
-              currency: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              approved_at: string | null;
-              /** Format: date-time */
-              processed_at: string | null;
-              /**
-               * Format: date-time
-               * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-               */
-              updated_at: string;
-              refund_net?: number;
-              refund_tax?: number;
-              reason_notes?: string | null;
-              internal_notes?: string | null;
-              /** @description Why it was rejected or cancelled */
-              decision_notes?: string | null;
-              idempotency_key?: string | null;
-              /** @description The processing cashier's open session, where a cash refund counts */
-              session_id?: number | null;
-              approved_by?: number | null;
-              rejected_by?: number | null;
-              /** Format: date-time */
-              rejected_at?: string | null;
-              cancelled_by?: number | null;
-              /** Format: date-time */
-              cancelled_at?: string | null;
-              processed_by?: number | null;
-              items: {
-                id: number;
-                line: number;
-                sale_item_id: number;
-                item_id: number;
-                sku: string;
-                name: string;
-                unit: {
-                  name: string;
-                  factor: number;
-                } | null;
-                /** @description Units of the sale line */
-                quantity: number;
-                base_quantity: number;
-                /** @enum {string} */
-                condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-                restock: boolean;
-                /**
-                 * @description What processing does with the goods
-                 * @enum {string}
-                 */
-                stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-                warehouse_id: number;
-                serial_number: string | null;
-                notes: string | null;
-                refund_net: number;
-                refund_tax: number;
-                refund_total: number;
-              }[];
-              /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-              refunds: {
-                payment_method_id: number;
-                payment_method_code: string;
-                type: string;
-                amount: number;
-              }[];
-              credit_note: {
-                id: number;
-                /** @description Per store: CN-<store code>-000001 */
-                number: string;
-                sale_id: number;
-                invoice_id: number | null;
-                amount: number;
-                net: number;
-                tax: number;
-                /** @description The part that reduced the invoice balance */
-                on_account: number;
-                /** Format: date-time */
-                issued_at: string;
-              } | null;
-            };
+            data: components['schemas']['ReturnDetail'];
           };
         };
       };
@@ -37666,116 +36524,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: number;
-              /** @description Per store: RET-<store code>-000001 */
-              number: string;
-              /**
-               * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-               * @enum {string}
-               */
-              status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-              sale_id: number;
-              receipt_number: string;
-              store: {
-                id: number;
-                name: string;
-              };
-              /** @description The warehouse of every line when they share one */
-              warehouse: {
-                id: number;
-                name: string;
-              } | null;
-              customer_id: number | null;
-              /** @description Who created it */
-              user_id: number;
-              reason: {
-                id: number;
-                code: string;
-                name: string;
-              } | null;
-              /** @description What the customer gets back for the returned units (after discounts, with tax) */
-              refund_total: number;
-              currency: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              approved_at: string | null;
-              /** Format: date-time */
-              processed_at: string | null;
-              /**
-               * Format: date-time
-               * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-               */
-              updated_at: string;
-              refund_net?: number;
-              refund_tax?: number;
-              reason_notes?: string | null;
-              internal_notes?: string | null;
-              /** @description Why it was rejected or cancelled */
-              decision_notes?: string | null;
-              idempotency_key?: string | null;
-              /** @description The processing cashier's open session, where a cash refund counts */
-              session_id?: number | null;
-              approved_by?: number | null;
-              rejected_by?: number | null;
-              /** Format: date-time */
-              rejected_at?: string | null;
-              cancelled_by?: number | null;
-              /** Format: date-time */
-              cancelled_at?: string | null;
-              processed_by?: number | null;
-              items: {
-                id: number;
-                line: number;
-                sale_item_id: number;
-                item_id: number;
-                sku: string;
-                name: string;
-                unit: {
-                  name: string;
-                  factor: number;
-                } | null;
-                /** @description Units of the sale line */
-                quantity: number;
-                base_quantity: number;
-                /** @enum {string} */
-                condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-                restock: boolean;
-                /**
-                 * @description What processing does with the goods
-                 * @enum {string}
-                 */
-                stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-                warehouse_id: number;
-                serial_number: string | null;
-                notes: string | null;
-                refund_net: number;
-                refund_tax: number;
-                refund_total: number;
-              }[];
-              /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-              refunds: {
-                payment_method_id: number;
-                payment_method_code: string;
-                type: string;
-                amount: number;
-              }[];
-              credit_note: {
-                id: number;
-                /** @description Per store: CN-<store code>-000001 */
-                number: string;
-                sale_id: number;
-                invoice_id: number | null;
-                amount: number;
-                net: number;
-                tax: number;
-                /** @description The part that reduced the invoice balance */
-                on_account: number;
-                /** Format: date-time */
-                issued_at: string;
-              } | null;
-            };
+            data: components['schemas']['ReturnDetail'];
           };
         };
       };
@@ -37891,116 +36640,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: number;
-              /** @description Per store: RET-<store code>-000001 */
-              number: string;
-              /**
-               * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-               * @enum {string}
-               */
-              status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-              sale_id: number;
-              receipt_number: string;
-              store: {
-                id: number;
-                name: string;
-              };
-              /** @description The warehouse of every line when they share one */
-              warehouse: {
-                id: number;
-                name: string;
-              } | null;
-              customer_id: number | null;
-              /** @description Who created it */
-              user_id: number;
-              reason: {
-                id: number;
-                code: string;
-                name: string;
-              } | null;
-              /** @description What the customer gets back for the returned units (after discounts, with tax) */
-              refund_total: number;
-              currency: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              approved_at: string | null;
-              /** Format: date-time */
-              processed_at: string | null;
-              /**
-               * Format: date-time
-               * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-               */
-              updated_at: string;
-              refund_net?: number;
-              refund_tax?: number;
-              reason_notes?: string | null;
-              internal_notes?: string | null;
-              /** @description Why it was rejected or cancelled */
-              decision_notes?: string | null;
-              idempotency_key?: string | null;
-              /** @description The processing cashier's open session, where a cash refund counts */
-              session_id?: number | null;
-              approved_by?: number | null;
-              rejected_by?: number | null;
-              /** Format: date-time */
-              rejected_at?: string | null;
-              cancelled_by?: number | null;
-              /** Format: date-time */
-              cancelled_at?: string | null;
-              processed_by?: number | null;
-              items: {
-                id: number;
-                line: number;
-                sale_item_id: number;
-                item_id: number;
-                sku: string;
-                name: string;
-                unit: {
-                  name: string;
-                  factor: number;
-                } | null;
-                /** @description Units of the sale line */
-                quantity: number;
-                base_quantity: number;
-                /** @enum {string} */
-                condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-                restock: boolean;
-                /**
-                 * @description What processing does with the goods
-                 * @enum {string}
-                 */
-                stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-                warehouse_id: number;
-                serial_number: string | null;
-                notes: string | null;
-                refund_net: number;
-                refund_tax: number;
-                refund_total: number;
-              }[];
-              /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-              refunds: {
-                payment_method_id: number;
-                payment_method_code: string;
-                type: string;
-                amount: number;
-              }[];
-              credit_note: {
-                id: number;
-                /** @description Per store: CN-<store code>-000001 */
-                number: string;
-                sale_id: number;
-                invoice_id: number | null;
-                amount: number;
-                net: number;
-                tax: number;
-                /** @description The part that reduced the invoice balance */
-                on_account: number;
-                /** Format: date-time */
-                issued_at: string;
-              } | null;
-            };
+            data: components['schemas']['ReturnDetail'];
           };
         };
       };
@@ -38093,116 +36733,7 @@ export interface operations {
           'application/json': {
             /** @enum {boolean} */
             success: true;
-            data: {
-              id: number;
-              /** @description Per store: RET-<store code>-000001 */
-              number: string;
-              /**
-               * @description pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled
-               * @enum {string}
-               */
-              status: 'pending' | 'approved' | 'rejected' | 'cancelled' | 'processed';
-              sale_id: number;
-              receipt_number: string;
-              store: {
-                id: number;
-                name: string;
-              };
-              /** @description The warehouse of every line when they share one */
-              warehouse: {
-                id: number;
-                name: string;
-              } | null;
-              customer_id: number | null;
-              /** @description Who created it */
-              user_id: number;
-              reason: {
-                id: number;
-                code: string;
-                name: string;
-              } | null;
-              /** @description What the customer gets back for the returned units (after discounts, with tax) */
-              refund_total: number;
-              currency: string;
-              /** Format: date-time */
-              created_at: string;
-              /** Format: date-time */
-              approved_at: string | null;
-              /** Format: date-time */
-              processed_at: string | null;
-              /**
-               * Format: date-time
-               * @description When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)
-               */
-              updated_at: string;
-              refund_net?: number;
-              refund_tax?: number;
-              reason_notes?: string | null;
-              internal_notes?: string | null;
-              /** @description Why it was rejected or cancelled */
-              decision_notes?: string | null;
-              idempotency_key?: string | null;
-              /** @description The processing cashier's open session, where a cash refund counts */
-              session_id?: number | null;
-              approved_by?: number | null;
-              rejected_by?: number | null;
-              /** Format: date-time */
-              rejected_at?: string | null;
-              cancelled_by?: number | null;
-              /** Format: date-time */
-              cancelled_at?: string | null;
-              processed_by?: number | null;
-              items: {
-                id: number;
-                line: number;
-                sale_item_id: number;
-                item_id: number;
-                sku: string;
-                name: string;
-                unit: {
-                  name: string;
-                  factor: number;
-                } | null;
-                /** @description Units of the sale line */
-                quantity: number;
-                base_quantity: number;
-                /** @enum {string} */
-                condition: 'resellable' | 'opened' | 'damaged' | 'defective' | 'spoiled';
-                restock: boolean;
-                /**
-                 * @description What processing does with the goods
-                 * @enum {string}
-                 */
-                stock_action: 'restock' | 'damage' | 'spoilage' | 'none';
-                warehouse_id: number;
-                serial_number: string | null;
-                notes: string | null;
-                refund_net: number;
-                refund_tax: number;
-                refund_total: number;
-              }[];
-              /** @description Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance) */
-              refunds: {
-                payment_method_id: number;
-                payment_method_code: string;
-                type: string;
-                amount: number;
-              }[];
-              credit_note: {
-                id: number;
-                /** @description Per store: CN-<store code>-000001 */
-                number: string;
-                sale_id: number;
-                invoice_id: number | null;
-                amount: number;
-                net: number;
-                tax: number;
-                /** @description The part that reduced the invoice balance */
-                on_account: number;
-                /** Format: date-time */
-                issued_at: string;
-              } | null;
-            };
+            data: components['schemas']['ReturnDetail'];
           };
         };
       };
@@ -40160,7 +38691,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['SyncPageEnvelope'];
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['SyncPage'];
+          };
         };
       };
       /** @description Missing, invalid, expired or revoked token (message `Unauthorized.`) */
@@ -40241,7 +38776,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['SyncPageEnvelope'];
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['SyncPage'];
+          };
         };
       };
       /** @description Missing, invalid, expired or revoked token (message `Unauthorized.`) */
@@ -40309,7 +38848,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['SyncStatusEnvelope'];
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['SyncStatus'];
+          };
         };
       };
       /** @description Missing, invalid, expired or revoked token (message `Unauthorized.`) */
@@ -40383,7 +38926,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['UploadEnvelope'];
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['SyncUploadReport'];
+          };
         };
       };
       /** @description Malformed JSON or a body that is not an object */

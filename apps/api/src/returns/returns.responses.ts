@@ -1,42 +1,40 @@
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { RETURN_CONDITIONS, RETURN_STATUSES } from '@pos/returns';
-import { s } from '../http/openapi';
+import { defineView, s } from '../http/openapi';
 
-/** Response shapes of the returns endpoints and feeds (the `data` of the envelope). */
-export const REASON: SchemaObject = s.object({ id: s.int(), code: s.string(), name: s.string() });
+/** Response shapes of the returns endpoints, their feed and their webhook events (the `data` of the envelope). */
+export const ReturnReason = defineView('ReturnReason', { id: s.int(), code: s.string(), name: s.string() });
 
-const named = (nullable = false): SchemaObject => {
-  const o = s.object({ id: s.int(), name: s.string() });
-  return nullable ? { ...o, nullable: true } : o;
-};
+const named = () => s.object({ id: s.int(), name: s.string() });
 
-export const RETURN_SUMMARY: SchemaObject = s.object({
+const summary = {
   id: s.int(),
   number: s.string('Per store: RET-<store code>-000001'),
   status: s.enum(RETURN_STATUSES, 'pending -> approved -> processed; pending -> rejected; pending|approved -> cancelled'),
   sale_id: s.int(),
   receipt_number: s.string(),
   store: named(),
-  warehouse: { ...named(true), description: 'The warehouse of every line when they share one' },
+  warehouse: { ...s.nullable(named()), description: 'The warehouse of every line when they share one' },
   customer_id: s.nullable(s.int()),
   user_id: s.int('Who created it'),
-  reason: { ...s.nullable(s.object({ id: s.int(), code: s.string(), name: s.string() })) },
+  reason: s.nullable(ReturnReason),
   refund_total: s.money('What the customer gets back for the returned units (after discounts, with tax)'),
   currency: s.string(),
   created_at: s.dateTime(),
   approved_at: s.nullable(s.dateTime()),
   processed_at: s.nullable(s.dateTime()),
   updated_at: s.dateTime('When it last changed: created, approved, rejected, cancelled, processed (change mode orders by it)'),
-});
+};
 
-const RETURN_ITEM: SchemaObject = s.object({
+export const ReturnSummary = defineView('ReturnSummary', summary);
+
+const ReturnItem = defineView('ReturnItem', {
   id: s.int(),
   line: s.int(),
   sale_item_id: s.int(),
   item_id: s.int(),
   sku: s.string(),
   name: s.string(),
-  unit: { ...s.nullable(s.object({ name: s.string(), factor: s.int() })) },
+  unit: s.nullable(s.object({ name: s.string(), factor: s.int() })),
   quantity: s.int('Units of the sale line'),
   base_quantity: s.int(),
   condition: s.enum(RETURN_CONDITIONS),
@@ -50,25 +48,39 @@ const RETURN_ITEM: SchemaObject = s.object({
   refund_total: s.money(),
 });
 
-export const CREDIT_NOTE = s.nullable(
-  s.object({
-    id: s.int(),
-    number: s.string('Per store: CN-<store code>-000001'),
-    sale_id: s.int(),
-    invoice_id: s.nullable(s.int()),
-    amount: s.money(),
-    net: s.money(),
-    tax: s.money(),
-    on_account: s.money('The part that reduced the invoice balance'),
-    issued_at: s.dateTime(),
-  }),
-);
+const CreditNote = defineView('CreditNote', {
+  id: s.int(),
+  number: s.string('Per store: CN-<store code>-000001'),
+  sale_id: s.int(),
+  invoice_id: s.nullable(s.int()),
+  amount: s.money(),
+  net: s.money(),
+  tax: s.money(),
+  on_account: s.money('The part that reduced the invoice balance'),
+  issued_at: s.dateTime(),
+});
 
-export const RETURN_DETAIL: SchemaObject = {
-  ...RETURN_SUMMARY,
-  required: [...(RETURN_SUMMARY.required ?? []), 'items', 'refunds', 'credit_note'],
-  properties: {
-    ...RETURN_SUMMARY.properties,
+// Documented as they were: only the summary's fields and the three lists are promised (required).
+const DETAIL_OPTIONAL = [
+  'refund_net',
+  'refund_tax',
+  'reason_notes',
+  'internal_notes',
+  'decision_notes',
+  'idempotency_key',
+  'session_id',
+  'approved_by',
+  'rejected_by',
+  'rejected_at',
+  'cancelled_by',
+  'cancelled_at',
+  'processed_by',
+];
+
+export const ReturnDetail = defineView(
+  'ReturnDetail',
+  {
+    ...summary,
     refund_net: s.money(),
     refund_tax: s.money(),
     reason_notes: s.nullable(s.string()),
@@ -82,16 +94,17 @@ export const RETURN_DETAIL: SchemaObject = {
     cancelled_by: s.nullable(s.int()),
     cancelled_at: s.nullable(s.dateTime()),
     processed_by: s.nullable(s.int()),
-    items: s.array(RETURN_ITEM),
+    items: s.array(ReturnItem),
     refunds: s.array(
       s.object({ payment_method_id: s.int(), payment_method_code: s.string(), type: s.string(), amount: s.money() }),
       'Once processed: the refund per original payment method (cash first, then the others; on_account reduces the invoice balance)',
     ),
-    credit_note: CREDIT_NOTE,
+    credit_note: s.nullable(CreditNote),
   },
-};
+  { optional: DETAIL_OPTIONAL },
+);
 
-export const CHECK_SALE: SchemaObject = s.object({
+export const ReturnableSale = defineView('ReturnableSale', {
   sale_id: s.int(),
   receipt_number: s.string(),
   sale_status: s.string(),
@@ -113,7 +126,7 @@ export const CHECK_SALE: SchemaObject = s.object({
       item_id: s.int(),
       sku: s.string(),
       name: s.string(),
-      unit: { ...s.nullable(s.object({ id: s.int(), name: s.string(), factor: s.int() })) },
+      unit: s.nullable(s.object({ id: s.int(), name: s.string(), factor: s.int() })),
       serial_number: s.nullable(s.string()),
       warehouse_id: s.int(),
       unit_price: s.money(),
@@ -127,5 +140,5 @@ export const CHECK_SALE: SchemaObject = s.object({
       returnable_amount: s.money('The refund for all the still returnable units'),
     }),
   ),
-  returns: s.array(RETURN_SUMMARY),
+  returns: s.array(ReturnSummary),
 });
