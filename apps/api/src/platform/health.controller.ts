@@ -7,8 +7,7 @@ import { ProcessLifecycle, REDIS, RedisClient } from '@pos/platform';
 import { Public, RateTier } from '../access/policy.decorators';
 import { Health } from '../identity/identity.responses';
 import { ApiEnvelope, defineView, s } from '../http/openapi';
-
-type Check = { status: 'up' | 'down'; latency_ms?: number; error?: string };
+import { dependencyChecks, migrationsCheck } from './health-checks';
 
 const Liveness = defineView('Liveness', { status: s.enum(['ok']), uptime_seconds: s.number(), time: s.dateTime() });
 const Readiness = defineView('Readiness', {
@@ -43,7 +42,7 @@ export class HealthController {
   @ApiEnvelope(Health)
   @ApiEnvelope(Health, { status: 503, description: 'The database or Redis does not answer, or the process is shutting down (status `draining`)' })
   async health(@Res({ passthrough: true }) res: Response) {
-    const checks = await this.dependencies();
+    const checks = await dependencyChecks(this.db, this.redis);
     const healthy = Object.values(checks).every((c) => c.status === 'up');
     // Draining (SIGTERM): not ready for new traffic whatever the checks say (http-drain.ts).
     if (!healthy || this.lifecycle.draining) res.status(503);
@@ -73,50 +72,10 @@ export class HealthController {
       res.status(503);
       return { status: 'shutting_down', checks: {}, time };
     }
-    const checks = await this.dependencies();
-    checks.migrations =
-      checks.database.status === 'up'
-        ? await probe(async () => {
-            if (await this.db.showMigrations()) throw new Error('pending');
-          }, 'pending migrations')
-        : { status: 'down', error: 'database unreachable' };
+    const checks = await dependencyChecks(this.db, this.redis);
+    checks.migrations = await migrationsCheck(this.db, checks.database);
     const ready = Object.values(checks).every((c) => c.status === 'up');
     if (!ready) res.status(503);
     return { status: ready ? 'ready' : 'not_ready', checks, time };
   }
-
-  private async dependencies(): Promise<Record<string, Check>> {
-    const checks: Record<string, Check> = {};
-    // A real table, not `SELECT 1`: a Galera node outside the primary component answers a
-    // statement that reads no table but refuses every table read (1047, not ready).
-    checks.database = await probe(() => this.db.query(`SELECT 1 FROM ${this.db.driver.escape(this.db.options.migrationsTableName ?? 'migrations')} LIMIT 1`));
-    if (this.redis) checks.redis = await probe(() => this.redis!.ping());
-    return checks;
-  }
-}
-
-async function probe(fn: () => Promise<unknown>, failure = 'unreachable'): Promise<Check> {
-  const started = performance.now();
-  try {
-    await withTimeout(fn(), 2000);
-    return { status: 'up', latency_ms: Math.round((performance.now() - started) * 10) / 10 };
-  } catch {
-    return { status: 'down', error: failure };
-  }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('timeout')), ms);
-    p.then(
-      (v) => {
-        clearTimeout(t);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(t);
-        reject(e as Error);
-      },
-    );
-  });
 }
