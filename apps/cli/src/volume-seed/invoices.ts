@@ -1,6 +1,26 @@
-import { dt } from './row-writer';
-import type { Trading } from './sales';
+import { Rand } from './random';
+import { dt, RowWriter } from './row-writer';
 import { DAY, PlannedReturn, Store } from './types';
+
+/** An invoice with a balance left at the end of the seed. */
+export interface OpenInvoice {
+  id: number;
+  createdAt: Date;
+  due: Date;
+  amount: number;
+  balance: number;
+}
+
+/** What writing invoices needs of the trading (sales.ts's Trading has it all). */
+export interface InvoiceBook {
+  db: RowWriter;
+  rand: Rand;
+  ref: { managerId: number };
+  /** The next invoice id. */
+  ids: { invoice: number };
+  openInvoices: OpenInvoice[];
+  now: Date;
+}
 
 /**
  * A sale's invoice (payment terms 30 days): void with a voided sale, credited by a return of all
@@ -8,7 +28,7 @@ import { DAY, PlannedReturn, Store } from './types';
  * in cash, the recent ones not yet (those stay open).
  */
 export async function writeInvoice(
-  t: Trading,
+  t: InvoiceBook,
   store: Store,
   sale: { id: number; number: number; customer: number | null; at: Date; total: number; onAccount: number; voided: boolean; planned: PlannedReturn | null },
 ): Promise<void> {

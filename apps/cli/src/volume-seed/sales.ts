@@ -1,6 +1,6 @@
 import { PricedLine } from '@pos/pricing';
 import { DrawnLine, drawCart, priceDrawnCart } from './cart';
-import { writeInvoice } from './invoices';
+import { OpenInvoice, writeInvoice } from './invoices';
 import { paySale } from './payments';
 import { Rand } from './random';
 import { dt, RowWriter } from './row-writer';
@@ -23,7 +23,7 @@ export interface Trading {
   receipt: Map<number, number>;
   /** Planned returns by the day they are processed. */
   returnsDue: Map<number, PlannedReturn[]>;
-  openInvoices: { id: number; createdAt: Date; due: Date; amount: number; balance: number }[];
+  openInvoices: OpenInvoice[];
   now: Date;
   firstDay: number;
 }
