@@ -2,7 +2,6 @@ export * from './columns';
 export * from './data-source';
 export * from './database.module';
 export { MIGRATIONS } from './migrations';
-export { fillSaleCounts } from './migrations/1764100000000-sale-counts';
 export * from './changes/change-log';
 export * from './changes/change.entities';
 export * from './db-errors';

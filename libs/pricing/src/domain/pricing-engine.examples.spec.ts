@@ -1,5 +1,6 @@
 import { priceCart } from './pricing-engine';
 import { cart, ctx, line, rule } from './pricing-engine.test-carts';
+import { Bundle, PricingRule } from './pricing.types';
 
 describe('pricing engine: worked examples', () => {
   it('rounds per line half away from zero: 3 x 0.333 and the 0.005 boundary', () => {

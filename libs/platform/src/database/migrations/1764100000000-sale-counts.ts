@@ -63,7 +63,7 @@ function monthOf(day: number): number {
 }
 
 /** Counts sale_counts from the sales: the day rows grouped in the database, the month rows from them. */
-async function fill(q: { query(sql: string, params?: unknown[]): Promise<unknown> }, mysql: boolean): Promise<void> {
+async function fill(q: QueryRunner, mysql: boolean): Promise<void> {
   const day = mysql ? "DATEDIFF(created_at, '1970-01-01')" : 'CAST(julianday(created_at) - 2440587.5 AS INTEGER)';
   await q.query('DELETE FROM sale_counts');
   await q.query(
@@ -87,9 +87,3 @@ async function fill(q: { query(sql: string, params?: unknown[]): Promise<unknown
     );
   }
 }
-
-/**
- * @deprecated Transitional, until the sales repository imports its own `fillSaleCounts`
- * (libs/sales/src/infrastructure/sale-counts.backfill.ts): then this alias goes.
- */
-export const fillSaleCounts = fill;
