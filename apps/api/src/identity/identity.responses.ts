@@ -57,12 +57,3 @@ const application = {
 };
 export const ApiApplication = defineView('ApiApplication', application);
 export const ApiApplicationDetail = defineView('ApiApplicationDetail', { ...application, tokens: s.array(ApiToken) });
-
-export const Health = defineView('Health', {
-  status: s.enum(['ok', 'error', 'draining']),
-  checks: s.map(
-    s.object({ status: s.enum(['up', 'down']), latency_ms: s.number(), error: s.string() }, { optional: ['latency_ms', 'error'] }),
-    'database, and redis when configured',
-  ),
-  time: s.dateTime(),
-});

@@ -4,32 +4,11 @@ import { assertStoreAccess, Principal } from '@pos/identity';
 import { AuditLog } from '@pos/platform';
 import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators';
 import { dayEnd, dayStart } from '../http/date-range';
-import { ApiEnvelope, defineView, s } from '../http/openapi';
-import { PageQueryDto, pageRequest } from '../http/page-query.dto';
-import { OptionalDate, OptionalInt, OptionalString } from '../http/validators';
+import { ApiEnvelope } from '../http/openapi';
+import { pageRequest } from '../http/page-query.dto';
+import { AuditLogQuery } from './platform.dto';
 import { auditEntryView } from './platform.mapper';
-
-export class AuditLogQuery extends PageQueryDto {
-  @OptionalInt() store_id?: number;
-  @OptionalInt({ description: 'Who did it (user id; the CLI operator is 0)' }) user_id?: number;
-  @OptionalString({ max: 64, description: 'An action (`sale.voided`) or a family of actions (`sale.` or `sale.*`)' }) action?: string;
-  @OptionalString({ max: 64, description: 'Target type (sale, return, pricing_rule, session, user, token, ...)' }) target_type?: string;
-  @OptionalString({ max: 64, description: 'Target id (with target_type)' }) target_id?: string;
-  @OptionalDate('From this UTC day') date_from?: string;
-  @OptionalDate('To this UTC day (inclusive)') date_to?: string;
-}
-
-export const AuditEntryView = defineView('AuditEntry', {
-  id: s.int(),
-  action: s.string('`<thing>.<verb>`, e.g. sale.voided, return.processed, discount.approved, pricing_rule.updated, token.revoked'),
-  actor: s.nullable(s.object({ id: s.int('The user (0: the CLI operator)'), name: s.nullable(s.string()) })),
-  store_id: s.nullable(s.int()),
-  target: s.object({ type: s.string(), id: s.string() }),
-  before: s.any('The record before the change, where it applies (amounts in minor units)'),
-  after: s.any('The record after the change, where it applies'),
-  request_id: s.nullable(s.string('X-Request-Id of the request that did it')),
-  created_at: s.dateTime(),
-});
+import { AuditEntryView } from './platform.responses';
 
 /**
  * GET /audit-log (`audit.view`): the append-only trail of sensitive actions, newest first. A

@@ -5,19 +5,9 @@ import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { ProcessLifecycle, REDIS, RedisClient } from '@pos/platform';
 import { Public, RateTier } from '../access/policy.decorators';
-import { Health } from '../identity/identity.responses';
-import { ApiEnvelope, defineView, s } from '../http/openapi';
+import { ApiEnvelope } from '../http/openapi';
 import { dependencyChecks, migrationsCheck } from './health-checks';
-
-const Liveness = defineView('Liveness', { status: s.enum(['ok']), uptime_seconds: s.number(), time: s.dateTime() });
-const Readiness = defineView('Readiness', {
-  status: s.enum(['ready', 'not_ready', 'shutting_down']),
-  checks: s.map(
-    s.object({ status: s.enum(['up', 'down']), latency_ms: s.number(), error: s.string() }, { optional: ['latency_ms', 'error'] }),
-    'database, redis when configured, migrations (none pending)',
-  ),
-  time: s.dateTime(),
-});
+import { Health, Liveness, Readiness } from './platform.responses';
 
 /**
  * GET /health (database: a read of a real table + Redis), /health/live (the process answers: no dependency, so a slow

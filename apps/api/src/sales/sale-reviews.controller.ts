@@ -6,20 +6,9 @@ import { CurrentPrincipal, RequirePermission } from '../access/policy.decorators
 import { dayEnd, dayStart } from '../http/date-range';
 import { IdPipe } from '../http/id.pipe';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
-import { PageQueryDto, pageRequest } from '../http/page-query.dto';
-import { OptionalDate, OptionalInt, OptionalString, RequiredString } from '../http/validators';
+import { pageRequest } from '../http/page-query.dto';
+import { ResolveSaleReviewDto, SaleReviewListQuery } from './sales.dto';
 import { SaleReviewView } from './sale-reviews.responses';
-
-export class SaleReviewListQuery extends PageQueryDto {
-  @OptionalInt() store_id?: number;
-  @OptionalString({ in: ['open', 'resolved'], description: 'open (default: both) or resolved' }) status?: 'open' | 'resolved';
-  @OptionalDate('Flagged from this UTC day') date_from?: string;
-  @OptionalDate('Flagged to this UTC day (inclusive)') date_to?: string;
-}
-
-export class ResolveSaleReviewDto {
-  @RequiredString({ max: 1000, multiline: true, description: 'What was found and done (kept with the review and in the audit log)' }) note!: string;
-}
 
 /**
  * The review queue: sales recorded but flagged for a manager (an offline price below the server's

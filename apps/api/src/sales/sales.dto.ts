@@ -136,3 +136,14 @@ export class InvoicePaymentDto {
   @RequiredMoney({ min: 0.01 }) amount!: number;
   @OptionalString({ max: 128 }) reference?: string;
 }
+
+export class SaleReviewListQuery extends PageQueryDto {
+  @OptionalInt() store_id?: number;
+  @OptionalString({ in: ['open', 'resolved'], description: 'open (default: both) or resolved' }) status?: 'open' | 'resolved';
+  @OptionalDate('Flagged from this UTC day') date_from?: string;
+  @OptionalDate('Flagged to this UTC day (inclusive)') date_to?: string;
+}
+
+export class ResolveSaleReviewDto {
+  @RequiredString({ max: 1000, multiline: true, description: 'What was found and done (kept with the review and in the audit log)' }) note!: string;
+}
