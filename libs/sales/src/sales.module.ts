@@ -18,6 +18,7 @@ import { InvoiceRepository } from './application/invoice.ports';
 import { SaleQueries } from './application/sale-queries.ports';
 import { SaleRepository } from './application/sale.ports';
 import { InvoiceService, SaleService } from './application/sale.service';
+import { SaleVoids } from './application/sale-voids';
 import { SaleReturns } from './application/sale-returns';
 import { SaleReceipts } from './application/sale-receipts';
 import { SaleViews } from './application/sale.views';
@@ -44,6 +45,7 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     SaleReviewService,
     { provide: SaleReviewRepository, useClass: TypeOrmSaleReviewRepository },
     SaleService,
+    SaleVoids,
     SaleReceipts,
     InvoiceService,
     SaleViews,

@@ -1,0 +1,105 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { Clock, NotFoundError } from '@pos/kernel';
+import { canAccessStore, Principal } from '@pos/identity';
+import { StockLedger } from '@pos/catalog';
+import { SessionService } from '@pos/sessions';
+import { AuditLog, ChangeLog, DomainEvents, requirePort, withTransactionRetry } from '@pos/platform';
+import { SaleErrors } from '../domain/sale.errors';
+import { InvoiceRepository } from './invoice.ports';
+import { OpenReturns } from './sale-returns';
+import { SaleVoided, SaleVoidedFacts } from './sale.events';
+import { SaleRecord, SaleRepository } from './sale.ports';
+import { SaleViews } from './sale.views';
+
+/** A sale the caller may see: 404 when unknown or in a store they cannot act on. */
+export async function visibleSale(sales: SaleRepository, principal: Principal, id: number): Promise<SaleRecord> {
+  const s = await sales.find(id);
+  if (!s || !canAccessStore(principal, s.storeId)) throw new NotFoundError('Sale');
+  return s;
+}
+
+/** Voids (sales.void), apart from the sales history: their own transaction, stock, invoice and events. */
+@Injectable()
+export class SaleVoids implements OnModuleInit {
+  private openReturns!: OpenReturns;
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly sales: SaleRepository,
+    private readonly invoices: InvoiceRepository,
+    private readonly views: SaleViews,
+    private readonly ledger: StockLedger,
+    private readonly sessions: SessionService,
+    private readonly changes: ChangeLog,
+    private readonly audit: AuditLog,
+    private readonly domainEvents: DomainEvents,
+    private readonly clock: Clock,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  onModuleInit(): void {
+    this.openReturns = requirePort(this.moduleRef, OpenReturns, 'SaleVoids', 'ReturnsModule');
+  }
+
+  /**
+   * Voids a completed sale with no returns (sales.void): restocks every line, reverses the
+   * payments (the invoice is voided, a refund of what was paid), emits sale.voided.
+   */
+  async void(principal: Principal, id: number, reason?: string) {
+    return withTransactionRetry(this.txHost, async () => {
+      // First, before any read: a void and a return being processed on the same sale take turns
+      // (SaleReturns locks it too), so the checks below see what the other committed.
+      await this.sales.lockSale(id);
+      const sale = await visibleSale(this.sales, principal, id);
+      if (sale.status !== 'completed') throw SaleErrors.notVoidable(sale.status);
+      const items = await this.sales.items([id]);
+      if (items.some((l) => l.returnedQuantity > 0)) throw SaleErrors.hasReturns();
+      if (await this.openReturns.exist(id)) throw SaleErrors.hasOpenReturns();
+      const now = this.clock.now();
+      // A closed session's drawer was counted with this sale's cash in it: it keeps the sale.
+      const voidedAfterClose = sale.sessionId !== null && (await this.sessions.isClosed(sale.sessionId));
+      await this.ledger.restock(
+        { type: 'sale_void', id: String(id), userId: principal.userId, storeId: sale.storeId, notes: reason ?? null },
+        items.map((l) => ({
+          field: `items.${l.lineNo}`,
+          itemId: l.itemId,
+          warehouseId: l.warehouseId,
+          quantity: l.baseQuantity,
+          serialNumber: l.serialNumber,
+          unitCost: l.factor ? Math.round(l.unitCost / l.factor) : l.unitCost,
+        })),
+        'void',
+      );
+      await this.sales.updateSale(id, {
+        status: 'voided',
+        voidedAt: now,
+        voidedBy: principal.userId,
+        voidReason: reason ?? null,
+        voidedAfterClose,
+        updatedAt: now,
+      });
+      const invoice = await this.invoices.invoiceOfSale(id);
+      if (invoice) await this.invoices.updateInvoice(invoice.id, { status: 'void', balance: 0, updatedAt: now });
+      const detail = await this.views.detail(id, now);
+      await this.changes.event(SaleVoided, { sale: detail, refunded: detail.paid_amount, reason: reason ?? null }, sale.storeId);
+      await this.audit.record({
+        action: 'sale.voided',
+        target: { type: 'sale', id },
+        storeId: sale.storeId,
+        before: { status: sale.status },
+        after: { status: 'voided', reason: reason ?? null, refunded: detail.paid_amount },
+      });
+      await this.domainEvents.publish(SaleVoidedFacts, {
+        sale: { ...sale, status: 'voided', voidedAt: now, voidedBy: principal.userId, voidReason: reason ?? null, voidedAfterClose, updatedAt: now },
+        items,
+        payments: await this.sales.payments([id]),
+        voidedBy: principal.userId,
+        at: now,
+      });
+      return detail;
+    });
+  }
+}
