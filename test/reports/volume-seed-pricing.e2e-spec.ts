@@ -1,5 +1,6 @@
 import { allocateByLargestRemainder, applyBasisPoints, roundHalfAwayFromZero } from '@pos/kernel';
 import { runCommand } from '../../apps/cli/src/commands';
+import { describeRefusal } from '../../apps/cli/src/cli/run';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Row = Record<string, unknown>;
@@ -109,5 +110,21 @@ describe('seed:volume prices and settles its sales as checkout does', () => {
     );
     expect(badTender).toEqual([]);
     expect(tenders.some((p) => p.method_type === 'cash' && num(p.change_amount) > 0)).toBe(true);
+  });
+});
+
+describe('seed:volume on a store whose currency is not configured', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('refuses in one line (money has no default scale) and writes no sale', async () => {
+    await t.db.query("UPDATE stores SET currency_code = 'XTS' WHERE code = 'DT'");
+    const refused = await runCommand(t.app, 'seed:volume', { sales: '10', items: '5', customers: '2', days: '2' }, quiet).catch((e: unknown) => e);
+    expect(describeRefusal(refused)).toEqual({ message: 'seed:volume refused: the currency XTS of store DT is not configured', code: 65 });
+    const [{ n }] = (await t.db.query('SELECT COUNT(*) AS n FROM sales')) as Row[];
+    expect(num(n)).toBe(0);
   });
 });

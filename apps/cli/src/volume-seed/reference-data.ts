@@ -1,4 +1,5 @@
 import { applyBasisPoints } from '@pos/kernel';
+import { CliRefusal, EXIT } from '../cli/errors';
 import { Rand } from './random';
 import { dt, RowWriter } from './row-writer';
 import { Item, Reference, Store, VolumeOptions } from './types';
@@ -52,7 +53,9 @@ export async function loadReference(db: RowWriter, rand: Rand, o: VolumeOptions)
   for (const s of storeRows) {
     const storeId = Number(s.id);
     const code = String(s.code);
-    if (s.decimals === null || s.decimals === undefined) throw new Error(`seed:volume: store ${code}'s currency ${String(s.currency_code)} is not configured`);
+    // Money has no default scale: a store whose currency is unknown cannot be priced.
+    if (s.decimals === null || s.decimals === undefined)
+      throw new CliRefusal(`seed:volume refused: the currency ${String(s.currency_code)} of store ${code} is not configured`, EXIT.refused);
     const cashiers: number[] = [];
     for (let k = 1; k <= 4; k++) {
       const email = `cashier${k}.${code.toLowerCase()}@volume.example.com`;
