@@ -29,6 +29,12 @@ describe('client:check: the committed document against the generated one', () =>
     return { ...committed, document: JSON.stringify(document, null, 2) + '\n' };
   };
 
+  it('runs in CI, whose run stops on its failure', () => {
+    const ci = readFileSync(join(repo, '.ci', 'run'), 'utf8');
+    expect(ci).toMatch(/^set -euo pipefail$/m);
+    expect(ci).toMatch(/^npm run client:check$/m);
+  });
+
   it('passes when the committed files are what the API generates', () => {
     expect(compareOutputs(committed, root)).toEqual({ ok: true, message: expect.stringContaining('are current') });
   });
