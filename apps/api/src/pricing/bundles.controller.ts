@@ -10,7 +10,7 @@ import { pageRequest } from '../http/page-query.dto';
 import { AvailabilityQuery, BundleCalculateDto, BundleListQuery, CreateBundleDto, UpdateBundleDto } from './pricing.dto';
 import { Bundle, BundleAvailability, BundleCalculation } from './pricing.responses';
 import { ApiEnvelope, ApiErrors, ApiMessage } from '../http/openapi';
-import { bundleCreateInput, bundleUpdateInput } from './pricing.mapper';
+import { bundleCalculationInput, bundleCreateInput, bundleUpdateInput } from './pricing.mapper';
 import { IdempotentCreate } from '../http/idempotency.decorator';
 import { PatchToo } from '../http/partial-update';
 
@@ -52,12 +52,7 @@ export class BundlesController {
   @ApiOperation({ summary: "Bundle price against its components' price, and the saving" })
   @ApiEnvelope(BundleCalculation, { status: 201 })
   async calculate(@Body() b: BundleCalculateDto) {
-    return this.bundles.calculate({
-      bundleId: b.bundle_id,
-      price: await this.price(b.price),
-      quantity: b.quantity,
-      components: b.items?.map((i) => ({ itemId: i.item_id, quantity: i.quantity })),
-    });
+    return this.bundles.calculate(bundleCalculationInput(b, await this.price(b.price)));
   }
 
   @Get(':bundle')

@@ -1,6 +1,7 @@
 import { amountToMinor, fromMinor, toMinor, ValidationFailedError } from '@pos/kernel';
 import {
   bestPriceBook,
+  BundleService,
   BundleWrite,
   CartRequest,
   Discount,
@@ -16,6 +17,7 @@ import {
 import { lastInstantOfDay } from '../http/date-range';
 import {
   BulkPricesDto,
+  BundleCalculateDto,
   CreateBundleDto,
   CreateRuleDto,
   DiscountApproveDto,
@@ -306,6 +308,11 @@ export function bundleUpdateInput(b: UpdateBundleDto, price: number | undefined)
     validTo: b.valid_to === undefined ? undefined : lastInstantOfDay(b.valid_to),
     components: b.items?.map((i) => ({ itemId: i.item_id, quantity: i.quantity })),
   };
+}
+
+/** POST /bundles/calculate: a saved bundle or components given here; `price` already in minor units. */
+export function bundleCalculationInput(b: BundleCalculateDto, price: number | undefined): Parameters<BundleService['calculate']>[0] {
+  return { bundleId: b.bundle_id, price, quantity: b.quantity, components: b.items?.map((i) => ({ itemId: i.item_id, quantity: i.quantity })) };
 }
 
 /** The bulk changes in minor units: `decimalsOf(bookId)`, a price book's currency (undefined: a base price, the catalog's). */
