@@ -1,7 +1,7 @@
 import { Clock, ForbiddenError, RuleViolationError } from '@pos/kernel';
 import type { Principal } from '@pos/identity';
 import type { CustomerService } from '@pos/customers';
-import type { ItemRecord, PaymentMethodRecord, StockLedger, StockLine, StoreContext, StoreRecord } from '@pos/catalog';
+import type { ItemPriceHistory, ItemRecord, PaymentMethodRecord, StockLedger, StockLine, StoreContext, StoreRecord } from '@pos/catalog';
 import type { AuditLog, ChangeLog, DomainEvents, EventDefinition, IdempotentOutcome, IdempotentRequest, IdempotentRequests, Metrics } from '@pos/platform';
 import { CartRequest, DiscountApprovalService, priceCart, PricedCartResult, PricingService } from '@pos/pricing';
 import type { SessionService } from '@pos/sessions';
@@ -14,6 +14,7 @@ import { CheckoutPreparation } from './checkout-preparation';
 import { CheckoutRecords } from './checkout-records';
 import { CheckoutInput, CheckoutService } from './checkout.service';
 import { InvoiceRepository } from './invoice.ports';
+import { SaleReviewRepository } from './sale-review.ports';
 import { InvoiceRecord, SaleItemRecord, SalePaymentRecord, SaleRecord, SaleRepository } from './sale.ports';
 import { SaleViews } from './sale.views';
 
@@ -55,6 +56,7 @@ class World {
   audits: { action: string; after?: unknown }[] = [];
   events: string[] = [];
   counted: { mode: string; total: number }[] = [];
+  reviews: string[] = [];
   keys = new Map<string, { fingerprint: string; body: unknown }>();
   counter = 0;
 
@@ -92,7 +94,11 @@ class World {
       status: async () => ({ can_sell: true, session: { id: 5 } }),
     } as unknown as SessionService;
     const clock = { now: () => NOW } as Clock;
-    const offline = new CheckoutOfflinePrices(pricing, {} as never, approvals, {} as never, audit, clock);
+    const reviews = {
+      create: async (r: { reason: string }) => (j('review'), this.reviews.push(r.reason), { ...r, id: this.reviews.length }),
+    } as unknown as SaleReviewRepository;
+    // No price the terminal typed in these carts: the catalog's price history is never asked.
+    const offline = new CheckoutOfflinePrices(pricing, {} as ItemPriceHistory, approvals, reviews, audit, clock);
     const lines = new CheckoutLines(stores, ledger);
     const preparation = new CheckoutPreparation(stores, pricing, new CheckoutDiscounts(approvals), lines, new CheckoutPayments(stores), customers, offline);
     const metrics = { saleRecorded: (mode: string, _c: string, total: number) => void this.counted.push({ mode, total }) } as unknown as Metrics;
@@ -280,6 +286,24 @@ describe('CheckoutService (the pipeline over fakes of its ports)', () => {
     expect(world.sold).toHaveLength(1);
     expect(world.counted).toHaveLength(1);
     expect(world.counter).toBe(1);
+  });
+
+  it("records an offline sale's discount beyond the limits instead of refusing it, flagged for review", async () => {
+    const input = cart({
+      items: [
+        { itemId: 1, qty: 2, discount: { type: 'percent', valueBp: 2000 } },
+        { itemId: 2, qty: 1 },
+      ],
+      totalAmount: 800,
+    });
+    const times = { createdAt: new Date('2026-03-01T18:00:00.700Z'), syncedAt: NOW };
+    const outcome = await checkout.recordOffline(CASHIER, { ...input, payments: [{ code: 'cash', amount: 800 }] }, 'fp-1', times);
+    expect(outcome.replayed).toBe(false);
+    expect(world.journal).toEqual(['session', 'receipt number', 'sale', 'lines', 'payments', 'invoice', 'stock', 'audit', 'review', 'audit', 'event', 'facts']);
+    expect(world.sales[0]).toMatchObject({ sessionId: null, createdAt: new Date('2026-03-01T18:00:00Z'), syncedAt: new Date('2026-03-02T10:15:30Z') });
+    expect(world.reviews).toEqual(['offline_discount_beyond_limits']);
+    expect(world.audits.map((a) => a.action)).toEqual(['sale.manual_pricing', 'sale.offline_price']);
+    expect(world.counted).toEqual([{ mode: 'offline', total: 800 }]);
   });
 
   it('validates a cart without tenders: priced, the whole total due, nothing written', async () => {
