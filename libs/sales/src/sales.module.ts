@@ -19,6 +19,7 @@ import { SaleQueries } from './application/sale-queries.ports';
 import { SaleRepository } from './application/sale.ports';
 import { InvoiceService, SaleService } from './application/sale.service';
 import { SaleVoids } from './application/sale-voids';
+import { SaleVoidCompletion } from './application/sale-void-completion';
 import { SaleReturns } from './application/sale-returns';
 import { SaleReceipts } from './application/sale-receipts';
 import { SaleViews } from './application/sale.views';
@@ -46,6 +47,7 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     { provide: SaleReviewRepository, useClass: TypeOrmSaleReviewRepository },
     SaleService,
     SaleVoids,
+    SaleVoidCompletion,
     SaleReceipts,
     InvoiceService,
     SaleViews,

@@ -6,13 +6,12 @@ import { Clock, NotFoundError } from '@pos/kernel';
 import { canAccessStore, Principal } from '@pos/identity';
 import { StockLedger } from '@pos/catalog';
 import { SessionService } from '@pos/sessions';
-import { AuditLog, ChangeLog, DomainEvents, requirePort, withTransactionRetry } from '@pos/platform';
+import { requirePort, withTransactionRetry } from '@pos/platform';
 import { SaleErrors } from '../domain/sale.errors';
 import { InvoiceRepository } from './invoice.ports';
 import { OpenReturns } from './sale-returns';
-import { SaleVoided, SaleVoidedFacts } from './sale.events';
 import { SaleRecord, SaleRepository } from './sale.ports';
-import { SaleViews } from './sale.views';
+import { SaleVoidCompletion } from './sale-void-completion';
 
 /** A sale the caller may see: 404 when unknown or in a store they cannot act on. */
 export async function visibleSale(sales: SaleRepository, principal: Principal, id: number): Promise<SaleRecord> {
@@ -21,7 +20,7 @@ export async function visibleSale(sales: SaleRepository, principal: Principal, i
   return s;
 }
 
-/** Voids (sales.void), apart from the sales history: their own transaction, stock, invoice and events. */
+/** Voids (sales.void), apart from the sales history: their own transaction, stock and invoice; then SaleVoidCompletion. */
 @Injectable()
 export class SaleVoids implements OnModuleInit {
   private openReturns!: OpenReturns;
@@ -30,12 +29,9 @@ export class SaleVoids implements OnModuleInit {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly sales: SaleRepository,
     private readonly invoices: InvoiceRepository,
-    private readonly views: SaleViews,
     private readonly ledger: StockLedger,
     private readonly sessions: SessionService,
-    private readonly changes: ChangeLog,
-    private readonly audit: AuditLog,
-    private readonly domainEvents: DomainEvents,
+    private readonly completion: SaleVoidCompletion,
     private readonly clock: Clock,
     private readonly moduleRef: ModuleRef,
   ) {}
@@ -83,23 +79,8 @@ export class SaleVoids implements OnModuleInit {
       });
       const invoice = await this.invoices.invoiceOfSale(id);
       if (invoice) await this.invoices.updateInvoice(invoice.id, { status: 'void', balance: 0, updatedAt: now });
-      const detail = await this.views.detail(id, now);
-      await this.changes.event(SaleVoided, { sale: detail, refunded: detail.paid_amount, reason: reason ?? null }, sale.storeId);
-      await this.audit.record({
-        action: 'sale.voided',
-        target: { type: 'sale', id },
-        storeId: sale.storeId,
-        before: { status: sale.status },
-        after: { status: 'voided', reason: reason ?? null, refunded: detail.paid_amount },
-      });
-      await this.domainEvents.publish(SaleVoidedFacts, {
-        sale: { ...sale, status: 'voided', voidedAt: now, voidedBy: principal.userId, voidReason: reason ?? null, voidedAfterClose, updatedAt: now },
-        items,
-        payments: await this.sales.payments([id]),
-        voidedBy: principal.userId,
-        at: now,
-      });
-      return detail;
+      const voided = { ...sale, status: 'voided', voidedAt: now, voidedBy: principal.userId, voidReason: reason ?? null, voidedAfterClose, updatedAt: now };
+      return this.completion.complete(sale, voided, items, now);
     });
   }
 }
