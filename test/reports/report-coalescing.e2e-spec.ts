@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { RevenueReportsService } from '@pos/integration';
+import { ReportRunner } from '@pos/integration';
 import { reportsInFlight } from '../../apps/api/src/integration/report-requests';
 import { bearer, DEMO, integrationToken, login, startTestApp, TestApp } from '../support/test-app';
 import { ALL_REPORT_PERMISSIONS } from './report-helpers';
@@ -13,14 +13,14 @@ describe('Report request coalescing', () => {
   beforeAll(async () => {
     t = await startTestApp();
     token = (await integrationToken(t, ALL_REPORT_PERMISSIONS)).token;
-    const service = t.app.get(RevenueReportsService);
-    const original = service.sales.bind(service);
+    const runner = t.app.get(ReportRunner);
+    const original = runner.run.bind(runner);
     calls = [];
     // A slow computation, so requests overlap whatever the machine's speed.
-    jest.spyOn(service, 'sales').mockImplementation(async (p, f) => {
-      calls.push(JSON.stringify({ stores: p.stores, f }));
+    jest.spyOn(runner, 'run').mockImplementation(async (report, p, f, id) => {
+      calls.push(JSON.stringify({ report: report.route, stores: p.stores, f }));
       await new Promise((r) => setTimeout(r, 600));
-      return original(p, f);
+      return original(report, p, f, id);
     });
   });
   afterAll(async () => {

@@ -66,8 +66,6 @@ import { EventsController } from './integration/events.controller';
 import { SyncController } from './sync/sync.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { ReportsController, StaffReportsController } from './integration/reports.controller';
-import { ReportsInvoicesController, StaffReportsInvoicesController } from './integration/reports-invoices.controller';
-import { ReportsInventoryController, StaffReportsInventoryController } from './integration/reports-inventory.controller';
 
 /**
  * The HTTP composition root. Per request: the edge middleware (http/edge.ts), then one global
@@ -140,11 +138,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     SyncController,
     WebhooksController,
     ReportsController,
-    ReportsInvoicesController,
-    ReportsInventoryController,
     StaffReportsController,
-    StaffReportsInvoicesController,
-    StaffReportsInventoryController,
   ],
   providers: [
     BearerCredentials,

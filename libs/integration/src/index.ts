@@ -19,6 +19,10 @@ export { StockFlowReportsService } from './application/stock-flow-reports.servic
 export { METRICS, metric } from './domain/metrics';
 export { weekdayOf, ZoneCalendar } from './domain/calendar';
 export type { MetricKey } from './domain/metrics';
+export { REPORTS } from './reports/registry';
+export { ReportRunner } from './reports/report-runner';
+export type { ReportDefinition, ColumnKey } from './reports/definition';
+export { DIMENSIONS } from './domain/report-figures';
 export { RollupRebuildService } from './application/rollup-rebuild.service';
 export { RollupApplier } from './application/rollup-applier';
 export type { RebuildReport } from './application/rollup-rebuild.service';

@@ -32,6 +32,7 @@ import { SqlSessionDrawerReader } from './infrastructure/sql-session-drawer.read
 import { SqlInvoiceSettlementReader } from './infrastructure/sql-invoice-settlement.reader';
 import { SqlRollupJournal } from './infrastructure/sql-rollup-journal';
 import { SqlRollupStore } from './infrastructure/sql-rollup.store';
+import { ReportRunner } from './reports/report-runner';
 
 /** The report use cases, one service per report family (the controllers call them). */
 const REPORTS = [
@@ -73,7 +74,8 @@ const REPORTS = [
     ...REPORTS,
     SalesRollups,
     InventoryKit,
+    ReportRunner,
   ],
-  exports: [RollupRebuildService, RollupApplier, ...REPORTS],
+  exports: [RollupRebuildService, RollupApplier, ReportRunner, ...REPORTS],
 })
 export class IntegrationModule {}

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ColumnKey, DIMENSIONS, metric, MetricKey, ReportDefinition } from '@pos/integration';
 
 const figure = {
   type: 'object',
@@ -99,11 +100,85 @@ export const REPORT_RESPONSE = {
   },
 };
 
-/** OpenAPI of one report: what it is, the shared payload, the 422 constraints. */
-export const ReportDocs = (summary: string, description: string) =>
+type Schema = Record<string, unknown>;
+
+/** The JSON type of each dimension a report row can carry (figures are numbers, null when undefined). */
+const DIMENSION_TYPES: Record<keyof typeof DIMENSIONS, Schema> = {
+  date: { type: 'string', format: 'date' },
+  currency: { type: 'string', example: 'USD' },
+  store_id: { type: 'integer' },
+  store_name: { type: 'string' },
+  store_code: { type: 'string', nullable: true },
+  warehouse_id: { type: 'integer', nullable: true },
+  warehouse_name: { type: 'string', nullable: true },
+  session_id: { type: 'integer', nullable: true },
+  session_status: { type: 'string', nullable: true },
+  drawer_figures: { type: 'boolean' },
+  cashier_id: { type: 'integer' },
+  cashier_name: { type: 'string', nullable: true },
+  customer_id: { type: 'integer', nullable: true },
+  customer_name: { type: 'string', nullable: true },
+  item_id: { type: 'integer' },
+  sku: { type: 'string', nullable: true },
+  name: { type: 'string', nullable: true },
+  category: { type: 'string', nullable: true },
+  rank: { type: 'integer' },
+  class: { type: 'string', enum: ['A', 'B', 'C'] },
+  price_source: { type: 'string' },
+  method_code: { type: 'string' },
+  method_type: { type: 'string' },
+  totals_by_payment_method: { type: 'object', additionalProperties: { type: 'number' } },
+  refunds_by_payment_method: { type: 'object', additionalProperties: { type: 'number' } },
+  reason: { type: 'string' },
+  condition: { type: 'string' },
+  rate: { oneOf: [{ type: 'number' }, { type: 'string', enum: ['exempt'] }] },
+  weekday: { type: 'string' },
+  weekday_index: { type: 'integer' },
+  hour: { type: 'integer' },
+  stage: { type: 'string' },
+  label: { type: 'string' },
+  amount_is: { type: 'string' },
+  id: { type: 'integer' },
+  number: { type: 'string' },
+  sale_id: { type: 'integer', nullable: true },
+  return_id: { type: 'integer', nullable: true },
+  created_at: { type: 'string', format: 'date-time' },
+  type: { type: 'string' },
+  stock_status: { type: 'string', enum: ['out', 'low', 'in_stock'] },
+  is_active: { type: 'boolean' },
+  last_sold: { type: 'string', format: 'date', nullable: true },
+};
+
+function columnSchema(key: ColumnKey): Schema {
+  if (key in DIMENSION_TYPES) return { ...DIMENSION_TYPES[key as keyof typeof DIMENSIONS], description: DIMENSIONS[key as keyof typeof DIMENSIONS] };
+  const m = metric(key as MetricKey);
+  return { type: 'number', nullable: true, description: `${m.label} (${m.unit})` };
+}
+
+/** The report payload with this report's row fields (every report's rows have a schema of their own). */
+export function reportResponse(report: ReportDefinition): Schema {
+  const rows = report.columns.length
+    ? { type: 'object', required: [...report.columns], properties: Object.fromEntries(report.columns.map((k) => [k, columnSchema(k)])) }
+    : { type: 'object', additionalProperties: true };
+  const data = REPORT_RESPONSE.properties.data;
+  const summaryKeys = report.summary.length ? { description: `Figures: ${report.summary.join(', ')} (per currency)` } : {};
+  return {
+    ...REPORT_RESPONSE,
+    properties: {
+      ...REPORT_RESPONSE.properties,
+      data: {
+        ...data,
+        properties: { ...data.properties, summary: { ...data.properties.summary, ...summaryKeys }, rows: { ...data.properties.rows, items: rows } },
+      },
+    },
+  };
+}
+
+/** OpenAPI of one report: what it is, its payload, the 422 constraints. */
+export const ReportDocs = (report: ReportDefinition) =>
   applyDecorators(
-    ApiOperation({ summary, description }),
-    ApiOkResponse({ description: 'The report (contract 2.6)', schema: REPORT_RESPONSE }),
+    ApiOperation({ summary: report.title, description: report.description }),
+    ApiOkResponse({ description: 'The report (contract 2.6)', schema: reportResponse(report) }),
     ApiUnprocessableEntityResponse({
       description:
         'Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, ' +

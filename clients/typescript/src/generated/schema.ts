@@ -16905,7 +16905,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: net_sales, refund_net, net_revenue, cogs, gross_profit, margin_percent, net_tax, total, sales_count, average_sale, items_sold, voids, returns (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -16920,7 +16920,29 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Refunds (before tax) (money) */
+                refund_net: number | null;
+                /** @description Net revenue (before tax) (money) */
+                net_revenue: number | null;
+                /** @description Gross profit (money) */
+                gross_profit: number | null;
+                /** @description Gross margin (percent) */
+                margin_percent: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -17710,7 +17732,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: revenue, cogs, gross_profit, margin_percent, markup_percent (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -17725,7 +17747,24 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Net revenue (before tax) (money) */
+                revenue: number | null;
+                /** @description Cost of goods sold (money) */
+                cogs: number | null;
+                /** @description Gross profit (money) */
+                gross_profit: number | null;
+                /** @description Gross margin (percent) */
+                margin_percent: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -18193,7 +18232,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: gross_sales, discounts, net_sales, refund_net, net_revenue, average_daily_revenue, net_tax (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -18208,7 +18247,28 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Refunds (before tax) (money) */
+                refund_net: number | null;
+                /** @description Net revenue (before tax) (money) */
+                net_revenue: number | null;
+                /** @description Net tax (collected - refunded) (money) */
+                net_tax: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -18354,7 +18414,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: sales_count, items_sold, gross_sales, discounts, net_sales, tax, total, average_sale, refunds, total_after_refunds, voids, voided_total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -18369,7 +18429,36 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Units sold (quantity) */
+                items_sold: number | null;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Tax on sales (money) */
+                tax: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
+                /** @description Total less refunds (incl. tax) (money) */
+                total_after_refunds: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -18515,7 +18604,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: stores, net_revenue, gross_profit, sales_count, total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -18530,7 +18619,41 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /** @description Store code */
+                store_code: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Units sold (quantity) */
+                items_sold: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Tax on sales (money) */
+                tax: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
+                /** @description Net revenue (before tax) (money) */
+                net_revenue: number | null;
+                /** @description Gross profit (money) */
+                gross_profit: number | null;
+                /** @description Gross margin (percent) */
+                margin_percent: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Returns processed (count) */
+                returns: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -23814,7 +23937,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: net_sales, refund_net, net_revenue, cogs, gross_profit, margin_percent, net_tax, total, sales_count, average_sale, items_sold, voids, returns (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -23829,7 +23952,29 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Refunds (before tax) (money) */
+                refund_net: number | null;
+                /** @description Net revenue (before tax) (money) */
+                net_revenue: number | null;
+                /** @description Gross profit (money) */
+                gross_profit: number | null;
+                /** @description Gross margin (percent) */
+                margin_percent: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -24619,7 +24764,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: revenue, cogs, gross_profit, margin_percent, markup_percent (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24634,7 +24779,24 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Net revenue (before tax) (money) */
+                revenue: number | null;
+                /** @description Cost of goods sold (money) */
+                cogs: number | null;
+                /** @description Gross profit (money) */
+                gross_profit: number | null;
+                /** @description Gross margin (percent) */
+                margin_percent: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -25102,7 +25264,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: gross_sales, discounts, net_sales, refund_net, net_revenue, average_daily_revenue, net_tax (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -25117,7 +25279,28 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Refunds (before tax) (money) */
+                refund_net: number | null;
+                /** @description Net revenue (before tax) (money) */
+                net_revenue: number | null;
+                /** @description Net tax (collected - refunded) (money) */
+                net_tax: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -25263,7 +25446,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: sales_count, items_sold, gross_sales, discounts, net_sales, tax, total, average_sale, refunds, total_after_refunds, voids, voided_total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -25278,7 +25461,36 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Units sold (quantity) */
+                items_sold: number | null;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Tax on sales (money) */
+                tax: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
+                /** @description Total less refunds (incl. tax) (money) */
+                total_after_refunds: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -25424,7 +25636,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: stores, net_revenue, gross_profit, sales_count, total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -25439,7 +25651,41 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /** @description Store code */
+                store_code: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Units sold (quantity) */
+                items_sold: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Tax on sales (money) */
+                tax: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
+                /** @description Net revenue (before tax) (money) */
+                net_revenue: number | null;
+                /** @description Gross profit (money) */
+                gross_profit: number | null;
+                /** @description Gross margin (percent) */
+                margin_percent: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Returns processed (count) */
+                returns: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -33863,7 +34109,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: net_sales, refund_net, net_revenue, cogs, gross_profit, margin_percent, net_tax, total, sales_count, average_sale, items_sold, voids, returns (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33878,7 +34124,29 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Refunds (before tax) (money) */
+                refund_net: number | null;
+                /** @description Net revenue (before tax) (money) */
+                net_revenue: number | null;
+                /** @description Gross profit (money) */
+                gross_profit: number | null;
+                /** @description Gross margin (percent) */
+                margin_percent: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -34668,7 +34936,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: revenue, cogs, gross_profit, margin_percent, markup_percent (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -34683,7 +34951,24 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Net revenue (before tax) (money) */
+                revenue: number | null;
+                /** @description Cost of goods sold (money) */
+                cogs: number | null;
+                /** @description Gross profit (money) */
+                gross_profit: number | null;
+                /** @description Gross margin (percent) */
+                margin_percent: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -35151,7 +35436,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: gross_sales, discounts, net_sales, refund_net, net_revenue, average_daily_revenue, net_tax (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -35166,7 +35451,28 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Refunds (before tax) (money) */
+                refund_net: number | null;
+                /** @description Net revenue (before tax) (money) */
+                net_revenue: number | null;
+                /** @description Net tax (collected - refunded) (money) */
+                net_tax: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -35312,7 +35618,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: sales_count, items_sold, gross_sales, discounts, net_sales, tax, total, average_sale, refunds, total_after_refunds, voids, voided_total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -35327,7 +35633,36 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Units sold (quantity) */
+                items_sold: number | null;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Tax on sales (money) */
+                tax: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
+                /** @description Total less refunds (incl. tax) (money) */
+                total_after_refunds: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -35473,7 +35808,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: stores, net_revenue, gross_profit, sales_count, total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -35488,7 +35823,41 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /** @description Store code */
+                store_code: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Units sold (quantity) */
+                items_sold: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Tax on sales (money) */
+                tax: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
+                /** @description Net revenue (before tax) (money) */
+                net_revenue: number | null;
+                /** @description Gross profit (money) */
+                gross_profit: number | null;
+                /** @description Gross margin (percent) */
+                margin_percent: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Returns processed (count) */
+                returns: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {

@@ -100,7 +100,7 @@ export class CashierReportsService {
 
   async voids(p: Principal, f: ReportFilters): Promise<ReportResult> {
     const { scope, money } = await this.base.open(p, f);
-    const vm = ['sales_count', 'void_count', 'void_total', 'void_net', 'void_on_account'];
+    const vm = ['sales_count', 'void_count', 'void_total', 'void_net', 'void_on_account'] as const;
     const [byUser, daily] = await Promise.all([this.base.cashierSums(scope, vm), this.base.dailySales(scope, ['void_count', 'void_total'])]);
     const byCur = groupRows(byUser, 'currency_code');
     const names = await this.base.kit.users(byUser.map((r) => n(r, 'user_id')));

@@ -235,7 +235,7 @@ function noteCells(n: CreditNoteRow): Cell[] {
 
 /** The last business day each item sold from each warehouse: the daily item rows with units sold (as the applier keeps it). */
 function lastSales(items: Cell[][]): Cell[][] {
-  const [span, day, warehouse, item] = ['span', 'day', 'warehouse_id', 'item_id'].map((k) => ITEMS.keys.indexOf(k));
+  const [span, day, warehouse, item] = (['span', 'day', 'warehouse_id', 'item_id'] as const).map((k) => ITEMS.keys.indexOf(k));
   const units = ITEMS.keys.length + ITEMS.attrs.length + ITEMS.measures.indexOf('units');
   const latest = new Map<string, Cell[]>();
   for (const r of items) {

@@ -1,6 +1,6 @@
 import type { EpochDay } from '../domain/calendar';
 import type { RollupRow } from '../domain/rollup-batch';
-import type { RollupTable } from '../domain/rollup-tables';
+import type { ColumnOf, MeasureOf, RollupTable, TextColumn } from '../domain/rollup-tables';
 import type { CreditNoteRow } from '../domain/return-deltas';
 import type { JournalEntry } from '../domain/rollup-journal';
 
@@ -87,13 +87,40 @@ export interface RollupQuery {
   /** Daily rows only (span 0): for series by day. Otherwise a block table is read by its cover of blocks. */
   daily?: boolean;
   where?: Record<string, Filter | undefined>;
-  groupBy: string[];
+  groupBy: readonly string[];
   /** Sum in the application rather than with GROUP BY (rows near the grain asked for: closeout). */
   sumInApp?: boolean;
-  measures: string[];
+  measures: readonly string[];
 }
 
 export type RollupResult = Record<string, number | string>;
+
+/**
+ * A query over one table whose measure and column names are checked against the table's
+ * declaration (rollup-tables.ts): a misspelt measure or a column of another table does not compile.
+ */
+export interface TypedRollupQuery<T extends RollupTable, M extends MeasureOf<T>, G extends ColumnOf<T>> extends Omit<
+  RollupQuery,
+  'table' | 'groupBy' | 'measures' | 'where'
+> {
+  table: T;
+  groupBy: readonly G[];
+  measures: readonly M[];
+  where?: Partial<Record<ColumnOf<T>, Filter>>;
+}
+
+/** A summed row: its measures as numbers and its grouping columns (text columns as strings). */
+export type SumRow<M extends string, G extends string = never> = { readonly [m in M]: number } & {
+  readonly [g in G]: g extends TextColumn ? string : number;
+};
+
+/** Reads a typed query through the untyped port (the store converts text and number columns as SumRow says). */
+export function sumOf<T extends RollupTable, const M extends MeasureOf<T>, const G extends ColumnOf<T> = never>(
+  reader: RollupReader,
+  q: TypedRollupQuery<T, M, G>,
+): Promise<SumRow<M, G>[]> {
+  return reader.sum(q as RollupQuery) as unknown as Promise<SumRow<M, G>[]>;
+}
 
 export interface SessionTender {
   sessionId: number;

@@ -85,7 +85,12 @@ export class SalesRollups {
   }
 
   /** The same per cashier (rpt_cashiers). */
-  cashierSums(scope: ReportScope, measures = CASHIER_MEASURES, where: Record<string, number | undefined> = {}, daily = false): Promise<Row[]> {
+  cashierSums(
+    scope: ReportScope,
+    measures: readonly string[] = CASHIER_MEASURES,
+    where: Record<string, number | undefined> = {},
+    daily = false,
+  ): Promise<Row[]> {
     return this.kit.sum(scope, { table: CASHIERS, daily, groupBy: [...(daily ? ['day'] : []), 'user_id', 'currency_code'], measures, where });
   }
 

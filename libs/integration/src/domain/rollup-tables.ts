@@ -7,14 +7,35 @@
  * Tables marked `blocks` keep one row per dyadic block of every span (see calendar.ts), so an
  * item-level range of any length is read from a handful of blocks.
  */
-export interface RollupTable {
-  name: string;
-  keys: readonly string[];
+export interface RollupTable<M extends string = string, K extends string = string, A extends string = string> {
+  readonly name: string;
+  readonly keys: readonly K[];
   /** Non-key columns fixed by the key (currency of the store, method type). */
-  attrs: readonly string[];
-  measures: readonly string[];
+  readonly attrs: readonly A[];
+  readonly measures: readonly M[];
   /** Keyed by (span, day = block start) for every span instead of by day. */
-  blocks?: boolean;
+  readonly blocks?: boolean;
+}
+
+/** The measures a table declares: a query naming any other does not compile. */
+export type MeasureOf<T> = T extends RollupTable<infer M, string, string> ? M : never;
+/** The columns a query may group or filter a table by. */
+export type ColumnOf<T> = T extends RollupTable<string, infer K, infer A> ? K | A : never;
+/** Grouping columns read back as text (the rest are numbers). */
+export type TextColumn = 'currency_code' | 'method_code' | 'method_type' | 'price_source' | 'reason_code' | 'item_condition' | 'move_type';
+export const TEXT_COLUMNS: ReadonlySet<string> = new Set<TextColumn>([
+  'currency_code',
+  'method_code',
+  'method_type',
+  'price_source',
+  'reason_code',
+  'item_condition',
+  'move_type',
+]);
+
+/** A table whose key, attribute and measure names are literal types (declared once, here). */
+function table<const M extends string, const K extends string, const A extends string>(t: RollupTable<M, K, A>): RollupTable<M, K, A> {
+  return t;
 }
 
 const SALE_MEASURES = [
@@ -51,16 +72,16 @@ const RETURN_MEASURES = [
 ] as const;
 
 /** Sales, voids and returns per store and sale warehouse (0: lines from several). */
-export const SALES: RollupTable = {
+export const SALES = table({
   name: 'rpt_sales',
   keys: ['span', 'day', 'store_id', 'warehouse_id'],
   attrs: ['currency_code'],
   measures: [...SALE_MEASURES, ...VOID_MEASURES, ...RETURN_MEASURES],
   blocks: true,
-};
+});
 
 /** The same per cashier (who rang the sale, who processed the return), with the measures cashier reports use. */
-export const CASHIERS: RollupTable = {
+export const CASHIERS = table({
   name: 'rpt_cashiers',
   keys: ['span', 'day', 'store_id', 'warehouse_id', 'user_id'],
   attrs: ['currency_code'],
@@ -83,42 +104,42 @@ export const CASHIERS: RollupTable = {
     'refund_total',
   ],
   blocks: true,
-};
+});
 
 /** Per business day and cashier session (closeout): not in blocks, one row per day and session. */
-export const SESSIONS: RollupTable = {
+export const SESSIONS = table({
   name: 'rpt_sessions',
   keys: ['day', 'store_id', 'warehouse_id', 'user_id', 'session_id'],
   attrs: ['currency_code'],
   measures: ['sales_count', 'gross', 'discounts', 'net', 'tax', 'total', 'void_count', 'void_total', 'return_count', 'refund_tax', 'refund_total'],
-};
+});
 
 /** Money taken and refunded per payment method. */
-export const PAYMENTS: RollupTable = {
+export const PAYMENTS = table({
   name: 'rpt_payments',
   keys: ['span', 'day', 'store_id', 'warehouse_id', 'method_code'],
   attrs: ['method_type', 'currency_code'],
   measures: ['payment_count', 'amount', 'change_given', 'void_count', 'void_amount', 'refund_count', 'refund_amount'],
   blocks: true,
-};
+});
 
 /** Per business day, session and payment method (closeout; summed over a session's days: its drawer's cash). */
-export const SESSION_PAYMENTS: RollupTable = {
+export const SESSION_PAYMENTS = table({
   name: 'rpt_session_payments',
   // user_id: a sale without a drawer (session 0) is its cashier's, in closeout as in the books.
   keys: ['day', 'store_id', 'warehouse_id', 'session_id', 'user_id', 'method_code'],
   attrs: ['method_type', 'currency_code'],
   measures: ['payment_count', 'amount', 'refund_count', 'refund_amount', 'change_given'],
-};
+});
 
 /** Sales per local weekday (0 Monday) and hour of the day (heatmap). */
-export const HOURS: RollupTable = {
+export const HOURS = table({
   name: 'rpt_hours',
   keys: ['span', 'day', 'store_id', 'warehouse_id', 'weekday', 'hour'],
   attrs: ['currency_code'],
   measures: ['sales_count', 'net', 'total'],
   blocks: true,
-};
+});
 
 /**
  * Tax per rate (basis points) and line warehouse. The lines of a tax-exempt sale are a row of
@@ -126,98 +147,111 @@ export const HOURS: RollupTable = {
  * part of any rate's effective rate. `taxable` / `refund_taxable` are the rows' line net before
  * tax (on the exempt row: the exempt net).
  */
-export const TAX: RollupTable = {
+export const TAX = table({
   name: 'rpt_tax',
   keys: ['span', 'day', 'store_id', 'warehouse_id', 'exempt', 'rate_bp'],
   attrs: ['currency_code'],
   measures: ['line_count', 'taxable', 'tax', 'refund_taxable', 'refund_tax'],
   blocks: true,
-};
+});
 
-const ITEM_MEASURES = ['line_count', 'units', 'gross', 'discounts', 'net', 'tax', 'total', 'cost', 'return_units', 'refund_net', 'refund_total', 'refund_cost'];
+const ITEM_MEASURES = [
+  'line_count',
+  'units',
+  'gross',
+  'discounts',
+  'net',
+  'tax',
+  'total',
+  'cost',
+  'return_units',
+  'refund_net',
+  'refund_total',
+  'refund_cost',
+] as const;
 
 /** Item sales and returns per store and line warehouse. */
-export const ITEMS: RollupTable = {
+export const ITEMS = table({
   name: 'rpt_items',
   keys: ['span', 'day', 'store_id', 'warehouse_id', 'item_id'],
   attrs: ['currency_code'],
   measures: ITEM_MEASURES,
   blocks: true,
-};
+});
 
 /** The same per currency over every store: what an unfiltered item report reads (a store's rows summed in advance). */
-export const ITEMS_ALL: RollupTable = {
+export const ITEMS_ALL = table({
   name: 'rpt_items_all',
   keys: ['span', 'day', 'currency_code', 'item_id'],
   attrs: [],
   measures: ITEM_MEASURES,
   blocks: true,
-};
+});
 
 /** Lines per price source (base, price_book, pricing_rule, bundle, manual, offline). */
-export const PRICE_SOURCES: RollupTable = {
+export const PRICE_SOURCES = table({
   name: 'rpt_price_sources',
   keys: ['span', 'day', 'store_id', 'warehouse_id', 'price_source'],
   attrs: ['currency_code'],
   measures: ['line_count', 'units', 'gross', 'discounts', 'net'],
   blocks: true,
-};
+});
 
-const CUSTOMER_MEASURES = ['sales_count', 'net', 'total', 'on_account', 'return_count', 'refund_total'];
+const CUSTOMER_MEASURES = ['sales_count', 'net', 'total', 'on_account', 'return_count', 'refund_total'] as const;
 
 /** Sales to named customers per store and sale warehouse. */
-export const CUSTOMERS: RollupTable = {
+export const CUSTOMERS = table({
   name: 'rpt_customers',
   keys: ['span', 'day', 'store_id', 'warehouse_id', 'customer_id'],
   attrs: ['currency_code'],
   measures: CUSTOMER_MEASURES,
   blocks: true,
-};
+});
 
 /** The same per currency over every store. */
-export const CUSTOMERS_ALL: RollupTable = {
+export const CUSTOMERS_ALL = table({
   name: 'rpt_customers_all',
   keys: ['span', 'day', 'currency_code', 'customer_id'],
   attrs: [],
   measures: CUSTOMER_MEASURES,
   blocks: true,
-};
+});
 
 /** Returned lines per reason, condition and item (line warehouse); returns_count on the return's first line. */
-export const RETURNS: RollupTable = {
+export const RETURNS = table({
   name: 'rpt_returns',
   keys: ['span', 'day', 'store_id', 'warehouse_id', 'reason_code', 'item_condition', 'item_id'],
   attrs: ['currency_code'],
   measures: ['returns_count', 'line_count', 'units', 'restocked_units', 'refund_net', 'refund_tax', 'refund_total', 'cost'],
   blocks: true,
-};
+});
 
 /** Stock movements per warehouse and type (day in the warehouse's store time zone; UTC for standalone ones). */
-export const STOCK_MOVES: RollupTable = {
+export const STOCK_MOVES = table({
   name: 'rpt_stock_moves',
   keys: ['span', 'day', 'warehouse_id', 'move_type'],
   attrs: [],
   measures: ['movements', 'qty_in', 'qty_out'],
   blocks: true,
-};
+});
 
 /** Stock change per item and warehouse (turns, damage and spoilage). */
-export const ITEM_STOCK: RollupTable = {
+export const ITEM_STOCK = table({
   name: 'rpt_item_stock',
   keys: ['span', 'day', 'warehouse_id', 'item_id'],
   attrs: [],
   measures: ['net_qty', 'sold_qty'],
   blocks: true,
-};
+});
 
 /** Units written off as damaged or spoiled per item and warehouse (rows only where that happened). */
-export const WRITE_OFFS: RollupTable = {
+export const WRITE_OFFS = table({
   name: 'rpt_item_write_offs',
   keys: ['span', 'day', 'warehouse_id', 'item_id'],
   attrs: [],
   measures: ['damaged_qty', 'spoiled_qty'],
   blocks: true,
-};
+});
 
 export const ROLLUP_TABLES = [
   SALES,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TxRepository } from '@pos/platform';
 import { cover } from '../domain/calendar';
 import { KeyValue, RollupRow } from '../domain/rollup-batch';
-import { LAST_SALE_TABLE, CREDIT_NOTES_TABLE, RollupTable } from '../domain/rollup-tables';
+import { LAST_SALE_TABLE, CREDIT_NOTES_TABLE, RollupTable, TEXT_COLUMNS } from '../domain/rollup-tables';
 import {
   Cell,
   CreditNoteListing,
@@ -17,7 +17,7 @@ import {
 } from '../application/rollup.ports';
 
 /** Columns that hold text (every other key or attribute column is an integer). */
-const TEXT_COLUMNS = new Set(['currency_code', 'method_code', 'method_type', 'price_source', 'reason_code', 'item_condition', 'move_type']);
+
 const MAX_PARAMS = 20_000;
 /** Keys matched by one `(..) OR (..)` chain: SQLite refuses an expression over 1,000 deep. */
 const MAX_OR_TERMS = 200;
