@@ -1,3 +1,4 @@
+import { documentNumber } from '@pos/kernel';
 import { Rand } from './random';
 import { dt, RowWriter } from './row-writer';
 import { DAY, PlannedReturn, Store } from './types';
@@ -40,7 +41,7 @@ export async function writeInvoice(
     sale_id: id,
     store_id: store.id,
     customer_id: customer,
-    number: `INV-${store.code}-${String(number).padStart(6, '0')}`,
+    number: documentNumber('invoice', store.code, number),
     status: voided ? 'void' : onAccount ? 'issued' : 'paid',
     issued_at: dt(at),
     due_at: dt(due),

@@ -1,3 +1,4 @@
+import { documentNumber } from '@pos/kernel';
 import { canRestock, lineRefund, LineRefund, NO_CLAIMS, refundableTenders, ReturnCondition, splitRefund, stockAction } from '@pos/returns';
 import { Rand } from './random';
 import { dt, offsetMs, RowWriter } from './row-writer';
@@ -107,7 +108,7 @@ export class ReturnBook {
     const key = `${store.id}:${kind}`;
     const n = (this.returnNumbers.get(key) ?? 0) + 1;
     this.returnNumbers.set(key, n);
-    return `${kind === 'return' ? 'RET' : 'CN'}-${store.code}-${String(n).padStart(6, '0')}`;
+    return documentNumber(kind, store.code, n);
   }
 
   /**

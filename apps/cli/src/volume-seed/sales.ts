@@ -1,3 +1,4 @@
+import { documentNumber } from '@pos/kernel';
 import { PricedLine } from '@pos/pricing';
 import { DrawnLine, drawCart, priceDrawnCart } from './cart';
 import { OpenInvoice, writeInvoice } from './invoices';
@@ -71,7 +72,7 @@ export async function writeSale(t: Trading, store: Store, d: number, n: number, 
   }
   const voided = rand() < 0.005;
   const voidedAt = new Date(at.getTime() + 5 * 60_000);
-  const receiptNumber = `${store.code}-${String(number).padStart(6, '0')}`;
+  const receiptNumber = documentNumber('receipt', store.code, number);
   const returnDay = d + 1 + Math.floor(rand() * 14);
   const planned =
     !voided && !onAccount && returnDay < o.days && rand() < RETURN_RATE

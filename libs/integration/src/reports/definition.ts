@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import type { Abstract, Type } from '@nestjs/common';
 import type { Permission, Principal } from '@pos/identity';
 import type { DimensionKey } from '../domain/report-figures';
 import type { MetricKey } from '../domain/metrics';
@@ -17,7 +17,7 @@ export interface ReportContext {
   /** The route parameter of a report about one thing (`cashier/:cashier`: the user id). */
   param?: number;
   /** A provider of the integration module (the readers a `compute` report needs). */
-  use<T>(type: Type<T>): T;
+  use<T>(type: Type<T> | Abstract<T>): T;
 }
 
 /** What a report makes; the runner adds the columns and meta. */

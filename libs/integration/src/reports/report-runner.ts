@@ -1,4 +1,4 @@
-import { Injectable, Type } from '@nestjs/common';
+import { Abstract, Injectable, Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Principal } from '@pos/identity';
 import { reportResult, ReportKit } from '../application/report-kit';
@@ -28,7 +28,7 @@ export class ReportRunner {
       money: await this.kit.money(scope.currencies),
       kit: this.kit,
       param,
-      use: <T>(type: Type<T>) => this.modules.get(type, { strict: false }),
+      use: <T>(type: Type<T> | Abstract<T>) => this.modules.get(type, { strict: false }),
     };
     const made = await definition.build(ctx);
     if ('data' in made) return made;

@@ -1,3 +1,4 @@
+import { documentNumber } from '@pos/kernel';
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@pos/identity';
 import { InvoiceRepository } from './invoice.ports';
@@ -34,7 +35,7 @@ export class CheckoutRecords {
       sessionId,
       userId: principal.userId,
       customerId: input.customerId ?? null,
-      receiptNumber: `${p.store.code}-${String(number).padStart(6, '0')}`,
+      receiptNumber: documentNumber('receipt', p.store.code, number),
       status: 'completed',
       subtotal: cart.subtotal,
       discountTotal: cart.discountTotal,
@@ -114,7 +115,7 @@ export class CheckoutRecords {
       saleId: sale.id,
       storeId: p.store.id,
       customerId: input.customerId ?? null,
-      number: `INV-${p.store.code}-${String(number).padStart(6, '0')}`,
+      number: documentNumber('invoice', p.store.code, number),
       status: p.onAccount > 0 ? 'issued' : 'paid',
       issuedAt: at,
       dueAt: new Date(at.getTime() + p.paymentTermsDays * 86_400_000),
