@@ -8,7 +8,7 @@ import { Principal } from '@pos/identity';
 import { CurrentPrincipal, IntegrationRead } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { pageRequest } from '../http/page-query.dto';
-import { INTEGRATION_DATA_PATHS } from './data-stores.controller';
+import { INTEGRATION_DATA_PATHS } from './integration-paths';
 import { InventoryRow, Item } from '../catalog/catalog.responses';
 import { Customer } from '../customers/customers.responses';
 import { ApiEnvelope, ApiErrors } from '../http/openapi';

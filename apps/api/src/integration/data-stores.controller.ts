@@ -11,9 +11,9 @@ import { Store, Warehouse, WarehouseDetail } from '../catalog/catalog.responses'
 import { ApiEnvelope, ApiErrors } from '../http/openapi';
 import { ApiFeedEnvelope, CHANGE_MODE_422, ChangeMode } from './change-mode';
 import { StoresFeedQuery, WarehousesFeedQuery } from './feeds.dto';
+import { INTEGRATION_DATA_PATHS } from './integration-paths';
 
 /** Integration data feeds for stores and warehouses, each with change mode (./change-mode.ts); also served under /integrations/. */
-export const INTEGRATION_DATA_PATHS = ['integration/data', 'integrations/data'];
 const FEED = { default: 50, max: 200 };
 
 @ApiTags('Integration: data feeds')

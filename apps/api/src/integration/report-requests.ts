@@ -1,7 +1,12 @@
 import type { Principal } from '@pos/identity';
-import type { ReportResult } from '@pos/integration';
+import type { ReportFilters, ReportResult } from '@pos/integration';
 import { SerializedJson } from '../http/envelope';
 import type { ReportQuery } from './reports.dto';
+
+/** The use case's filters from a report's query. */
+export function reportFilters(q: ReportQuery): ReportFilters {
+  return { dateFrom: q.date_from, dateTo: q.date_to, storeId: q.store_id, warehouseId: q.warehouse_id };
+}
 
 /**
  * Identical report requests in flight share one computation and one serialised answer (request

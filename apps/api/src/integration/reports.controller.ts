@@ -1,17 +1,13 @@
 import { applyDecorators, Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiTags } from '@nestjs/swagger';
 import { Principal } from '@pos/identity';
-import { ReportDefinition, ReportFilters, REPORTS, ReportRunner } from '@pos/integration';
+import { ReportDefinition, REPORTS, ReportRunner } from '@pos/integration';
 import { CurrentPrincipal } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { forAudience, INTEGRATION_REPORTS, ReportAudience, STAFF_REPORTS } from './report-audiences';
-import { sharedReport } from './report-requests';
+import { reportFilters, sharedReport } from './report-requests';
 import { ReportQuery } from './reports.dto';
 import { ReportDocs } from './reports.openapi';
-
-export function filters(q: ReportQuery): ReportFilters {
-  return { dateFrom: q.date_from, dateTo: q.date_to, storeId: q.store_id, warehouseId: q.warehouse_id };
-}
 
 type Handler = (this: { runner: ReportRunner }, p: Principal, q: ReportQuery, id?: number) => unknown;
 
@@ -24,7 +20,7 @@ function mount(cls: { prototype: object }, audience: ReportAudience, report: Rep
   const proto = cls.prototype as Record<string, unknown>;
   const name = report.operation;
   const handler: Handler = function (p, q, id) {
-    return sharedReport(report.route, p, q, () => this.runner.run(report, p, filters(q), id), id ?? '');
+    return sharedReport(report.route, p, q, () => this.runner.run(report, p, reportFilters(q), id), id ?? '');
   };
   // Guards and the route explorer find a handler's metadata by its name.
   Object.defineProperty(handler, 'name', { value: name });
