@@ -21,10 +21,10 @@ function sources(dir: string): string[] {
   });
 }
 
-/** What a controller file exports besides controller classes. */
+/** What a controller file exports besides controllers (classes, or consts built per audience). */
 function strayExports(text: string): string[] {
   return [...text.matchAll(/^export\s+(?:async\s+)?(?:abstract\s+)?(class|function|const|let|interface|type|enum)\s+(\w+)/gm)]
-    .filter(([, kind, name]) => !(kind === 'class' && name.endsWith('Controller')))
+    .filter(([, kind, name]) => !((kind === 'class' || kind === 'const') && name.endsWith('Controller')))
     .map(([, , name]) => name);
 }
 
