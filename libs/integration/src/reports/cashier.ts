@@ -1,14 +1,39 @@
-import { CashierReportsService } from '../application/cashier-reports.service';
+import { CASHIERS } from '../domain/rollup-tables';
 import { defineReport } from './definition';
+import { CASHIER_FIGURES } from './figures/sales.figures';
+import { BY_CASHIER } from './grain';
+import { rollupReport } from './rollup-report';
 
-// Not yet a definition: delegates to its report service (to port: declare summary and columns, build from them).
 export default defineReport({
   route: 'cashier',
   operation: 'getCashiersReport',
   title: 'Cashiers',
   description: 'Per cashier: sales, units, net, total, average sale, discounts, voids, returns processed, refunds.',
   permission: 'reports.sales',
-  summary: [],
-  columns: [],
-  build: (ctx) => ctx.use(CashierReportsService).cashiers(ctx.principal, ctx.filters),
+  ...rollupReport({
+    table: CASHIERS,
+    figures: CASHIER_FIGURES,
+    summary: ['cashiers', 'sales_count', 'total', 'average_sale', 'voids'],
+    rows: {
+      grain: BY_CASHIER,
+      columns: [
+        'cashier_id',
+        'cashier_name',
+        'currency',
+        'sales_count',
+        'items_sold',
+        'net_sales',
+        'total',
+        'average_sale',
+        'discounts',
+        'manual_discounts',
+        'voids',
+        'voided_total',
+        'returns_processed',
+        'refunds',
+      ],
+      rankBy: 'total',
+    },
+    charts: [{ type: 'bar', title: 'Total by cashier (incl. tax)', metric: 'total', grain: BY_CASHIER, x: ['cashier_name', 'cashier_id'] }],
+  }),
 });

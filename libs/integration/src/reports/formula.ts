@@ -11,6 +11,8 @@ export interface FormulaContext<M extends string> {
   total: Sums<M>;
   /** The currency's grouped rows (for figures over groups: how many cashiers, net cash by method type). */
   groups: readonly (Sums<M> & Readonly<Record<string, number | string>>)[];
+  /** The values of a template figure's `{x}` (`{source}_share`: the source). */
+  vars?: Readonly<Record<string, string>>;
 }
 
 /**

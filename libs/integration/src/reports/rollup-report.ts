@@ -17,9 +17,21 @@ export interface ChartSpec<F> {
   metric: Metric<F>;
   /** Points per group of this grain; a line chart without one has a point per day of the period. */
   grain?: Grain;
-  /** The dimension on the x axis (grain charts). */
-  x?: ColumnKey;
+  /** The dimension on the x axis (grain charts); of a pair, the second (as text) where the first is null. */
+  x?: ColumnKey | readonly [ColumnKey, ColumnKey];
+  /** A line per value of this dimension of `grain` (a daily grain) and currency, named "<value> (<currency>)". */
+  split?: ColumnKey;
 }
+
+/** A chart of several figures of each currency's totals: one point per figure, labelled. */
+export interface SlicesSpec<F> {
+  type: ChartType;
+  title: string;
+  slices: readonly { metric: Metric<F>; label: string }[];
+}
+
+/** A summary figure, or a template figure once per set of values of its `{x}`. */
+export type SummarySpec<F> = Metric<F> | { metric: Metric<F>; vars: readonly Readonly<Record<string, string>>[] };
 
 /**
  * A report read from one rollup table: its summary figures per currency, its rows at a grain,
@@ -30,7 +42,7 @@ export interface ChartSpec<F> {
 export interface RollupReportSpec<T extends RollupTable, F extends FigureSet<MeasureOf<T>>> {
   table: T;
   figures: F;
-  summary: readonly Metric<F>[];
+  summary: readonly SummarySpec<F>[];
   rows: {
     grain: Grain;
     columns: readonly (Metric<F> | Exclude<ColumnKey, MetricKey>)[];
@@ -38,8 +50,10 @@ export interface RollupReportSpec<T extends RollupTable, F extends FigureSet<Mea
     rankBy?: Metric<F>;
     /** At most this many rows per currency. */
     limit?: number;
+    /** Rows only of the groups where this figure is above 0 (the summary still counts every group). */
+    only?: Metric<F>;
   };
-  charts: readonly ChartSpec<F>[];
+  charts: readonly (ChartSpec<F> | SlicesSpec<F>)[];
   /** Extra filters on the table's columns. */
   where?: Partial<Record<ColumnOf<T>, number | string>>;
 }
@@ -49,7 +63,7 @@ const DAY: Grain = { name: 'day', groupBy: ['day'], daily: true, dims: {}, order
 /** What a rollup report declares and how it is built (spread into defineReport). */
 export function rollupReport<T extends RollupTable, F extends FigureSet<MeasureOf<T>>>(spec: RollupReportSpec<T, F>) {
   return {
-    summary: spec.summary as readonly MetricKey[],
+    summary: spec.summary.map((s) => (typeof s === 'object' ? s.metric : s)) as readonly MetricKey[],
     columns: spec.rows.columns as readonly ColumnKey[],
     build: (ctx: ReportContext) => render(spec, ctx),
   };
@@ -66,8 +80,17 @@ async function render<T extends RollupTable, F extends FigureSet<MeasureOf<T>>>(
     for (const k of keys) for (const m of measuresOf(formula(k))) set.add(m);
     grains.set(g, set);
   };
-  need(spec.rows.grain, [...metricsOf(spec.rows.columns), ...spec.summary, ...(spec.rows.rankBy ? [spec.rows.rankBy] : [])]);
-  for (const c of spec.charts) need(c.grain ?? DAY, [c.metric]);
+  const summaryMetrics = spec.summary.map((s) => (typeof s === 'object' ? s.metric : s));
+  const only = spec.rows.only ? [spec.rows.only] : [];
+  need(spec.rows.grain, [...metricsOf(spec.rows.columns), ...summaryMetrics, ...(spec.rows.rankBy ? [spec.rows.rankBy] : []), ...only]);
+  for (const c of spec.charts) {
+    if ('slices' in c)
+      need(
+        spec.rows.grain,
+        c.slices.map((s) => s.metric),
+      );
+    else need(c.grain ?? DAY, [c.metric]);
+  }
   const read = new Map<Grain, Group[]>();
   await Promise.all(
     [...grains].map(async ([g, measures]) => {
@@ -98,18 +121,25 @@ async function render<T extends RollupTable, F extends FigureSet<MeasureOf<T>>>(
     for (const m of grains.get(rowsGrain) ?? []) t[m] = list.reduce((a, g) => a + Number(g[m] ?? 0), 0);
     totals.set(c, t as Sums<M>);
   }
-  const context = (c: string): FormulaContext<M> => ({
+  const context = (c: string, vars?: Readonly<Record<string, string>>): FormulaContext<M> => ({
     scope: ctx.scope,
     currency: c,
     total: totals.get(c) ?? ({} as Sums<M>),
     groups: (byCurrency.get(c) ?? []) as FormulaContext<M>['groups'],
+    vars,
   });
-  const valueOf = (k: Metric<F>, g: Group, c: string) => {
-    const v = evaluate(formula(k), g as Sums<M>, context(c));
+  const valueOf = (k: Metric<F>, g: Group, c: string, vars?: Readonly<Record<string, string>>) => {
+    const v = evaluate(formula(k), g as Sums<M>, context(c, vars));
     return metric(k).unit === 'money' ? ctx.money.of(v, c) : v;
   };
 
-  const summary = ctx.scope.currencies.flatMap((c) => spec.summary.map((k) => concreteFigure(k, valueOf(k, totals.get(c) as Group, c), c)));
+  const summary = ctx.scope.currencies.flatMap((c) =>
+    spec.summary.flatMap((s) =>
+      typeof s === 'object'
+        ? s.vars.map((v) => anyFigure(s.metric, valueOf(s.metric, totals.get(c) as Group, c, v), c, v))
+        : [anyFigure(s, valueOf(s, totals.get(c) as Group, c), c)],
+    ),
+  );
 
   const labels = rowsGrain.labels ? await rowsGrain.labels(groups, ctx) : undefined;
   const cell = (key: string, g: Group, grain: Grain, l: unknown) => {
@@ -130,7 +160,8 @@ async function render<T extends RollupTable, F extends FigureSet<MeasureOf<T>>>(
       );
     return out;
   };
-  let ordered = ranked(groups);
+  const kept = spec.rows.only;
+  let ordered = ranked(kept ? groups.filter((g) => Number(evaluate(formula(kept), g as Sums<M>, context(String(g.currency_code)))) > 0) : groups);
   if (spec.rows.limit !== undefined) {
     const limit = spec.rows.limit;
     ordered = ctx.scope.currencies.flatMap((c) => ordered.filter((g) => g.currency_code === c).slice(0, limit));
@@ -139,14 +170,48 @@ async function render<T extends RollupTable, F extends FigureSet<MeasureOf<T>>>(
 
   const charts: Chart[] = [];
   for (const c of spec.charts) {
+    if ('slices' in c) {
+      const series = ctx.scope.currencies.map((cur) => ({
+        name: cur,
+        currency: cur,
+        data: c.slices.map((s) => ({ x: s.label, y: valueOf(s.metric, totals.get(cur) as Group, cur) })),
+      }));
+      charts.push({ type: c.type, title: c.title, series });
+      continue;
+    }
     const grain = c.grain ?? DAY;
-    const points = read.get(grain) ?? [];
+    // A chart at the rows' grain shows the rows, in their order.
+    const points = grain === rowsGrain ? ordered : (read.get(grain) ?? []);
     const l = grain === rowsGrain ? labels : grain.labels ? await grain.labels(points, ctx) : undefined;
+    const xOf = (g: Group): string | number => {
+      const x = c.x ?? 'currency';
+      if (typeof x === 'string') return cell(x, g, grain, l) as string | number;
+      return (cell(x[0], g, grain, l) as string | number | null) ?? String(cell(x[1], g, grain, l));
+    };
+    const daily = (cur: string, mine: Group[]) => dailyPoints(ctx.scope, mine as never, (g) => valueOf(c.metric, g as Group, cur));
+    const split = c.split;
+    if (split) {
+      const lines = new Map<string, { cur: string; value: string; mine: Group[] }>();
+      for (const g of points) {
+        const cur = String(g.currency_code);
+        const value = String(cell(split, g, grain, l));
+        const key = `${cur}|${value}`;
+        const line = lines.get(key) ?? { cur, value, mine: [] };
+        line.mine.push(g);
+        lines.set(key, line);
+      }
+      const series = [...lines.keys()].sort().map((key) => {
+        const { cur, value, mine } = lines.get(key) as { cur: string; value: string; mine: Group[] };
+        return { name: `${value} (${cur})`, currency: cur, data: daily(cur, mine) };
+      });
+      charts.push({ type: c.type, title: c.title, series });
+      continue;
+    }
     const series = ctx.scope.currencies.map((cur) => {
       const mine = points.filter((g) => g.currency_code === cur);
       const data = c.grain
-        ? [...mine].sort(grain.order).map((g) => ({ x: cell(c.x ?? 'currency', g, grain, l) as string | number, y: valueOf(c.metric, g, cur) }))
-        : dailyPoints(ctx.scope, mine as never, (g) => valueOf(c.metric, g as Group, cur));
+        ? (grain === rowsGrain ? mine : [...mine].sort(grain.order)).map((g) => ({ x: xOf(g), y: valueOf(c.metric, g, cur) }))
+        : daily(cur, mine);
       return { name: cur, currency: cur, data };
     });
     charts.push({ type: c.type, title: c.title, series });
@@ -154,5 +219,5 @@ async function render<T extends RollupTable, F extends FigureSet<MeasureOf<T>>>(
   return { summary, rows, charts };
 }
 
-/** A summary figure of a key without `{x}` (a rollup report's summary names figures, not templates). */
-const concreteFigure = figure as (key: MetricKey, value: number | null, currency: string | null) => SummaryFigure;
+/** A summary figure of a key, its `{x}` (if any) filled from `vars`. */
+const anyFigure = figure as (key: MetricKey, value: number | null, currency: string | null, vars?: Readonly<Record<string, string>>) => SummaryFigure;

@@ -1,7 +1,42 @@
-import { CashierReportsService } from '../../application/cashier-reports.service';
+import { NotFoundError } from '@pos/kernel';
+import { CASHIERS } from '../../domain/rollup-tables';
 import { defineReport } from '../definition';
+import { CASHIER_FIGURES } from '../figures/sales.figures';
+import { BY_CASHIER_DAY } from '../grain-codes';
+import { rollupReport } from '../rollup-report';
 
-// Not yet a definition: delegates to its report service (to port: declare summary and columns, build from them).
+/** The report of one cashier: the cashier rollup read for that user only, titled with their name. */
+const ofCashier = (userId: number, name: string) =>
+  rollupReport({
+    table: CASHIERS,
+    figures: CASHIER_FIGURES,
+    summary: ['sales_count', 'items_sold', 'total', 'net_sales', 'average_sale', 'discounts', 'voids', 'returns_processed', 'refunds'],
+    rows: {
+      grain: BY_CASHIER_DAY,
+      columns: [
+        'date',
+        'cashier_id',
+        'cashier_name',
+        'currency',
+        'sales_count',
+        'items_sold',
+        'net_sales',
+        'total',
+        'average_sale',
+        'discounts',
+        'manual_discounts',
+        'voids',
+        'voided_total',
+        'returns_processed',
+        'refunds',
+      ],
+    },
+    charts: [{ type: 'line', title: `Total per day: ${name}`, metric: 'total' }],
+    where: { user_id: userId },
+  });
+
+const shape = ofCashier(0, '');
+
 export default defineReport({
   route: 'cashier/:cashier',
   operation: 'getCashierReport',
@@ -9,7 +44,12 @@ export default defineReport({
   description: 'The cashier’s figures and one row per business day. The cashier is a user id.',
   permission: 'reports.sales',
   param: { name: 'cashier', notFound: 'No user with that id (or not a positive integer)' },
-  summary: [],
-  columns: [],
-  build: (ctx) => ctx.use(CashierReportsService).cashier(ctx.principal, ctx.filters, ctx.param as number),
+  summary: shape.summary,
+  columns: shape.columns,
+  build: async (ctx) => {
+    const id = ctx.param as number;
+    const name = (await ctx.kit.users([id])).get(id);
+    if (name === undefined) throw new NotFoundError('Cashier');
+    return ofCashier(id, name).build(ctx);
+  },
 });
