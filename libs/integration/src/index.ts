@@ -5,13 +5,10 @@
  */
 export { IntegrationModule } from './integration.module';
 export { RevenueReportsService } from './application/revenue-reports.service';
-export { ActivityReportsService } from './application/activity-reports.service';
 export { ReturnsReportsService } from './application/returns-reports.service';
 export { ProductReportsService } from './application/product-reports.service';
 export { CustomerReportService } from './application/customer-report.service';
-export { PaymentReportService } from './application/payment-report.service';
 export { TaxReportService } from './application/tax-report.service';
-export { CashierReportsService } from './application/cashier-reports.service';
 export { CloseoutReportService } from './application/closeout-report.service';
 export { InvoiceReportsService } from './application/invoice-reports.service';
 export { StockReportsService } from './application/stock-reports.service';

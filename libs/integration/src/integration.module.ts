@@ -3,12 +3,9 @@ import { CatalogModule } from '@pos/catalog';
 import { PricingModule } from '@pos/pricing';
 import { ReturnsModule } from '@pos/returns';
 import { SalesModule } from '@pos/sales';
-import { ActivityReportsService } from './application/activity-reports.service';
-import { CashierReportsService } from './application/cashier-reports.service';
 import { CloseoutReportService } from './application/closeout-report.service';
 import { CustomerReportService } from './application/customer-report.service';
 import { InventoryKit } from './application/inventory-kit';
-import { PaymentReportService } from './application/payment-report.service';
 import { ProductReportsService } from './application/product-reports.service';
 import { ReturnsReportsService } from './application/returns-reports.service';
 import { RevenueReportsService } from './application/revenue-reports.service';
@@ -37,13 +34,10 @@ import { ReportRunner } from './reports/report-runner';
 /** The report use cases, one service per report family (the controllers call them). */
 const REPORTS = [
   RevenueReportsService,
-  ActivityReportsService,
   ReturnsReportsService,
   ProductReportsService,
   CustomerReportService,
-  PaymentReportService,
   TaxReportService,
-  CashierReportsService,
   CloseoutReportService,
   InvoiceReportsService,
   StockReportsService,
