@@ -10,10 +10,7 @@ import { ProductReportsService } from './application/product-reports.service';
 import { ReturnsReportsService } from './application/returns-reports.service';
 import { RevenueReportsService } from './application/revenue-reports.service';
 import { SalesRollups } from './application/sales-rollups';
-import { StockFlowReportsService } from './application/stock-flow-reports.service';
-import { StockReportsService } from './application/stock-reports.service';
 import { TaxReportService } from './application/tax-report.service';
-import { InvoiceReportsService } from './application/invoice-reports.service';
 import { NameDirectory } from './application/name.directory';
 import { ReportKit } from './application/report-kit';
 import { ReportScopeResolver } from './application/report-scope';
@@ -39,9 +36,6 @@ const REPORTS = [
   CustomerReportService,
   TaxReportService,
   CloseoutReportService,
-  InvoiceReportsService,
-  StockReportsService,
-  StockFlowReportsService,
 ];
 
 /**

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { StockReadModel, StockSnapshotRow } from '@pos/catalog';
-import { Principal } from '@pos/identity';
+import type { EpochDay } from '../domain/calendar';
+import type { ChartPoint } from '../domain/report-payload';
 import { ITEM_STOCK, ITEMS, ITEMS_ALL, STOCK_MOVES } from '../domain/rollup-tables';
 import { Money, ReportKit, Row } from './report-kit';
-import { ReportFilters, ReportScope, ReportScopeResolver } from './report-scope';
+import type { ReportScope } from './report-scope';
 
 /**
  * The movement types whose units are received (units_received): the `receive` adjustment (goods
@@ -20,11 +21,24 @@ export function stockValue(l: StockSnapshotRow): number {
   return Math.max(l.quantity, 0) * l.cost;
 }
 
-/** A value per category name, largest first, zeros left out. */
-export function byCategory(levels: StockSnapshotRow[], value: (l: StockSnapshotRow) => number): [string, number][] {
+/** Units on hand of levels (negative stock counts as none). */
+export function unitsOnHand(levels: StockSnapshotRow[]): number {
+  return levels.reduce((a, l) => a + Math.max(l.quantity, 0), 0);
+}
+
+/** The value of levels at their items' current cost. */
+export function valueOf(levels: StockSnapshotRow[]): number {
+  return levels.reduce((a, l) => a + stockValue(l), 0);
+}
+
+/** Chart points of levels' value per category name (largest first, zeros left out), in the base currency. */
+export function valueByCategory(levels: StockSnapshotRow[], money: Money, base: string): ChartPoint[] {
   const out = new Map<string, number>();
-  for (const l of levels) out.set(l.categoryName ?? 'Uncategorised', (out.get(l.categoryName ?? 'Uncategorised') ?? 0) + value(l));
-  return [...out].filter(([, v]) => v !== 0).sort((a, b) => b[1] - a[1]);
+  for (const l of levels) out.set(l.categoryName ?? 'Uncategorised', (out.get(l.categoryName ?? 'Uncategorised') ?? 0) + stockValue(l));
+  return [...out]
+    .filter(([, v]) => v !== 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([x, v]) => ({ x, y: money.v(v, base) }));
 }
 
 /**
@@ -38,16 +52,22 @@ export function byCategory(levels: StockSnapshotRow[], value: (l: StockSnapshotR
 @Injectable()
 export class InventoryKit {
   constructor(
-    private readonly scopes: ReportScopeResolver,
-    readonly kit: ReportKit,
+    private readonly kit: ReportKit,
     private readonly stock: StockReadModel,
   ) {}
 
-  async open(p: Principal, f: ReportFilters): Promise<{ scope: ReportScope; money: Money; base: string; levels: StockSnapshotRow[] }> {
-    const scope = await this.scopes.resolve(p, f);
+  /** Stock now in the scope's warehouses, and money in the base currency its cost is in. */
+  async levels(scope: ReportScope): Promise<{ money: Money; base: string; levels: StockSnapshotRow[] }> {
     const base = await this.kit.baseCurrencyCode();
     const [money, levels] = await Promise.all([this.kit.money([base]), this.stock.snapshot(scope.warehouseIds)]);
-    return { scope, money, base, levels };
+    return { money, base, levels };
+  }
+
+  /** The business day a level's item last sold out of its warehouse (null: never). */
+  async lastSold(scope: ReportScope): Promise<(l: StockSnapshotRow) => EpochDay | null> {
+    const last = await this.kit.rollups.lastSales(scope.warehouseIds);
+    const lastOf = new Map(last.map((l) => [`${l.warehouseId}:${l.itemId}`, l.day]));
+    return (l) => lastOf.get(`${l.warehouseId}:${l.itemId}`) ?? null;
   }
 
   moves(scope: ReportScope, groupBy: string[], daily = false): Promise<Row[]> {

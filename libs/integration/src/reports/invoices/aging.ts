@@ -1,14 +1,85 @@
-import { InvoiceReportsService } from '../../application/invoice-reports.service';
+import { chart } from '../../application/report-kit';
+import { figure, row } from '../../domain/report-figures';
+import { AGING_BUCKETS, agingCutoffs } from '../../domain/report-math';
+import type { SummaryFigure } from '../../domain/report-payload';
 import { defineReport } from '../definition';
+import { currencyOf, openInvoices } from './receivables';
 
-// Not yet a definition: delegates to its report service (to port: declare summary and columns, build from them).
+const sum = (values: number[]) => values.reduce((a, v) => a + v, 0);
+
+// A compute report: the open invoices now, bucketed by age per customer (no rollup holds balances).
 export default defineReport({
   route: 'invoices/aging',
   operation: 'getInvoiceAgingReport',
   title: 'Invoices: aging',
   description: 'Open balances now by days since issue (0-30, 31-60, 61-90, 91-120, 120+) per customer; invoices issued up to date_to.',
   permission: 'reports.sales',
-  summary: [],
-  columns: [],
-  build: (ctx) => ctx.use(InvoiceReportsService).aging(ctx.principal, ctx.filters),
+  summary: ['receivables', 'open_invoices', 'customers', 'past_due', 'bucket_{range}'],
+  columns: [
+    'customer_id',
+    'customer_name',
+    'currency',
+    'open_invoices',
+    'days_0_30',
+    'days_31_60',
+    'days_61_90',
+    'days_91_120',
+    'days_120_plus',
+    'receivables',
+    'past_due',
+  ],
+  build: async (ctx) => {
+    const { scope, money } = ctx;
+    const groups = await openInvoices(ctx, true, agingCutoffs(scope.now), true);
+    const perCustomer = new Map<string, { customerId: number | null; currency: string; buckets: number[]; count: number; overdue: number }>();
+    for (const g of groups) {
+      const c = currencyOf(scope, g.storeId);
+      const key = `${c}:${g.customerId ?? 0}`;
+      const entry = perCustomer.get(key) ?? { customerId: g.customerId, currency: c, buckets: AGING_BUCKETS.map(() => 0), count: 0, overdue: 0 };
+      entry.buckets[g.bucket] += g.balance;
+      entry.count += g.count;
+      if (g.overdue) entry.overdue += g.balance;
+      perCustomer.set(key, entry);
+    }
+    const names = await ctx.kit.customers([...perCustomer.values()].map((e) => e.customerId).filter((id): id is number => id !== null));
+    const entries = [...perCustomer.values()]
+      .map((e) => ({ ...e, total: sum(e.buckets) }))
+      .sort((a, b) => b.total - a.total || (a.customerId ?? 0) - (b.customerId ?? 0));
+    const rows = entries.map((e) => {
+      const m = (minor: number) => money.v(minor, e.currency);
+      return row({
+        customer_id: e.customerId,
+        customer_name: e.customerId === null ? null : (names.get(e.customerId) ?? null),
+        currency: e.currency,
+        open_invoices: e.count,
+        days_0_30: m(e.buckets[0]),
+        days_31_60: m(e.buckets[1]),
+        days_61_90: m(e.buckets[2]),
+        days_91_120: m(e.buckets[3]),
+        days_120_plus: m(e.buckets[4]),
+        receivables: m(e.total),
+        past_due: m(e.overdue),
+      });
+    });
+    const summary: SummaryFigure[] = [];
+    const series = [];
+    for (const c of scope.currencies) {
+      const mine = entries.filter((e) => e.currency === c);
+      const buckets = AGING_BUCKETS.map((_, i) => sum(mine.map((e) => e.buckets[i])));
+      summary.push(
+        figure('receivables', money.v(sum(buckets), c), c),
+        figure('open_invoices', sum(mine.map((e) => e.count)), c),
+        figure('customers', mine.length, c),
+        figure('past_due', money.v(sum(mine.map((e) => e.overdue)), c), c),
+        ...AGING_BUCKETS.map((b, i) => figure('bucket_{range}', money.v(buckets[i], c), c, { range: b })),
+      );
+      series.push({ name: c, currency: c, data: AGING_BUCKETS.map((b, i) => ({ x: b, y: money.v(buckets[i], c) })) });
+    }
+    return {
+      summary,
+      rows,
+      charts: [chart('bar', 'Open receivables by age (days since issue)', series)],
+      note: 'Balances and ages as of generated_at; invoices issued up to date_to.',
+    };
+  },
 });

@@ -1,14 +1,54 @@
-import { InvoiceReportsService } from '../../application/invoice-reports.service';
+import { chart, dailyPoints, n, Row } from '../../application/report-kit';
+import { formatDay } from '../../domain/calendar';
+import { figure, row } from '../../domain/report-figures';
 import { defineReport } from '../definition';
 
-// Not yet a definition: delegates to its report service (to port: declare summary and columns, build from them).
+// A compute report: one row per credit note (a list, not a rollup grain).
 export default defineReport({
   route: 'invoices/credit-notes',
   operation: 'getCreditNotesReport',
   title: 'Invoices: credit notes',
   description: 'Credit notes issued by processed returns in the period: number, sale, return, customer, amount.',
   permission: 'reports.sales',
-  summary: [],
-  columns: [],
-  build: (ctx) => ctx.use(InvoiceReportsService).creditNotes(ctx.principal, ctx.filters),
+  summary: ['credit_notes', 'credit_note_total'],
+  columns: ['id', 'number', 'date', 'store_id', 'sale_id', 'return_id', 'customer_id', 'customer_name', 'currency', 'credit_note_amount', 'created_at'],
+  build: async (ctx) => {
+    const { scope, money } = ctx;
+    const notes = await ctx.kit.rollups.creditNotes({
+      from: scope.period.from,
+      to: scope.period.to,
+      storeIds: scope.storeIds,
+      warehouseId: scope.warehouseId ?? undefined,
+    });
+    const names = await ctx.kit.customers(notes.map((c) => c.customerId).filter((id): id is number => id !== null));
+    // One pass over the notes (a year can hold tens of thousands): the rows, and per currency the count, the total and the total per day.
+    const perCurrency = new Map<string, { count: number; amount: number; days: Map<number, number> }>();
+    const rows = notes.map((c) => {
+      let mine = perCurrency.get(c.currencyCode);
+      if (!mine) perCurrency.set(c.currencyCode, (mine = { count: 0, amount: 0, days: new Map() }));
+      mine.count++;
+      mine.amount += c.amount;
+      mine.days.set(c.day, (mine.days.get(c.day) ?? 0) + c.amount);
+      return row({
+        id: c.id,
+        number: c.number,
+        date: formatDay(c.day),
+        store_id: c.storeId,
+        sale_id: c.saleId,
+        return_id: c.returnId,
+        customer_id: c.customerId,
+        customer_name: c.customerId === null ? null : (names.get(c.customerId) ?? null),
+        currency: c.currencyCode,
+        credit_note_amount: money.v(c.amount, c.currencyCode),
+        created_at: c.createdAt,
+      });
+    });
+    const summary = scope.currencies.flatMap((c) => [
+      figure('credit_notes', perCurrency.get(c)?.count ?? 0, c),
+      figure('credit_note_total', money.v(perCurrency.get(c)?.amount ?? 0, c), c),
+    ]);
+    const perDay = (c: string): Row[] => [...(perCurrency.get(c)?.days ?? [])].map(([day, amount]) => ({ day, amount }));
+    const series = scope.currencies.map((c) => ({ name: c, currency: c, data: dailyPoints(scope, perDay(c), (r) => money.v(n(r, 'amount'), c)) }));
+    return { summary, rows, charts: [chart('line', 'Credit notes per day', series)] };
+  },
 });
