@@ -5,11 +5,6 @@
  */
 export { IntegrationModule } from './integration.module';
 export { RevenueReportsService } from './application/revenue-reports.service';
-export { ReturnsReportsService } from './application/returns-reports.service';
-export { ProductReportsService } from './application/product-reports.service';
-export { CustomerReportService } from './application/customer-report.service';
-export { TaxReportService } from './application/tax-report.service';
-export { CloseoutReportService } from './application/closeout-report.service';
 export { METRICS, metric } from './domain/metrics';
 export { weekdayOf, ZoneCalendar } from './domain/calendar';
 export type { MetricKey } from './domain/metrics';

@@ -3,14 +3,9 @@ import { CatalogModule } from '@pos/catalog';
 import { PricingModule } from '@pos/pricing';
 import { ReturnsModule } from '@pos/returns';
 import { SalesModule } from '@pos/sales';
-import { CloseoutReportService } from './application/closeout-report.service';
-import { CustomerReportService } from './application/customer-report.service';
 import { InventoryKit } from './application/inventory-kit';
-import { ProductReportsService } from './application/product-reports.service';
-import { ReturnsReportsService } from './application/returns-reports.service';
 import { RevenueReportsService } from './application/revenue-reports.service';
 import { SalesRollups } from './application/sales-rollups';
-import { TaxReportService } from './application/tax-report.service';
 import { NameDirectory } from './application/name.directory';
 import { ReportKit } from './application/report-kit';
 import { ReportScopeResolver } from './application/report-scope';
@@ -31,11 +26,6 @@ import { ReportRunner } from './reports/report-runner';
 /** The report use cases, one service per report family (the controllers call them). */
 const REPORTS = [
   RevenueReportsService,
-  ReturnsReportsService,
-  ProductReportsService,
-  CustomerReportService,
-  TaxReportService,
-  CloseoutReportService,
 ];
 
 /**

@@ -1,7 +1,7 @@
-import { CloseoutReportService } from '../application/closeout-report.service';
+import { closeoutReport } from '../application/closeout-report';
 import { defineReport } from './definition';
 
-// Not yet a definition: delegates to its report service (to port: declare summary and columns, build from them).
+// Sales per day and session from the rollups, drawers from the sessions' records: a compute report.
 export default defineReport({
   route: 'closeout',
   operation: 'getCloseoutReport',
@@ -9,7 +9,53 @@ export default defineReport({
   description:
     'Per business day and cashier session: the day’s sales (totals by payment method, tax, discounts, refunds), and every session closed in the period (or still open and opened in it) with its drawer: opening float, cash in/out, cash sales and refunds, change, expected vs counted cash, discrepancy, on the row of the day it closed only (drawer_figures).',
   permission: 'reports.sales',
-  summary: [],
-  columns: [],
-  build: (ctx) => ctx.use(CloseoutReportService).closeout(ctx.principal, ctx.filters),
+  summary: [
+    'sessions',
+    'sessions_closed',
+    'sales_count',
+    'total',
+    'tax',
+    'discounts',
+    'refunds',
+    'taken_{method}',
+    'expected_cash',
+    'counted_cash',
+    'discrepancy',
+  ],
+  columns: [
+    'date',
+    'store_id',
+    'store_name',
+    'session_id',
+    'session_status',
+    'cashier_id',
+    'cashier_name',
+    'currency',
+    'sales_count',
+    'gross_sales',
+    'discounts',
+    'net_sales',
+    'tax',
+    'total',
+    'voids',
+    'voided_total',
+    'returns',
+    'refunds',
+    'refunded_tax',
+    'totals_by_payment_method',
+    'refunds_by_payment_method',
+    'cash_sales',
+    'cash_refunds',
+    'drawer_figures',
+    'opening_balance',
+    'cash_in',
+    'cash_out',
+    'session_cash_sales',
+    'session_cash_refunds',
+    'change_given',
+    'expected_cash',
+    'counted_cash',
+    'discrepancy',
+  ],
+  build: closeoutReport,
 });

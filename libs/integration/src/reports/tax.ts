@@ -1,7 +1,7 @@
-import { TaxReportService } from '../application/tax-report.service';
+import { taxReport } from '../application/tax-report';
 import { defineReport } from './definition';
 
-// Not yet a definition: delegates to its report service (to port: declare summary and columns, build from them).
+// rpt_tax by store and rate with the exempt lines split out, exempt sales from rpt_sales: a compute report.
 export default defineReport({
   route: 'tax',
   operation: 'getTaxReport',
@@ -9,7 +9,22 @@ export default defineReport({
   description:
     'Per store and rate: taxable sales, tax collected, effective rate, refunded, net tax; the lines of tax-exempt sales in a row of their own (rate `exempt`), not in taxable sales.',
   permission: 'reports.tax',
-  summary: [],
-  columns: [],
-  build: (ctx) => ctx.use(TaxReportService).tax(ctx.principal, ctx.filters),
+  summary: ['taxable_sales', 'tax_collected', 'tax_refunded', 'net_tax', 'exempt_sales', 'exempt_net'],
+  columns: [
+    'store_id',
+    'store_name',
+    'rate',
+    'rate_percent',
+    'currency',
+    'lines',
+    'taxable_sales',
+    'exempt_net',
+    'tax_collected',
+    'effective_rate_percent',
+    'refunded_taxable',
+    'refunded_exempt',
+    'tax_refunded',
+    'net_tax',
+  ],
+  build: taxReport,
 });

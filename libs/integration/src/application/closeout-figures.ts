@@ -1,0 +1,104 @@
+import { figure } from '../domain/report-figures';
+import type { Chart, SummaryFigure } from '../domain/report-payload';
+import type { Drawer } from './closeout-drawers';
+import { chart, dailyPoints, groupRows, Money, n, Row, total } from './report-kit';
+import { ReportScope } from './report-scope';
+
+/** The sales measures of a closeout row (rpt_sessions). */
+export const SM = ['sales_count', 'gross', 'discounts', 'net', 'tax', 'total', 'void_count', 'void_total', 'return_count', 'refund_tax', 'refund_total'];
+
+/** A currency's closeout summary: sales summed by day, drawers by session (the closed ones' cash). */
+export function closeoutSummary(money: Money, c: string, days: Row[], tenders: Row[], drawers: Map<number, Drawer>): SummaryFigure[] {
+  const mine = days.filter((r) => r.currency_code === c);
+  const t = total(mine, SM);
+  const own = [...drawers.values()].filter((d) => d.currency === c);
+  const closed = own.filter((d) => d.s.status === 'closed');
+  const sessions = new Set([...mine.map((r) => n(r, 'session_id')).filter((id) => id > 0), ...own.map((d) => d.s.sessionId)]);
+  const sumOf = (f: (d: Drawer) => number) =>
+    money.v(
+      closed.reduce((a, d) => a + f(d), 0),
+      c,
+    );
+  const methods = groupRows(
+    tenders.filter((r) => r.currency_code === c),
+    'method_code',
+  );
+  return [
+    figure('sessions', sessions.size, c),
+    figure('sessions_closed', closed.length, c),
+    figure('sales_count', n(t, 'sales_count'), c),
+    figure('total', money.v(n(t, 'total'), c), c),
+    figure('tax', money.v(n(t, 'tax'), c), c),
+    figure('discounts', money.v(n(t, 'discounts'), c), c),
+    figure('refunds', money.v(n(t, 'refund_total'), c), c),
+    ...[...methods].map(([code, list]) => figure('taken_{method}', money.v(n(total(list, ['amount']), 'amount'), c), c, { method: code })),
+    figure(
+      'expected_cash',
+      sumOf((d) => d.expected),
+      c,
+    ),
+    figure(
+      'counted_cash',
+      sumOf((d) => d.s.countedCash ?? 0),
+      c,
+    ),
+    figure(
+      'discrepancy',
+      sumOf((d) => d.s.discrepancy ?? 0),
+      c,
+    ),
+  ];
+}
+
+/** Taken by payment method, the day's total, and the discrepancy of the sessions closed each day. */
+export function closeoutCharts(scope: ReportScope, money: Money, days: Row[], tenders: Row[], drawers: Map<number, Drawer>): Chart[] {
+  const perDay = (rows: { day: number; v: number }[], c: string) => {
+    const byDay = new Map<number, number>();
+    for (const r of rows) byDay.set(r.day, (byDay.get(r.day) ?? 0) + r.v);
+    return dailyPoints(
+      scope,
+      [...byDay].map(([day, v]) => ({ day, v })),
+      (r) => money.v(n(r, 'v'), c),
+    );
+  };
+  return [
+    chart(
+      'bar',
+      'Taken by payment method',
+      scope.currencies.map((c) => ({
+        name: c,
+        currency: c,
+        data: [
+          ...groupRows(
+            tenders.filter((r) => r.currency_code === c),
+            'method_code',
+          ),
+        ].map(([code, list]) => ({ x: code, y: money.v(n(total(list, ['amount']), 'amount'), c) })),
+      })),
+    ),
+    chart(
+      'line',
+      'Total per day (incl. tax)',
+      scope.currencies.map((c) => ({
+        name: c,
+        currency: c,
+        data: perDay(
+          days.filter((r) => r.currency_code === c).map((r) => ({ day: n(r, 'day'), v: n(r, 'total') })),
+          c,
+        ),
+      })),
+    ),
+    chart(
+      'bar',
+      'Cash discrepancy per day (sessions closed that day)',
+      scope.currencies.map((c) => ({
+        name: c,
+        currency: c,
+        data: perDay(
+          [...drawers.values()].filter((d) => d.currency === c && d.s.status === 'closed').map((d) => ({ day: d.day, v: d.s.discrepancy ?? 0 })),
+          c,
+        ),
+      })),
+    ),
+  ];
+}
