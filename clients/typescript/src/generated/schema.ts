@@ -13826,7 +13826,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: cashiers, sales_count, total, average_sale, voids (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -13841,7 +13841,37 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Cashier */
+                cashier_id: number;
+                /** @description Cashier name */
+                cashier_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Units sold (quantity) */
+                items_sold: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Manual discounts (line and cart) (money) */
+                manual_discounts: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Voided total incl. tax (money) */
+                voided_total: number | null;
+                /** @description Returns processed (count) */
+                returns_processed: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -13989,7 +14019,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: sales_count, items_sold, total, net_sales, average_sale, discounts, voids, returns_processed, refunds (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -14004,7 +14034,42 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /** @description Cashier */
+                cashier_id: number;
+                /** @description Cashier name */
+                cashier_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Units sold (quantity) */
+                items_sold: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Manual discounts (line and cart) (money) */
+                manual_discounts: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Voided total incl. tax (money) */
+                voided_total: number | null;
+                /** @description Returns processed (count) */
+                returns_processed: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -14168,7 +14233,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: sessions, sessions_closed, sales_count, total, tax, discounts, refunds, taken_{method}, expected_cash, counted_cash, discrepancy (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -14183,7 +14248,82 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /** @description Cashier session */
+                session_id: number | null;
+                /** @description Session status */
+                session_status: string | null;
+                /** @description Cashier */
+                cashier_id: number;
+                /** @description Cashier name */
+                cashier_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Tax on sales (money) */
+                tax: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Voided total incl. tax (money) */
+                voided_total: number | null;
+                /** @description Returns processed (count) */
+                returns: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
+                /** @description Tax refunded (money) */
+                refunded_tax: number | null;
+                /** @description Taken per payment method */
+                totals_by_payment_method: {
+                  [key: string]: number;
+                };
+                /** @description Refunded per payment method */
+                refunds_by_payment_method: {
+                  [key: string]: number;
+                };
+                /** @description Cash sales (money) */
+                cash_sales: number | null;
+                /** @description Cash refunds (money) */
+                cash_refunds: number | null;
+                /** @description Row holds the session drawer (the day it closed, or opened while still open) */
+                drawer_figures: boolean;
+                /** @description Opening float (money) */
+                opening_balance: number | null;
+                /** @description Cash in (money) */
+                cash_in: number | null;
+                /** @description Cash out (money) */
+                cash_out: number | null;
+                /** @description Cash sales of the session (money) */
+                session_cash_sales: number | null;
+                /** @description Cash refunds of the session (money) */
+                session_cash_refunds: number | null;
+                /** @description Change given (money) */
+                change_given: number | null;
+                /** @description Expected cash (money) */
+                expected_cash: number | null;
+                /** @description Counted cash (money) */
+                counted_cash: number | null;
+                /** @description Discrepancy (counted - expected) (money) */
+                discrepancy: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -14329,7 +14469,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: customers_served, customer_sales, customer_sales_share, anonymous_sales, customer_net_sales, net_sales_per_customer, on_account, customer_refunds (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -14344,7 +14484,29 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Customer */
+                customer_id: number | null;
+                /** @description Customer name */
+                customer_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
+                /** @description Sold on account to named customers (money) */
+                on_account: number | null;
+                /** @description Returns processed (count) */
+                returns: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -14490,7 +14652,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: discounts, discounts_rule, discounts_bundle, discounts_manual, discounts_cart, discount_rate, discounted_sales, discounted_share (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -14505,7 +14667,32 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts: pricing rules (money) */
+                pricing_rules: number | null;
+                /** @description Discounts: bundles (money) */
+                bundles: number | null;
+                /** @description Discounts: manual line (money) */
+                manual: number | null;
+                /** @description Discounts: cart (money) */
+                cart: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Discounts / gross sales (percent) */
+                discount_rate: number | null;
+                /** @description Sales with a discount (count) */
+                discounted_sales: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -14651,7 +14838,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: sales_count, busiest_weekday, busiest_hour, busiest_sales (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -14666,7 +14853,23 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Weekday (local) */
+                weekday: string;
+                /** @description Weekday index (0 Monday) */
+                weekday_index: number;
+                /** @description Hour (local, 0-23) */
+                hour: number;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -14812,7 +15015,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: damaged_units, spoiled_units, damaged_value, spoiled_value, loss_value, written_off_per_received (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -14827,7 +15030,29 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /** @description Units damaged (quantity) */
+                damaged_units: number | null;
+                /** @description Units spoiled (quantity) */
+                spoiled_units: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Damaged at current cost (money) */
+                damaged_value: number | null;
+                /** @description Spoiled at current cost (money) */
+                spoiled_value: number | null;
+                /** @description Total loss at current cost (money) */
+                loss_value: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -14973,7 +15198,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: dead_stock_items, dead_stock_units, dead_stock_value, share_of_stock_value (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -14988,7 +15213,34 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /** @description Warehouse */
+                warehouse_id: number | null;
+                /** @description Warehouse name */
+                warehouse_name: string | null;
+                /** @description On hand (quantity) */
+                on_hand: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Stock value at current cost (money) */
+                value: number | null;
+                /**
+                 * Format: date
+                 * @description Last sold (business day)
+                 */
+                last_sold: string | null;
+                /** @description Days since the last sale (days) */
+                days_since_last_sale: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -15134,7 +15386,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: movements, units_in, units_out, net_change (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15149,7 +15401,16 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Movement type */
+                type: string;
+                /** @description Stock movements (count) */
+                movements: number | null;
+                /** @description Units in (quantity) */
+                units_in: number | null;
+                /** @description Units out (quantity) */
+                units_out: number | null;
+                /** @description Net change in units (quantity) */
+                net_change: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -15295,7 +15556,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: skus_in_stock, units_on_hand, stock_value, out_of_stock, low_stock, dead_stock, sale_units_out, units_received, units_written_off (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15310,7 +15571,25 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Warehouse */
+                warehouse_id: number | null;
+                /** @description Warehouse name */
+                warehouse_name: string | null;
+                /** @description Items in stock (count) */
+                items_in_stock: number | null;
+                /** @description Units on hand (quantity) */
+                units_on_hand: number | null;
+                /** @description Stock value at current cost (money) */
+                stock_value: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Active items out of stock (count) */
+                out_of_stock: number | null;
+                /** @description Active items at or below the reorder level (count) */
+                low_stock: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -15456,7 +15735,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: items_to_reorder, units_suggested, estimated_cost (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15471,7 +15750,37 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Warehouse */
+                warehouse_id: number | null;
+                /** @description Warehouse name */
+                warehouse_name: string | null;
+                /** @description On hand (quantity) */
+                on_hand: number | null;
+                /** @description Reorder level (quantity) */
+                reorder_level: number | null;
+                /** @description Reorder quantity (quantity) */
+                reorder_quantity: number | null;
+                /** @description Suggested order (quantity) */
+                suggested_order: number | null;
+                /** @description Units sold in the period (quantity) */
+                units_sold_in_period: number | null;
+                /** @description Average units sold per day (quantity) */
+                average_daily_sales: number | null;
+                /** @description Days of cover (days) */
+                days_of_cover: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Estimated cost of the suggested orders (money) */
+                estimated_cost: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -15617,7 +15926,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: levels, in_stock, low, out, units_on_hand, stock_value (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15632,7 +15941,38 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /** @description Warehouse */
+                warehouse_id: number | null;
+                /** @description Warehouse name */
+                warehouse_name: string | null;
+                /** @description On hand (quantity) */
+                on_hand: number | null;
+                /** @description Reorder level (quantity) */
+                reorder_level: number | null;
+                /**
+                 * @description Stock status
+                 * @enum {string}
+                 */
+                stock_status: 'out' | 'low' | 'in_stock';
+                /** @description Item active */
+                is_active: boolean;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Unit cost now (money) */
+                unit_cost: number | null;
+                /** @description Stock value at current cost (money) */
+                value: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -15778,7 +16118,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: cogs, average_inventory_value, turns, days_of_inventory (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15793,7 +16133,29 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Cost of goods sold (money) */
+                cogs: number | null;
+                /** @description On hand at the start (quantity) */
+                opening_units: number | null;
+                /** @description On hand at the end (quantity) */
+                closing_units: number | null;
+                /** @description Average inventory value (money) */
+                average_inventory_value: number | null;
+                /** @description Inventory turns (ratio) */
+                turns: number | null;
+                /** @description Days of inventory (days) */
+                days_of_inventory: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -15939,7 +16301,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: stock_value, units_on_hand, items_in_stock, average_unit_cost (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -15954,7 +16316,27 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /** @description On hand (quantity) */
+                on_hand: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Unit cost now (money) */
+                unit_cost: number | null;
+                /** @description Stock value at current cost (money) */
+                value: number | null;
+                /** @description Share (percent) */
+                share_percent: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -16100,7 +16482,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: invoices_issued, amount_issued, paid_at_till, on_account_invoices, on_account_amount, open_invoices, open_balance, overdue_invoices, overdue_balance, collected_on_account, void_invoices, void_amount, credit_notes, credit_note_total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -16115,7 +16497,30 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Invoices issued (count) */
+                invoices_issued: number | null;
+                /** @description Amount invoiced (voided included) (money) */
+                amount_issued: number | null;
+                /** @description Paid at the till (money) */
+                paid_at_till: number | null;
+                /** @description Invoices with an on-account balance (count) */
+                on_account_invoices: number | null;
+                /** @description Sold on account (money) */
+                on_account_amount: number | null;
+                /** @description Void invoices (voided sales) (count) */
+                void_invoices: number | null;
+                /** @description Credit notes issued (count) */
+                credit_notes: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -16261,7 +16666,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: receivables, open_invoices, customers, past_due, bucket_{range} (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -16276,7 +16681,31 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Customer */
+                customer_id: number | null;
+                /** @description Customer name */
+                customer_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Open invoices now (count) */
+                open_invoices: number | null;
+                /** @description 0-30 days since issue (money) */
+                days_0_30: number | null;
+                /** @description 31-60 days since issue (money) */
+                days_31_60: number | null;
+                /** @description 61-90 days since issue (money) */
+                days_61_90: number | null;
+                /** @description 91-120 days since issue (money) */
+                days_91_120: number | null;
+                /** @description Over 120 days since issue (money) */
+                days_120_plus: number | null;
+                /** @description Open receivables now (money) */
+                receivables: number | null;
+                /** @description Past due now (money) */
+                past_due: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -16422,7 +16851,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: credit_notes, credit_note_total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -16437,7 +16866,37 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Credit note */
+                id: number;
+                /** @description Credit note number */
+                number: string;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /** @description Store */
+                store_id: number;
+                /** @description Sale */
+                sale_id: number | null;
+                /** @description Return */
+                return_id: number | null;
+                /** @description Customer */
+                customer_id: number | null;
+                /** @description Customer name */
+                customer_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Credit note amount (money) */
+                credit_note_amount: number | null;
+                /**
+                 * Format: date-time
+                 * @description Created at (UTC)
+                 */
+                created_at: string;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -16583,7 +17042,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: dso_days, receivables, credit_sales, days (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -16598,7 +17057,23 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Open receivables now (money) */
+                receivables: number | null;
+                /** @description Credit (on-account) sales (money) */
+                credit_sales: number | null;
+                /** @description Days in the period (days) */
+                days: number | null;
+                /** @description Days sales outstanding (days) */
+                dso_days: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -16744,7 +17219,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: issued, paid_in_full, collection_rate, open_balance, overdue_share (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -16759,7 +17234,23 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Stage */
+                stage: string;
+                /** @description Stage label */
+                label: string;
+                /** @description Invoices (count) */
+                invoices: number | null;
+                /** @description Amount (money) */
+                amount: number | null;
+                /** @description What amount holds */
+                amount_is: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Share of issued (percent) */
+                share_of_issued: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -17088,7 +17579,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: payments, taken, refunded, net_taken, change_given, voided, net_cash, net_card, net_on_account (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -17103,7 +17594,33 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Payment method */
+                method_code: string;
+                /** @description Payment method type */
+                method_type: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Payments (count) */
+                payments: number | null;
+                /** @description Money taken (after change) (money) */
+                taken: number | null;
+                /** @description Change given (money) */
+                change_given: number | null;
+                /** @description Refund payments (count) */
+                refund_count: number | null;
+                /** @description Refunded (money) */
+                refunded: number | null;
+                /** @description Taken less refunded (money) */
+                net: number | null;
+                /** @description Share (percent) */
+                share_percent: number | null;
+                /** @description Payments of voided sales (count) */
+                voided_payments: number | null;
+                /** @description Payments of voided sales (reversed) (money) */
+                voided_amount: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -17249,7 +17766,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: lines, net_sales, {source}_share (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -17264,7 +17781,27 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Price source */
+                price_source: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sale lines (count) */
+                lines: number | null;
+                /** @description Units sold (quantity) */
+                units: number | null;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Share of lines (percent) */
+                share_of_lines: number | null;
+                /** @description Share of net sales (percent) */
+                share_of_net_sales: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -17410,7 +17947,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: distinct_items_sold, units_sold, units_returned, revenue, gross_profit (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -17425,7 +17962,45 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Units sold (quantity) */
+                units_sold: number | null;
+                /** @description Units returned (quantity) */
+                units_returned: number | null;
+                /** @description Units sold less returned (quantity) */
+                net_units: number | null;
+                /** @description Sale lines (count) */
+                lines: number | null;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Refunds (before tax) (money) */
+                refund_net: number | null;
+                /** @description Net revenue (before tax) (money) */
+                revenue: number | null;
+                /** @description Tax on sales (money) */
+                tax: number | null;
+                /** @description Cost of goods sold (money) */
+                cogs: number | null;
+                /** @description Gross profit (money) */
+                gross_profit: number | null;
+                /** @description Gross margin (percent) */
+                margin_percent: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -17571,7 +18146,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: class_{class}_items, class_{class}_revenue, class_{class}_share (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -17586,7 +18161,32 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Rank */
+                rank: number;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Net revenue (before tax) (money) */
+                revenue: number | null;
+                /** @description Share (percent) */
+                share_percent: number | null;
+                /** @description Cumulative share (percent) */
+                cumulative_percent: number | null;
+                /**
+                 * @description ABC class
+                 * @enum {string}
+                 */
+                class: 'A' | 'B' | 'C';
+                /** @description Units sold (quantity) */
+                units_sold: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -17910,7 +18510,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: unit_return_rate, value_return_rate, returns_per_100_sales, units_returned, refund_total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -17925,7 +18525,27 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Units sold (quantity) */
+                units_sold: number | null;
+                /** @description Units returned (quantity) */
+                units_returned: number | null;
+                /** @description Units returned / units sold (percent) */
+                unit_return_rate: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
+                /** @description Refunds / sales total (incl. tax) (percent) */
+                value_return_rate: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -18071,7 +18691,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: returns, units_returned, units_restocked, refund_total, refund_net, refund_tax, cost_returned, refund_rate (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -18086,7 +18706,31 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Return reason */
+                reason: string;
+                /** @description Returned item condition */
+                condition: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Returns processed (count) */
+                returns: number | null;
+                /** @description Lines returned (count) */
+                lines_returned: number | null;
+                /** @description Units returned (quantity) */
+                units_returned: number | null;
+                /** @description Units back in sellable stock (quantity) */
+                units_restocked: number | null;
+                /** @description Refunds (before tax) (money) */
+                refund_net: number | null;
+                /** @description Tax refunded (money) */
+                refund_tax: number | null;
+                /** @description Refunds incl. tax (money) */
+                refund_total: number | null;
+                /** @description Cost of goods returned (money) */
+                cost: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -18799,7 +19443,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: taxable_sales, tax_collected, tax_refunded, net_tax, exempt_sales, exempt_net (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -18814,7 +19458,37 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /** @description Tax rate or exempt */
+                rate: number | 'exempt';
+                /** @description Tax rate (percent) */
+                rate_percent: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sale lines (count) */
+                lines: number | null;
+                /** @description Taxable sales (before tax) (money) */
+                taxable_sales: number | null;
+                /** @description Tax-exempt sales (before tax) (money) */
+                exempt_net: number | null;
+                /** @description Tax collected (money) */
+                tax_collected: number | null;
+                /** @description Effective rate (percent) */
+                effective_rate_percent: number | null;
+                /** @description Refunded taxable sales (before tax) (money) */
+                refunded_taxable: number | null;
+                /** @description Refunded tax-exempt sales (before tax) (money) */
+                refunded_exempt: number | null;
+                /** @description Tax refunded (money) */
+                tax_refunded: number | null;
+                /** @description Net tax (collected - refunded) (money) */
+                net_tax: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -18960,7 +19634,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: voids, voided_total, voided_net, voided_on_account, void_rate (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -18975,7 +19649,23 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Cashier */
+                cashier_id: number;
+                /** @description Cashier name */
+                cashier_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Voided total incl. tax (money) */
+                voided_total: number | null;
+                /** @description Sales kept (count) */
+                sales_kept: number | null;
+                /** @description Voids / sales rung (voided + kept) (percent) */
+                void_rate: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -20858,7 +21548,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: cashiers, sales_count, total, average_sale, voids (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -20873,7 +21563,37 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Cashier */
+                cashier_id: number;
+                /** @description Cashier name */
+                cashier_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Units sold (quantity) */
+                items_sold: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Manual discounts (line and cart) (money) */
+                manual_discounts: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Voided total incl. tax (money) */
+                voided_total: number | null;
+                /** @description Returns processed (count) */
+                returns_processed: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -21021,7 +21741,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: sales_count, items_sold, total, net_sales, average_sale, discounts, voids, returns_processed, refunds (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -21036,7 +21756,42 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /** @description Cashier */
+                cashier_id: number;
+                /** @description Cashier name */
+                cashier_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Units sold (quantity) */
+                items_sold: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Manual discounts (line and cart) (money) */
+                manual_discounts: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Voided total incl. tax (money) */
+                voided_total: number | null;
+                /** @description Returns processed (count) */
+                returns_processed: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -21200,7 +21955,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: sessions, sessions_closed, sales_count, total, tax, discounts, refunds, taken_{method}, expected_cash, counted_cash, discrepancy (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -21215,7 +21970,82 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /** @description Cashier session */
+                session_id: number | null;
+                /** @description Session status */
+                session_status: string | null;
+                /** @description Cashier */
+                cashier_id: number;
+                /** @description Cashier name */
+                cashier_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Tax on sales (money) */
+                tax: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Voided total incl. tax (money) */
+                voided_total: number | null;
+                /** @description Returns processed (count) */
+                returns: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
+                /** @description Tax refunded (money) */
+                refunded_tax: number | null;
+                /** @description Taken per payment method */
+                totals_by_payment_method: {
+                  [key: string]: number;
+                };
+                /** @description Refunded per payment method */
+                refunds_by_payment_method: {
+                  [key: string]: number;
+                };
+                /** @description Cash sales (money) */
+                cash_sales: number | null;
+                /** @description Cash refunds (money) */
+                cash_refunds: number | null;
+                /** @description Row holds the session drawer (the day it closed, or opened while still open) */
+                drawer_figures: boolean;
+                /** @description Opening float (money) */
+                opening_balance: number | null;
+                /** @description Cash in (money) */
+                cash_in: number | null;
+                /** @description Cash out (money) */
+                cash_out: number | null;
+                /** @description Cash sales of the session (money) */
+                session_cash_sales: number | null;
+                /** @description Cash refunds of the session (money) */
+                session_cash_refunds: number | null;
+                /** @description Change given (money) */
+                change_given: number | null;
+                /** @description Expected cash (money) */
+                expected_cash: number | null;
+                /** @description Counted cash (money) */
+                counted_cash: number | null;
+                /** @description Discrepancy (counted - expected) (money) */
+                discrepancy: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -21361,7 +22191,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: customers_served, customer_sales, customer_sales_share, anonymous_sales, customer_net_sales, net_sales_per_customer, on_account, customer_refunds (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -21376,7 +22206,29 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Customer */
+                customer_id: number | null;
+                /** @description Customer name */
+                customer_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
+                /** @description Sold on account to named customers (money) */
+                on_account: number | null;
+                /** @description Returns processed (count) */
+                returns: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -21522,7 +22374,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: discounts, discounts_rule, discounts_bundle, discounts_manual, discounts_cart, discount_rate, discounted_sales, discounted_share (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -21537,7 +22389,32 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts: pricing rules (money) */
+                pricing_rules: number | null;
+                /** @description Discounts: bundles (money) */
+                bundles: number | null;
+                /** @description Discounts: manual line (money) */
+                manual: number | null;
+                /** @description Discounts: cart (money) */
+                cart: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Discounts / gross sales (percent) */
+                discount_rate: number | null;
+                /** @description Sales with a discount (count) */
+                discounted_sales: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -21683,7 +22560,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: sales_count, busiest_weekday, busiest_hour, busiest_sales (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -21698,7 +22575,23 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Weekday (local) */
+                weekday: string;
+                /** @description Weekday index (0 Monday) */
+                weekday_index: number;
+                /** @description Hour (local, 0-23) */
+                hour: number;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -21844,7 +22737,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: damaged_units, spoiled_units, damaged_value, spoiled_value, loss_value, written_off_per_received (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -21859,7 +22752,29 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /** @description Units damaged (quantity) */
+                damaged_units: number | null;
+                /** @description Units spoiled (quantity) */
+                spoiled_units: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Damaged at current cost (money) */
+                damaged_value: number | null;
+                /** @description Spoiled at current cost (money) */
+                spoiled_value: number | null;
+                /** @description Total loss at current cost (money) */
+                loss_value: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -22005,7 +22920,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: dead_stock_items, dead_stock_units, dead_stock_value, share_of_stock_value (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22020,7 +22935,34 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /** @description Warehouse */
+                warehouse_id: number | null;
+                /** @description Warehouse name */
+                warehouse_name: string | null;
+                /** @description On hand (quantity) */
+                on_hand: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Stock value at current cost (money) */
+                value: number | null;
+                /**
+                 * Format: date
+                 * @description Last sold (business day)
+                 */
+                last_sold: string | null;
+                /** @description Days since the last sale (days) */
+                days_since_last_sale: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -22166,7 +23108,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: movements, units_in, units_out, net_change (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22181,7 +23123,16 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Movement type */
+                type: string;
+                /** @description Stock movements (count) */
+                movements: number | null;
+                /** @description Units in (quantity) */
+                units_in: number | null;
+                /** @description Units out (quantity) */
+                units_out: number | null;
+                /** @description Net change in units (quantity) */
+                net_change: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -22327,7 +23278,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: skus_in_stock, units_on_hand, stock_value, out_of_stock, low_stock, dead_stock, sale_units_out, units_received, units_written_off (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22342,7 +23293,25 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Warehouse */
+                warehouse_id: number | null;
+                /** @description Warehouse name */
+                warehouse_name: string | null;
+                /** @description Items in stock (count) */
+                items_in_stock: number | null;
+                /** @description Units on hand (quantity) */
+                units_on_hand: number | null;
+                /** @description Stock value at current cost (money) */
+                stock_value: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Active items out of stock (count) */
+                out_of_stock: number | null;
+                /** @description Active items at or below the reorder level (count) */
+                low_stock: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -22488,7 +23457,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: items_to_reorder, units_suggested, estimated_cost (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22503,7 +23472,37 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Warehouse */
+                warehouse_id: number | null;
+                /** @description Warehouse name */
+                warehouse_name: string | null;
+                /** @description On hand (quantity) */
+                on_hand: number | null;
+                /** @description Reorder level (quantity) */
+                reorder_level: number | null;
+                /** @description Reorder quantity (quantity) */
+                reorder_quantity: number | null;
+                /** @description Suggested order (quantity) */
+                suggested_order: number | null;
+                /** @description Units sold in the period (quantity) */
+                units_sold_in_period: number | null;
+                /** @description Average units sold per day (quantity) */
+                average_daily_sales: number | null;
+                /** @description Days of cover (days) */
+                days_of_cover: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Estimated cost of the suggested orders (money) */
+                estimated_cost: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -22649,7 +23648,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: levels, in_stock, low, out, units_on_hand, stock_value (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22664,7 +23663,38 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /** @description Warehouse */
+                warehouse_id: number | null;
+                /** @description Warehouse name */
+                warehouse_name: string | null;
+                /** @description On hand (quantity) */
+                on_hand: number | null;
+                /** @description Reorder level (quantity) */
+                reorder_level: number | null;
+                /**
+                 * @description Stock status
+                 * @enum {string}
+                 */
+                stock_status: 'out' | 'low' | 'in_stock';
+                /** @description Item active */
+                is_active: boolean;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Unit cost now (money) */
+                unit_cost: number | null;
+                /** @description Stock value at current cost (money) */
+                value: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -22810,7 +23840,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: cogs, average_inventory_value, turns, days_of_inventory (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22825,7 +23855,29 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Cost of goods sold (money) */
+                cogs: number | null;
+                /** @description On hand at the start (quantity) */
+                opening_units: number | null;
+                /** @description On hand at the end (quantity) */
+                closing_units: number | null;
+                /** @description Average inventory value (money) */
+                average_inventory_value: number | null;
+                /** @description Inventory turns (ratio) */
+                turns: number | null;
+                /** @description Days of inventory (days) */
+                days_of_inventory: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -22971,7 +24023,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: stock_value, units_on_hand, items_in_stock, average_unit_cost (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -22986,7 +24038,27 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /** @description On hand (quantity) */
+                on_hand: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Unit cost now (money) */
+                unit_cost: number | null;
+                /** @description Stock value at current cost (money) */
+                value: number | null;
+                /** @description Share (percent) */
+                share_percent: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -23132,7 +24204,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: invoices_issued, amount_issued, paid_at_till, on_account_invoices, on_account_amount, open_invoices, open_balance, overdue_invoices, overdue_balance, collected_on_account, void_invoices, void_amount, credit_notes, credit_note_total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -23147,7 +24219,30 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Invoices issued (count) */
+                invoices_issued: number | null;
+                /** @description Amount invoiced (voided included) (money) */
+                amount_issued: number | null;
+                /** @description Paid at the till (money) */
+                paid_at_till: number | null;
+                /** @description Invoices with an on-account balance (count) */
+                on_account_invoices: number | null;
+                /** @description Sold on account (money) */
+                on_account_amount: number | null;
+                /** @description Void invoices (voided sales) (count) */
+                void_invoices: number | null;
+                /** @description Credit notes issued (count) */
+                credit_notes: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -23293,7 +24388,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: receivables, open_invoices, customers, past_due, bucket_{range} (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -23308,7 +24403,31 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Customer */
+                customer_id: number | null;
+                /** @description Customer name */
+                customer_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Open invoices now (count) */
+                open_invoices: number | null;
+                /** @description 0-30 days since issue (money) */
+                days_0_30: number | null;
+                /** @description 31-60 days since issue (money) */
+                days_31_60: number | null;
+                /** @description 61-90 days since issue (money) */
+                days_61_90: number | null;
+                /** @description 91-120 days since issue (money) */
+                days_91_120: number | null;
+                /** @description Over 120 days since issue (money) */
+                days_120_plus: number | null;
+                /** @description Open receivables now (money) */
+                receivables: number | null;
+                /** @description Past due now (money) */
+                past_due: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -23454,7 +24573,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: credit_notes, credit_note_total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -23469,7 +24588,37 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Credit note */
+                id: number;
+                /** @description Credit note number */
+                number: string;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /** @description Store */
+                store_id: number;
+                /** @description Sale */
+                sale_id: number | null;
+                /** @description Return */
+                return_id: number | null;
+                /** @description Customer */
+                customer_id: number | null;
+                /** @description Customer name */
+                customer_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Credit note amount (money) */
+                credit_note_amount: number | null;
+                /**
+                 * Format: date-time
+                 * @description Created at (UTC)
+                 */
+                created_at: string;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -23615,7 +24764,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: dso_days, receivables, credit_sales, days (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -23630,7 +24779,23 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Open receivables now (money) */
+                receivables: number | null;
+                /** @description Credit (on-account) sales (money) */
+                credit_sales: number | null;
+                /** @description Days in the period (days) */
+                days: number | null;
+                /** @description Days sales outstanding (days) */
+                dso_days: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -23776,7 +24941,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: issued, paid_in_full, collection_rate, open_balance, overdue_share (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -23791,7 +24956,23 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Stage */
+                stage: string;
+                /** @description Stage label */
+                label: string;
+                /** @description Invoices (count) */
+                invoices: number | null;
+                /** @description Amount (money) */
+                amount: number | null;
+                /** @description What amount holds */
+                amount_is: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Share of issued (percent) */
+                share_of_issued: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -24120,7 +25301,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: payments, taken, refunded, net_taken, change_given, voided, net_cash, net_card, net_on_account (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24135,7 +25316,33 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Payment method */
+                method_code: string;
+                /** @description Payment method type */
+                method_type: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Payments (count) */
+                payments: number | null;
+                /** @description Money taken (after change) (money) */
+                taken: number | null;
+                /** @description Change given (money) */
+                change_given: number | null;
+                /** @description Refund payments (count) */
+                refund_count: number | null;
+                /** @description Refunded (money) */
+                refunded: number | null;
+                /** @description Taken less refunded (money) */
+                net: number | null;
+                /** @description Share (percent) */
+                share_percent: number | null;
+                /** @description Payments of voided sales (count) */
+                voided_payments: number | null;
+                /** @description Payments of voided sales (reversed) (money) */
+                voided_amount: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -24281,7 +25488,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: lines, net_sales, {source}_share (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24296,7 +25503,27 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Price source */
+                price_source: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sale lines (count) */
+                lines: number | null;
+                /** @description Units sold (quantity) */
+                units: number | null;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Share of lines (percent) */
+                share_of_lines: number | null;
+                /** @description Share of net sales (percent) */
+                share_of_net_sales: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -24442,7 +25669,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: distinct_items_sold, units_sold, units_returned, revenue, gross_profit (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24457,7 +25684,45 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Units sold (quantity) */
+                units_sold: number | null;
+                /** @description Units returned (quantity) */
+                units_returned: number | null;
+                /** @description Units sold less returned (quantity) */
+                net_units: number | null;
+                /** @description Sale lines (count) */
+                lines: number | null;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Refunds (before tax) (money) */
+                refund_net: number | null;
+                /** @description Net revenue (before tax) (money) */
+                revenue: number | null;
+                /** @description Tax on sales (money) */
+                tax: number | null;
+                /** @description Cost of goods sold (money) */
+                cogs: number | null;
+                /** @description Gross profit (money) */
+                gross_profit: number | null;
+                /** @description Gross margin (percent) */
+                margin_percent: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -24603,7 +25868,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: class_{class}_items, class_{class}_revenue, class_{class}_share (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24618,7 +25883,32 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Rank */
+                rank: number;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Net revenue (before tax) (money) */
+                revenue: number | null;
+                /** @description Share (percent) */
+                share_percent: number | null;
+                /** @description Cumulative share (percent) */
+                cumulative_percent: number | null;
+                /**
+                 * @description ABC class
+                 * @enum {string}
+                 */
+                class: 'A' | 'B' | 'C';
+                /** @description Units sold (quantity) */
+                units_sold: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -24942,7 +26232,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: unit_return_rate, value_return_rate, returns_per_100_sales, units_returned, refund_total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -24957,7 +26247,27 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Units sold (quantity) */
+                units_sold: number | null;
+                /** @description Units returned (quantity) */
+                units_returned: number | null;
+                /** @description Units returned / units sold (percent) */
+                unit_return_rate: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
+                /** @description Refunds / sales total (incl. tax) (percent) */
+                value_return_rate: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -25103,7 +26413,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: returns, units_returned, units_restocked, refund_total, refund_net, refund_tax, cost_returned, refund_rate (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -25118,7 +26428,31 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Return reason */
+                reason: string;
+                /** @description Returned item condition */
+                condition: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Returns processed (count) */
+                returns: number | null;
+                /** @description Lines returned (count) */
+                lines_returned: number | null;
+                /** @description Units returned (quantity) */
+                units_returned: number | null;
+                /** @description Units back in sellable stock (quantity) */
+                units_restocked: number | null;
+                /** @description Refunds (before tax) (money) */
+                refund_net: number | null;
+                /** @description Tax refunded (money) */
+                refund_tax: number | null;
+                /** @description Refunds incl. tax (money) */
+                refund_total: number | null;
+                /** @description Cost of goods returned (money) */
+                cost: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -25831,7 +27165,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: taxable_sales, tax_collected, tax_refunded, net_tax, exempt_sales, exempt_net (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -25846,7 +27180,37 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /** @description Tax rate or exempt */
+                rate: number | 'exempt';
+                /** @description Tax rate (percent) */
+                rate_percent: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sale lines (count) */
+                lines: number | null;
+                /** @description Taxable sales (before tax) (money) */
+                taxable_sales: number | null;
+                /** @description Tax-exempt sales (before tax) (money) */
+                exempt_net: number | null;
+                /** @description Tax collected (money) */
+                tax_collected: number | null;
+                /** @description Effective rate (percent) */
+                effective_rate_percent: number | null;
+                /** @description Refunded taxable sales (before tax) (money) */
+                refunded_taxable: number | null;
+                /** @description Refunded tax-exempt sales (before tax) (money) */
+                refunded_exempt: number | null;
+                /** @description Tax refunded (money) */
+                tax_refunded: number | null;
+                /** @description Net tax (collected - refunded) (money) */
+                net_tax: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -25992,7 +27356,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: voids, voided_total, voided_net, voided_on_account, void_rate (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -26007,7 +27371,23 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Cashier */
+                cashier_id: number;
+                /** @description Cashier name */
+                cashier_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Voided total incl. tax (money) */
+                voided_total: number | null;
+                /** @description Sales kept (count) */
+                sales_kept: number | null;
+                /** @description Voids / sales rung (voided + kept) (percent) */
+                void_rate: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -31030,7 +32410,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: cashiers, sales_count, total, average_sale, voids (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -31045,7 +32425,37 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Cashier */
+                cashier_id: number;
+                /** @description Cashier name */
+                cashier_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Units sold (quantity) */
+                items_sold: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Manual discounts (line and cart) (money) */
+                manual_discounts: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Voided total incl. tax (money) */
+                voided_total: number | null;
+                /** @description Returns processed (count) */
+                returns_processed: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -31193,7 +32603,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: sales_count, items_sold, total, net_sales, average_sale, discounts, voids, returns_processed, refunds (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -31208,7 +32618,42 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /** @description Cashier */
+                cashier_id: number;
+                /** @description Cashier name */
+                cashier_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Units sold (quantity) */
+                items_sold: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Manual discounts (line and cart) (money) */
+                manual_discounts: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Voided total incl. tax (money) */
+                voided_total: number | null;
+                /** @description Returns processed (count) */
+                returns_processed: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -31372,7 +32817,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: sessions, sessions_closed, sales_count, total, tax, discounts, refunds, taken_{method}, expected_cash, counted_cash, discrepancy (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -31387,7 +32832,82 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /** @description Cashier session */
+                session_id: number | null;
+                /** @description Session status */
+                session_status: string | null;
+                /** @description Cashier */
+                cashier_id: number;
+                /** @description Cashier name */
+                cashier_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Tax on sales (money) */
+                tax: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Voided total incl. tax (money) */
+                voided_total: number | null;
+                /** @description Returns processed (count) */
+                returns: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
+                /** @description Tax refunded (money) */
+                refunded_tax: number | null;
+                /** @description Taken per payment method */
+                totals_by_payment_method: {
+                  [key: string]: number;
+                };
+                /** @description Refunded per payment method */
+                refunds_by_payment_method: {
+                  [key: string]: number;
+                };
+                /** @description Cash sales (money) */
+                cash_sales: number | null;
+                /** @description Cash refunds (money) */
+                cash_refunds: number | null;
+                /** @description Row holds the session drawer (the day it closed, or opened while still open) */
+                drawer_figures: boolean;
+                /** @description Opening float (money) */
+                opening_balance: number | null;
+                /** @description Cash in (money) */
+                cash_in: number | null;
+                /** @description Cash out (money) */
+                cash_out: number | null;
+                /** @description Cash sales of the session (money) */
+                session_cash_sales: number | null;
+                /** @description Cash refunds of the session (money) */
+                session_cash_refunds: number | null;
+                /** @description Change given (money) */
+                change_given: number | null;
+                /** @description Expected cash (money) */
+                expected_cash: number | null;
+                /** @description Counted cash (money) */
+                counted_cash: number | null;
+                /** @description Discrepancy (counted - expected) (money) */
+                discrepancy: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -31533,7 +33053,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: customers_served, customer_sales, customer_sales_share, anonymous_sales, customer_net_sales, net_sales_per_customer, on_account, customer_refunds (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -31548,7 +33068,29 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Customer */
+                customer_id: number | null;
+                /** @description Customer name */
+                customer_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
+                /** @description Average sale incl. tax (money) */
+                average_sale: number | null;
+                /** @description Sold on account to named customers (money) */
+                on_account: number | null;
+                /** @description Returns processed (count) */
+                returns: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -31694,7 +33236,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: discounts, discounts_rule, discounts_bundle, discounts_manual, discounts_cart, discount_rate, discounted_sales, discounted_share (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -31709,7 +33251,32 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts: pricing rules (money) */
+                pricing_rules: number | null;
+                /** @description Discounts: bundles (money) */
+                bundles: number | null;
+                /** @description Discounts: manual line (money) */
+                manual: number | null;
+                /** @description Discounts: cart (money) */
+                cart: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Discounts / gross sales (percent) */
+                discount_rate: number | null;
+                /** @description Sales with a discount (count) */
+                discounted_sales: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -31855,7 +33422,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: sales_count, busiest_weekday, busiest_hour, busiest_sales (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -31870,7 +33437,23 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Weekday (local) */
+                weekday: string;
+                /** @description Weekday index (0 Monday) */
+                weekday_index: number;
+                /** @description Hour (local, 0-23) */
+                hour: number;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sales (count) */
+                sales_count: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Total incl. tax (money) */
+                total: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -32016,7 +33599,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: damaged_units, spoiled_units, damaged_value, spoiled_value, loss_value, written_off_per_received (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32031,7 +33614,29 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /** @description Units damaged (quantity) */
+                damaged_units: number | null;
+                /** @description Units spoiled (quantity) */
+                spoiled_units: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Damaged at current cost (money) */
+                damaged_value: number | null;
+                /** @description Spoiled at current cost (money) */
+                spoiled_value: number | null;
+                /** @description Total loss at current cost (money) */
+                loss_value: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -32177,7 +33782,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: dead_stock_items, dead_stock_units, dead_stock_value, share_of_stock_value (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32192,7 +33797,34 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /** @description Warehouse */
+                warehouse_id: number | null;
+                /** @description Warehouse name */
+                warehouse_name: string | null;
+                /** @description On hand (quantity) */
+                on_hand: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Stock value at current cost (money) */
+                value: number | null;
+                /**
+                 * Format: date
+                 * @description Last sold (business day)
+                 */
+                last_sold: string | null;
+                /** @description Days since the last sale (days) */
+                days_since_last_sale: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -32338,7 +33970,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: movements, units_in, units_out, net_change (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32353,7 +33985,16 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Movement type */
+                type: string;
+                /** @description Stock movements (count) */
+                movements: number | null;
+                /** @description Units in (quantity) */
+                units_in: number | null;
+                /** @description Units out (quantity) */
+                units_out: number | null;
+                /** @description Net change in units (quantity) */
+                net_change: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -32499,7 +34140,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: skus_in_stock, units_on_hand, stock_value, out_of_stock, low_stock, dead_stock, sale_units_out, units_received, units_written_off (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32514,7 +34155,25 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Warehouse */
+                warehouse_id: number | null;
+                /** @description Warehouse name */
+                warehouse_name: string | null;
+                /** @description Items in stock (count) */
+                items_in_stock: number | null;
+                /** @description Units on hand (quantity) */
+                units_on_hand: number | null;
+                /** @description Stock value at current cost (money) */
+                stock_value: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Active items out of stock (count) */
+                out_of_stock: number | null;
+                /** @description Active items at or below the reorder level (count) */
+                low_stock: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -32660,7 +34319,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: items_to_reorder, units_suggested, estimated_cost (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32675,7 +34334,37 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Warehouse */
+                warehouse_id: number | null;
+                /** @description Warehouse name */
+                warehouse_name: string | null;
+                /** @description On hand (quantity) */
+                on_hand: number | null;
+                /** @description Reorder level (quantity) */
+                reorder_level: number | null;
+                /** @description Reorder quantity (quantity) */
+                reorder_quantity: number | null;
+                /** @description Suggested order (quantity) */
+                suggested_order: number | null;
+                /** @description Units sold in the period (quantity) */
+                units_sold_in_period: number | null;
+                /** @description Average units sold per day (quantity) */
+                average_daily_sales: number | null;
+                /** @description Days of cover (days) */
+                days_of_cover: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Estimated cost of the suggested orders (money) */
+                estimated_cost: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -32821,7 +34510,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: levels, in_stock, low, out, units_on_hand, stock_value (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32836,7 +34525,38 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /** @description Warehouse */
+                warehouse_id: number | null;
+                /** @description Warehouse name */
+                warehouse_name: string | null;
+                /** @description On hand (quantity) */
+                on_hand: number | null;
+                /** @description Reorder level (quantity) */
+                reorder_level: number | null;
+                /**
+                 * @description Stock status
+                 * @enum {string}
+                 */
+                stock_status: 'out' | 'low' | 'in_stock';
+                /** @description Item active */
+                is_active: boolean;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Unit cost now (money) */
+                unit_cost: number | null;
+                /** @description Stock value at current cost (money) */
+                value: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -32982,7 +34702,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: cogs, average_inventory_value, turns, days_of_inventory (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -32997,7 +34717,29 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Cost of goods sold (money) */
+                cogs: number | null;
+                /** @description On hand at the start (quantity) */
+                opening_units: number | null;
+                /** @description On hand at the end (quantity) */
+                closing_units: number | null;
+                /** @description Average inventory value (money) */
+                average_inventory_value: number | null;
+                /** @description Inventory turns (ratio) */
+                turns: number | null;
+                /** @description Days of inventory (days) */
+                days_of_inventory: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -33143,7 +34885,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: stock_value, units_on_hand, items_in_stock, average_unit_cost (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33158,7 +34900,27 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /** @description On hand (quantity) */
+                on_hand: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Unit cost now (money) */
+                unit_cost: number | null;
+                /** @description Stock value at current cost (money) */
+                value: number | null;
+                /** @description Share (percent) */
+                share_percent: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -33304,7 +35066,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: invoices_issued, amount_issued, paid_at_till, on_account_invoices, on_account_amount, open_invoices, open_balance, overdue_invoices, overdue_balance, collected_on_account, void_invoices, void_amount, credit_notes, credit_note_total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33319,7 +35081,30 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Invoices issued (count) */
+                invoices_issued: number | null;
+                /** @description Amount invoiced (voided included) (money) */
+                amount_issued: number | null;
+                /** @description Paid at the till (money) */
+                paid_at_till: number | null;
+                /** @description Invoices with an on-account balance (count) */
+                on_account_invoices: number | null;
+                /** @description Sold on account (money) */
+                on_account_amount: number | null;
+                /** @description Void invoices (voided sales) (count) */
+                void_invoices: number | null;
+                /** @description Credit notes issued (count) */
+                credit_notes: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -33465,7 +35250,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: receivables, open_invoices, customers, past_due, bucket_{range} (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33480,7 +35265,31 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Customer */
+                customer_id: number | null;
+                /** @description Customer name */
+                customer_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Open invoices now (count) */
+                open_invoices: number | null;
+                /** @description 0-30 days since issue (money) */
+                days_0_30: number | null;
+                /** @description 31-60 days since issue (money) */
+                days_31_60: number | null;
+                /** @description 61-90 days since issue (money) */
+                days_61_90: number | null;
+                /** @description 91-120 days since issue (money) */
+                days_91_120: number | null;
+                /** @description Over 120 days since issue (money) */
+                days_120_plus: number | null;
+                /** @description Open receivables now (money) */
+                receivables: number | null;
+                /** @description Past due now (money) */
+                past_due: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -33626,7 +35435,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: credit_notes, credit_note_total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33641,7 +35450,37 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Credit note */
+                id: number;
+                /** @description Credit note number */
+                number: string;
+                /**
+                 * Format: date
+                 * @description Business day
+                 */
+                date: string;
+                /** @description Store */
+                store_id: number;
+                /** @description Sale */
+                sale_id: number | null;
+                /** @description Return */
+                return_id: number | null;
+                /** @description Customer */
+                customer_id: number | null;
+                /** @description Customer name */
+                customer_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Credit note amount (money) */
+                credit_note_amount: number | null;
+                /**
+                 * Format: date-time
+                 * @description Created at (UTC)
+                 */
+                created_at: string;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -33787,7 +35626,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: dso_days, receivables, credit_sales, days (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33802,7 +35641,23 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Open receivables now (money) */
+                receivables: number | null;
+                /** @description Credit (on-account) sales (money) */
+                credit_sales: number | null;
+                /** @description Days in the period (days) */
+                days: number | null;
+                /** @description Days sales outstanding (days) */
+                dso_days: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -33948,7 +35803,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: issued, paid_in_full, collection_rate, open_balance, overdue_share (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -33963,7 +35818,23 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Stage */
+                stage: string;
+                /** @description Stage label */
+                label: string;
+                /** @description Invoices (count) */
+                invoices: number | null;
+                /** @description Amount (money) */
+                amount: number | null;
+                /** @description What amount holds */
+                amount_is: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Share of issued (percent) */
+                share_of_issued: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -34292,7 +36163,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: payments, taken, refunded, net_taken, change_given, voided, net_cash, net_card, net_on_account (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -34307,7 +36178,33 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Payment method */
+                method_code: string;
+                /** @description Payment method type */
+                method_type: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Payments (count) */
+                payments: number | null;
+                /** @description Money taken (after change) (money) */
+                taken: number | null;
+                /** @description Change given (money) */
+                change_given: number | null;
+                /** @description Refund payments (count) */
+                refund_count: number | null;
+                /** @description Refunded (money) */
+                refunded: number | null;
+                /** @description Taken less refunded (money) */
+                net: number | null;
+                /** @description Share (percent) */
+                share_percent: number | null;
+                /** @description Payments of voided sales (count) */
+                voided_payments: number | null;
+                /** @description Payments of voided sales (reversed) (money) */
+                voided_amount: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -34453,7 +36350,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: lines, net_sales, {source}_share (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -34468,7 +36365,27 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Price source */
+                price_source: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sale lines (count) */
+                lines: number | null;
+                /** @description Units sold (quantity) */
+                units: number | null;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Share of lines (percent) */
+                share_of_lines: number | null;
+                /** @description Share of net sales (percent) */
+                share_of_net_sales: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -34614,7 +36531,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: distinct_items_sold, units_sold, units_returned, revenue, gross_profit (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -34629,7 +36546,45 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /** @description Category */
+                category: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Units sold (quantity) */
+                units_sold: number | null;
+                /** @description Units returned (quantity) */
+                units_returned: number | null;
+                /** @description Units sold less returned (quantity) */
+                net_units: number | null;
+                /** @description Sale lines (count) */
+                lines: number | null;
+                /** @description Gross sales (before discounts, before tax) (money) */
+                gross_sales: number | null;
+                /** @description Discounts (money) */
+                discounts: number | null;
+                /** @description Net sales (before tax) (money) */
+                net_sales: number | null;
+                /** @description Refunds (before tax) (money) */
+                refund_net: number | null;
+                /** @description Net revenue (before tax) (money) */
+                revenue: number | null;
+                /** @description Tax on sales (money) */
+                tax: number | null;
+                /** @description Cost of goods sold (money) */
+                cogs: number | null;
+                /** @description Gross profit (money) */
+                gross_profit: number | null;
+                /** @description Gross margin (percent) */
+                margin_percent: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -34775,7 +36730,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: class_{class}_items, class_{class}_revenue, class_{class}_share (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -34790,7 +36745,32 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Rank */
+                rank: number;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Net revenue (before tax) (money) */
+                revenue: number | null;
+                /** @description Share (percent) */
+                share_percent: number | null;
+                /** @description Cumulative share (percent) */
+                cumulative_percent: number | null;
+                /**
+                 * @description ABC class
+                 * @enum {string}
+                 */
+                class: 'A' | 'B' | 'C';
+                /** @description Units sold (quantity) */
+                units_sold: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -35114,7 +37094,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: unit_return_rate, value_return_rate, returns_per_100_sales, units_returned, refund_total (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -35129,7 +37109,27 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Item */
+                item_id: number;
+                /** @description SKU */
+                sku: string | null;
+                /** @description Item name */
+                name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Units sold (quantity) */
+                units_sold: number | null;
+                /** @description Units returned (quantity) */
+                units_returned: number | null;
+                /** @description Units returned / units sold (percent) */
+                unit_return_rate: number | null;
+                /** @description Refunds incl. tax (money) */
+                refunds: number | null;
+                /** @description Refunds / sales total (incl. tax) (percent) */
+                value_return_rate: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -35275,7 +37275,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: returns, units_returned, units_restocked, refund_total, refund_net, refund_tax, cost_returned, refund_rate (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -35290,7 +37290,31 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Return reason */
+                reason: string;
+                /** @description Returned item condition */
+                condition: string;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Returns processed (count) */
+                returns: number | null;
+                /** @description Lines returned (count) */
+                lines_returned: number | null;
+                /** @description Units returned (quantity) */
+                units_returned: number | null;
+                /** @description Units back in sellable stock (quantity) */
+                units_restocked: number | null;
+                /** @description Refunds (before tax) (money) */
+                refund_net: number | null;
+                /** @description Tax refunded (money) */
+                refund_tax: number | null;
+                /** @description Refunds incl. tax (money) */
+                refund_total: number | null;
+                /** @description Cost of goods returned (money) */
+                cost: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -36003,7 +38027,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: taxable_sales, tax_collected, tax_refunded, net_tax, exempt_sales, exempt_net (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -36018,7 +38042,37 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Store */
+                store_id: number;
+                /** @description Store name */
+                store_name: string;
+                /** @description Tax rate or exempt */
+                rate: number | 'exempt';
+                /** @description Tax rate (percent) */
+                rate_percent: number | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Sale lines (count) */
+                lines: number | null;
+                /** @description Taxable sales (before tax) (money) */
+                taxable_sales: number | null;
+                /** @description Tax-exempt sales (before tax) (money) */
+                exempt_net: number | null;
+                /** @description Tax collected (money) */
+                tax_collected: number | null;
+                /** @description Effective rate (percent) */
+                effective_rate_percent: number | null;
+                /** @description Refunded taxable sales (before tax) (money) */
+                refunded_taxable: number | null;
+                /** @description Refunded tax-exempt sales (before tax) (money) */
+                refunded_exempt: number | null;
+                /** @description Tax refunded (money) */
+                tax_refunded: number | null;
+                /** @description Net tax (collected - refunded) (money) */
+                net_tax: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
@@ -36164,7 +38218,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Named aggregates (docs/partner.md, "Report figures", defines each key) */
+              /** @description Figures: voids, voided_total, voided_net, voided_on_account, void_rate (per currency) */
               summary: {
                 /** @example net_revenue */
                 key: string;
@@ -36179,7 +38233,23 @@ export interface operations {
               }[];
               /** @description Report rows; money next to its `currency` */
               rows: {
-                [key: string]: unknown;
+                /** @description Cashier */
+                cashier_id: number;
+                /** @description Cashier name */
+                cashier_name: string | null;
+                /**
+                 * @description Currency
+                 * @example USD
+                 */
+                currency: string;
+                /** @description Voided sales (count) */
+                voids: number | null;
+                /** @description Voided total incl. tax (money) */
+                voided_total: number | null;
+                /** @description Sales kept (count) */
+                sales_kept: number | null;
+                /** @description Voids / sales rung (voided + kept) (percent) */
+                void_rate: number | null;
               }[];
               /** @description The fields of the rows, in order, labelled from the same catalogue as the summary */
               columns: {
