@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@pos/platform';
+import { APP_CONFIG, AppConfig, KeyedCache } from '@pos/platform';
 import { ItemCatalog, StockReadModel } from '@pos/catalog';
 import { fromMinor } from '@pos/kernel';
 import { CurrencyDecimals, ReferenceService } from '@pos/pricing';
@@ -45,48 +45,38 @@ export interface ItemInfo {
   categoryName: string | null;
 }
 
-/** Labels kept at most this many per kind (a catalogue of 100,000 items fits; past it the cache starts again). */
+/** Labels of ids (only the ids found), reading those not held with `load`. */
+type Labels<V> = (ids: number[], load: (missing: number[]) => Promise<Map<number, V>>) => Promise<Map<number, V>>;
+
+/** Labels kept at most this many per kind (a catalogue of 100,000 items fits; past it the oldest go first). */
 const LABELS_MAX = 250_000;
 
 /**
  * Labels of report rows (item SKU, name and category; customer and cashier names), read for the
  * ids a report shows and kept per process for REPORTS_DIRECTORY_TTL_MS, like the store directory:
  * a renamed item or customer shows under its new name within that time. Only the ids not held
- * (or held too long) are read, in one query per thousand.
+ * (or held too long) are read, in one query per thousand. An id not found is not kept (read again
+ * next time), and the map answered holds only the ids found, as callers read it.
  */
-class LabelCache<V> {
-  private readonly held = new Map<number, { value: V; until: number }>();
-
-  constructor(private readonly ttlMs: () => number) {}
-
-  async get(ids: number[], load: (missing: number[]) => Promise<Map<number, V>>): Promise<Map<number, V>> {
-    const now = Date.now();
+function labelCache<V>(ttlMs: number): Labels<V> {
+  const cache = new KeyedCache<V>(ttlMs, { max: LABELS_MAX, keepAbsent: false });
+  return async (ids, load) => {
     const out = new Map<number, V>();
-    const missing: number[] = [];
-    for (const id of new Set(ids)) {
-      const hit = this.held.get(id);
-      if (hit && hit.until > now) out.set(id, hit.value);
-      else missing.push(id);
-    }
-    if (!missing.length) return out;
-    const loaded = await load(missing);
-    if (this.held.size + loaded.size > LABELS_MAX) this.held.clear();
-    const until = now + this.ttlMs();
-    for (const [id, value] of loaded) {
-      out.set(id, value);
-      this.held.set(id, { value, until });
-    }
+    for (const [id, value] of await cache.getMany(ids, load)) if (value !== null) out.set(id, value);
     return out;
-  }
+  };
 }
+
+/** The base currency changes (almost) never: read once a minute per process. */
+const BASE_CURRENCY_TTL_MS = 60_000;
 
 /** Shared plumbing of the report services: rollup queries in a scope, money, names, chart shapes. */
 @Injectable()
 export class ReportKit {
-  private baseCurrency: { code: string; until: number } | null = null;
-  private readonly itemLabels: LabelCache<ItemInfo>;
-  private readonly userLabels: LabelCache<string>;
-  private readonly customerLabels: LabelCache<string>;
+  private readonly baseCurrency = new KeyedCache<string, 'base'>(BASE_CURRENCY_TTL_MS, { max: 1 });
+  private readonly itemLabels: Labels<ItemInfo>;
+  private readonly userLabels: Labels<string>;
+  private readonly customerLabels: Labels<string>;
 
   constructor(
     readonly rollups: RollupReader,
@@ -97,10 +87,9 @@ export class ReportKit {
     private readonly reference: ReferenceService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    const ttl = () => config.reportsDirectoryTtlMs;
-    this.itemLabels = new LabelCache(ttl);
-    this.userLabels = new LabelCache(ttl);
-    this.customerLabels = new LabelCache(ttl);
+    this.itemLabels = labelCache(config.reportsDirectoryTtlMs);
+    this.userLabels = labelCache(config.reportsDirectoryTtlMs);
+    this.customerLabels = labelCache(config.reportsDirectoryTtlMs);
   }
 
   async money(currencies: string[]): Promise<Money> {
@@ -143,16 +132,16 @@ export class ReportKit {
   }
 
   users(ids: number[]): Promise<Map<number, string>> {
-    return this.userLabels.get(ids, (missing) => this.names.users(missing));
+    return this.userLabels(ids, (missing) => this.names.users(missing));
   }
 
   customers(ids: number[]): Promise<Map<number, string>> {
-    return this.customerLabels.get(ids, (missing) => this.names.customers(missing));
+    return this.customerLabels(ids, (missing) => this.names.customers(missing));
   }
 
   /** SKU, name and category of items (deleted ones too: old sales point at them). */
   itemInfo(ids: number[]): Promise<Map<number, ItemInfo>> {
-    return this.itemLabels.get(ids, (missing) => this.readItemInfo(missing));
+    return this.itemLabels(ids, (missing) => this.readItemInfo(missing));
   }
 
   private async readItemInfo(unique: number[]): Promise<Map<number, ItemInfo>> {
@@ -174,11 +163,8 @@ export class ReportKit {
   }
 
   /** The base currency: item costs (stock values) are in it. Cached a minute. */
-  async baseCurrencyCode(): Promise<string> {
-    if (this.baseCurrency && this.baseCurrency.until > Date.now()) return this.baseCurrency.code;
-    const code = (await this.reference.currencies()).find((c) => c.is_base)?.code ?? 'USD';
-    this.baseCurrency = { code, until: Date.now() + 60_000 };
-    return code;
+  baseCurrencyCode(): Promise<string> {
+    return this.baseCurrency.get('base', async () => (await this.reference.currencies()).find((c) => c.is_base)?.code ?? 'USD');
   }
 }
 
