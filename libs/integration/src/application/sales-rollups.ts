@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '@pos/identity';
 import { percent, average } from '../domain/report-math';
 import { Chart } from '../domain/report-payload';
-import { CASHIERS, SALES } from '../domain/rollup-tables';
+import { SALES } from '../domain/rollup-tables';
 import { chart, dailyPoints, groupRows, Money, n, ReportKit, Row } from './report-kit';
 import { ReportFilters, ReportScope, ReportScopeResolver } from './report-scope';
 
@@ -27,7 +27,6 @@ export const DERIVED = [
   'void_total',
   'return_count',
 ];
-export const CASHIER_MEASURES = [...CASHIERS.measures];
 
 /** The catalogue's sales figures (metrics.ts) from sales rollup sums, in minor units. */
 export function derive(r: Row) {
@@ -58,8 +57,8 @@ export function derive(r: Row) {
 export type Derived = ReturnType<typeof derive>;
 
 /**
- * What the sales-side report families share: the scope and money of a request, the sales and
- * cashier rollups of a scope per currency, daily line charts. Each family (revenue-reports,
+ * What the sales-side report families share: the scope and money of a request, the sales
+ * rollup of a scope per currency, daily line charts. Each family (revenue-reports,
  * tax-report, ...) reads the rollups of its scope (a handful of block rows, never the sales) and
  * reports per currency.
  */
@@ -82,16 +81,6 @@ export class SalesRollups {
 
   dailySales(scope: ReportScope, measures: string[]): Promise<Row[]> {
     return this.kit.sum(scope, { table: SALES, daily: true, groupBy: ['day', 'currency_code'], measures });
-  }
-
-  /** The same per cashier (rpt_cashiers). */
-  cashierSums(
-    scope: ReportScope,
-    measures: readonly string[] = CASHIER_MEASURES,
-    where: Record<string, number | undefined> = {},
-    daily = false,
-  ): Promise<Row[]> {
-    return this.kit.sum(scope, { table: CASHIERS, daily, groupBy: [...(daily ? ['day'] : []), 'user_id', 'currency_code'], measures, where });
   }
 
   /** Daily line charts, one series per currency. */
