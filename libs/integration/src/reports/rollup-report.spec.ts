@@ -16,8 +16,12 @@ import voids from './voids';
 const DAY = 20_000; // 2024-10-04
 type Raw = Record<string, number | string>;
 
+let queries = 0;
+
 function contextOver(raw: Raw[]): ReportContext {
+  queries = 0;
   const sum = async (q: RollupQuery): Promise<RollupResult[]> => {
+    queries++;
     const groups = new Map<string, RollupResult>();
     for (const r of raw.filter((x) => x.table === q.table.name && (!q.where?.user_id || x.user_id === q.where.user_id))) {
       const key = q.groupBy.map((c) => r[c]).join('|');
@@ -70,6 +74,8 @@ describe('rollupReport', () => {
       { x: '2024-10-05', y: 0.2 },
     ]);
     expect(summaryOf(parts)).toContain('USD discount_rate=8.5');
+    // The rows by day and the line per day are one read.
+    expect(queries).toBe(1);
   });
 
   it('voids: rows only of cashiers who voided, most first; the chart shows those rows; the rate counts every cashier', async () => {

@@ -7,7 +7,7 @@ import type { Chart, ChartType, ReportRow } from '../domain/report-payload';
 import type { ColumnOf, MeasureOf, RollupTable } from '../domain/rollup-tables';
 import type { ColumnKey, ReportContext, ReportParts } from './definition';
 import { evaluate, FigureSet, Formula, FormulaContext, measuresOf, Sums } from './formula';
-import type { Grain, Group } from './grain';
+import { BY_DAY, Grain, Group } from './grain';
 
 type Metric<F> = Extract<keyof F, MetricKey>;
 
@@ -58,7 +58,8 @@ export interface RollupReportSpec<T extends RollupTable, F extends FigureSet<Mea
   where?: Partial<Record<ColumnOf<T>, number | string>>;
 }
 
-const DAY: Grain = { name: 'day', groupBy: ['day'], daily: true, dims: {}, order: (a, b) => Number(a.day) - Number(b.day) };
+// A line chart without a grain reads the days: with rows by day too, one query serves both.
+const DAY: Grain = BY_DAY;
 
 /** What a rollup report declares and how it is built (spread into defineReport). */
 export function rollupReport<T extends RollupTable, F extends FigureSet<MeasureOf<T>>>(spec: RollupReportSpec<T, F>) {
@@ -180,8 +181,8 @@ async function render<T extends RollupTable, F extends FigureSet<MeasureOf<T>>>(
       continue;
     }
     const grain = c.grain ?? DAY;
-    // A chart at the rows' grain shows the rows, in their order.
-    const points = grain === rowsGrain ? ordered : (read.get(grain) ?? []);
+    // A chart at the rows' grain shows the rows, in their order (a daily line: every day's groups).
+    const points = c.grain && grain === rowsGrain ? ordered : (read.get(grain) ?? []);
     const l = grain === rowsGrain ? labels : grain.labels ? await grain.labels(points, ctx) : undefined;
     const xOf = (g: Group): string | number => {
       const x = c.x ?? 'currency';
