@@ -4,7 +4,6 @@
  * the port the returns context binds so the rebuild can replay processed returns.
  */
 export { IntegrationModule } from './integration.module';
-export { RevenueReportsService } from './application/revenue-reports.service';
 export { METRICS, metric } from './domain/metrics';
 export { weekdayOf, ZoneCalendar } from './domain/calendar';
 export type { MetricKey } from './domain/metrics';

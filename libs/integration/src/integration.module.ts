@@ -4,7 +4,6 @@ import { PricingModule } from '@pos/pricing';
 import { ReturnsModule } from '@pos/returns';
 import { SalesModule } from '@pos/sales';
 import { InventoryKit } from './application/inventory-kit';
-import { RevenueReportsService } from './application/revenue-reports.service';
 import { SalesRollups } from './application/sales-rollups';
 import { NameDirectory } from './application/name.directory';
 import { ReportKit } from './application/report-kit';
@@ -23,15 +22,10 @@ import { SqlRollupJournal } from './infrastructure/sql-rollup-journal';
 import { SqlRollupStore } from './infrastructure/sql-rollup.store';
 import { ReportRunner } from './reports/report-runner';
 
-/** The report use cases, one service per report family (the controllers call them). */
-const REPORTS = [
-  RevenueReportsService,
-];
-
 /**
  * Integration reports: rollups kept from the sales, returns and catalog domain facts (journalled
- * in their transactions, applied a moment later), their rebuild, and the 32 report use cases of
- * contract 4.10.
+ * in their transactions, applied a moment later), their rebuild, and what the 32 report definitions of
+ * contract 4.10 read (reports/registry.ts; ReportRunner runs them).
  */
 @Module({
   imports: [CatalogModule, PricingModule, ReturnsModule, SalesModule],
@@ -49,11 +43,10 @@ const REPORTS = [
     RollupRebuildService,
     ReportScopeResolver,
     ReportKit,
-    ...REPORTS,
     SalesRollups,
     InventoryKit,
     ReportRunner,
   ],
-  exports: [RollupRebuildService, RollupApplier, ReportRunner, ...REPORTS],
+  exports: [RollupRebuildService, RollupApplier, ReportRunner],
 })
 export class IntegrationModule {}
