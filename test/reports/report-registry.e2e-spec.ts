@@ -75,6 +75,22 @@ describe('Report registry', () => {
     expect(rows.required).toEqual([...definition.columns]);
   });
 
+  it('by-store charts of revenue and profit show the stores that sold, not every store at 0', async () => {
+    for (const [route, title] of [
+      ['revenue', 'Net revenue by store'],
+      ['profit', 'Gross profit by store'],
+    ]) {
+      const points = async (query: Record<string, number>) => {
+        const res = await api().get(`/api/v1/integration/reports/${route}`).set(bearer(token)).query(query);
+        const chart = (res.body.data.charts as { title: string; series: { data: { x: string }[] }[] }[]).find((c) => c.title === title);
+        return chart?.series.flatMap((s) => s.data.map((p) => p.x));
+      };
+      // Central (3) serves both stores and sold nothing today; the floor (1) sold for Downtown.
+      expect(await points({ warehouse_id: 3 })).toEqual([]);
+      expect(await points({ warehouse_id: 1 })).toEqual(['Downtown Store']);
+    }
+  });
+
   it('the trading gave most reports rows to check', async () => {
     let withRows = 0;
     for (const d of DEFINITIONS) {

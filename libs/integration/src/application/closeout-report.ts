@@ -3,8 +3,8 @@ import { row } from '../domain/report-figures';
 import { SESSION_PAYMENTS, SESSIONS } from '../domain/rollup-tables';
 import type { ReportContext, ReportParts } from '../reports/definition';
 import { Drawer, drawersOf } from './closeout-drawers';
-import { closeoutCharts, closeoutSummary, SM } from './closeout-figures';
-import { groupRows, Money, n, Row } from './report-kit';
+import { closeoutCharts, closeoutSummary, DayRow, SM, TenderRow } from './closeout-figures';
+import { groupRows, Money, n } from './report-kit';
 import { ReportScope } from './report-scope';
 import { SessionDrawer, SessionDrawerReader } from './session-drawer.reader';
 
@@ -50,13 +50,13 @@ interface CloseoutRow {
   currency: string;
   sessionId: number;
   session: SessionDrawer | null;
-  sales: Row;
-  tenders: Row[];
+  sales: Partial<DayRow>;
+  tenders: TenderRow[];
   drawer: Drawer | null;
 }
 
 /** One row per business day and session with sales that day, plus the drawer's row where that day had none. */
-function closeoutRows(days: Row[], tenders: Row[], drawers: Map<number, Drawer>, sessionOf: Map<number, SessionDrawer>): CloseoutRow[] {
+function closeoutRows(days: DayRow[], tenders: TenderRow[], drawers: Map<number, Drawer>, sessionOf: Map<number, SessionDrawer>): CloseoutRow[] {
   const key = (day: number, session: number) => `${day}:${session}`;
   // A session is one cashier's; the sales without a drawer (session 0) are each cashier's own.
   const tenderKey = (day: number, session: number, user: number) => `${day}:${session}:${session ? 0 : user}`;
@@ -100,7 +100,7 @@ function rowView(scope: ReportScope, money: Money, r: CloseoutRow, cashierName: 
   const c = r.currency;
   const m = (v: number) => money.v(v, c);
   const byMethod = (k: 'amount' | 'refund_amount') => Object.fromEntries(r.tenders.map((t) => [String(t.method_code), m(n(t, k))]));
-  const ofType = (type: string, k: string) => r.tenders.filter((t) => t.method_type === type).reduce((a, t) => a + n(t, k), 0);
+  const ofType = (type: string, k: 'amount' | 'refund_amount') => r.tenders.filter((t) => t.method_type === type).reduce((a, t) => a + n(t, k), 0);
   const d = r.drawer;
   const closed = d !== null && d.s.status === 'closed';
   return row({

@@ -4,7 +4,7 @@ import type { ReportContext, ReportParts } from '../reports/definition';
 import { chart, groupRows, n, total } from './report-kit';
 import { SalesRollups } from './sales-rollups';
 
-const CM = ['sales_count', 'net', 'total', 'on_account', 'return_count', 'refund_total'];
+const CM = ['sales_count', 'net', 'total', 'on_account', 'return_count', 'refund_total'] as const;
 
 /**
  * Customers (contract 4.10): sales to named customers. Their money is net sales before tax, as

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { StockReadModel, StockSnapshotRow } from '@pos/catalog';
 import type { EpochDay } from '../domain/calendar';
 import type { ChartPoint } from '../domain/report-payload';
-import { ITEM_STOCK, ITEMS, ITEMS_ALL, STOCK_MOVES } from '../domain/rollup-tables';
-import { Money, ReportKit, Row } from './report-kit';
+import { ColumnOf, ITEM_STOCK, ITEMS, ITEMS_ALL, MeasureOf, STOCK_MOVES } from '../domain/rollup-tables';
+import { Money, ReportKit } from './report-kit';
+import type { SumRow } from './rollup.ports';
 import type { ReportScope } from './report-scope';
 
 /**
@@ -70,7 +71,7 @@ export class InventoryKit {
     return (l) => lastOf.get(`${l.warehouseId}:${l.itemId}`) ?? null;
   }
 
-  moves(scope: ReportScope, groupBy: string[], daily = false): Promise<Row[]> {
+  moves<const G extends ColumnOf<typeof STOCK_MOVES> = never>(scope: ReportScope, groupBy: readonly G[], daily = false) {
     return this.kit.rollups.sum({
       table: STOCK_MOVES,
       from: scope.period.from,
@@ -87,15 +88,28 @@ export class InventoryKit {
    * sold them (units, cost and their returns; voided sales are out of them): per currency over
    * every store when nothing is filtered (unless grouped by warehouse).
    */
-  lines(scope: ReportScope, groupBy: string[], measures: string[], itemIds?: number[]): Promise<Row[]> {
+  lines<const M extends MeasureOf<typeof ITEMS>, const G extends ColumnOf<typeof ITEMS> = never>(
+    scope: ReportScope,
+    groupBy: readonly G[],
+    measures: readonly M[],
+    itemIds?: number[],
+  ): Promise<SumRow<M, G>[]> {
     const q = { from: scope.period.from, to: scope.period.to, groupBy, measures };
     const items = itemIds ? { item_id: itemIds } : {};
-    return scope.unrestricted && !groupBy.includes('warehouse_id')
-      ? this.kit.rollups.sum({ ...q, table: ITEMS_ALL, where: items })
+    // The per-currency table has the same measures and no store or warehouse columns: grouped by those, the per-store one answers.
+    return scope.unrestricted && !(groupBy as readonly string[]).includes('warehouse_id')
+      ? this.kit.rollups
+          .sum({ ...q, table: ITEMS_ALL, groupBy: groupBy as readonly ColumnOf<typeof ITEMS_ALL>[], where: items })
+          .then((r) => r as SumRow<M, G>[])
       : this.kit.rollups.sum({ ...q, table: ITEMS, where: { warehouse_id: scope.warehouseIds, ...items } });
   }
 
-  itemStock(scope: ReportScope, from: number, to: number, measures: string[]): Promise<Row[]> {
+  itemStock<const M extends MeasureOf<typeof ITEM_STOCK>>(
+    scope: ReportScope,
+    from: number,
+    to: number,
+    measures: readonly M[],
+  ): Promise<SumRow<M, 'item_id'>[]> {
     if (from > to) return Promise.resolve([]);
     return this.kit.rollups.sum({ table: ITEM_STOCK, from, to, where: { warehouse_id: scope.warehouseIds }, groupBy: ['item_id'], measures });
   }

@@ -3,11 +3,27 @@ import { abcClassify, percent } from '../domain/report-math';
 import type { Chart, ReportRow, SummaryFigure } from '../domain/report-payload';
 import type { ReportContext, ReportParts } from '../reports/definition';
 import { chart, n, total } from './report-kit';
+import type { ITEMS, MeasureOf } from '../domain/rollup-tables';
 
-const ITEM_MEASURES = ['line_count', 'units', 'gross', 'discounts', 'net', 'tax', 'total', 'cost', 'return_units', 'refund_net', 'refund_total', 'refund_cost'];
+type ItemMeasure = MeasureOf<typeof ITEMS>;
+
+const ITEM_MEASURES = [
+  'line_count',
+  'units',
+  'gross',
+  'discounts',
+  'net',
+  'tax',
+  'total',
+  'cost',
+  'return_units',
+  'refund_net',
+  'refund_total',
+  'refund_cost',
+] as const;
 
 /** The item rows of products and products/abc: the rollup sums, their revenue in minor units, the row shown. */
-async function itemRows(ctx: ReportContext, measures = ITEM_MEASURES) {
+async function itemRows(ctx: ReportContext, measures: readonly ItemMeasure[] = ITEM_MEASURES) {
   const { scope, money } = ctx;
   const items = await ctx.kit.itemSums(scope, ['item_id', 'currency_code'], measures);
   const info = await ctx.kit.itemInfo(items.map((r) => n(r, 'item_id')));

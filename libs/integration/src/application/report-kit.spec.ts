@@ -11,7 +11,7 @@ describe('ReportKit caches', () => {
     [1, 'Ann'],
     [2, 'Bob'],
   ]);
-  function kit(ttlMs: number) {
+  function kit(ttlMs: number, currencies = [{ code: 'EUR', is_base: true }]) {
     const reads: number[][] = [];
     let currencyReads = 0;
     const names = {
@@ -24,7 +24,7 @@ describe('ReportKit caches', () => {
     const reference = {
       currencies: async () => {
         currencyReads++;
-        return [{ code: 'EUR', is_base: true }];
+        return currencies;
       },
     } as unknown as ReferenceService;
     const k = new ReportKit({} as RollupReader, {} as CurrencyDecimals, names, {} as ItemCatalog, {} as StockReadModel, reference, {
@@ -58,5 +58,10 @@ describe('ReportKit caches', () => {
     expect(await k.baseCurrencyCode()).toBe('EUR');
     expect(await k.baseCurrencyCode()).toBe('EUR');
     expect(currencyReads()).toBe(1);
+  });
+
+  it('no base currency configured: 409 base_currency_missing, never a guessed currency', async () => {
+    const { k } = kit(0, [{ code: 'EUR', is_base: false }]);
+    await expect(k.baseCurrencyCode()).rejects.toMatchObject({ code: 'base_currency_missing' });
   });
 });

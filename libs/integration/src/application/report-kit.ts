@@ -1,20 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, KeyedCache } from '@pos/platform';
 import { ItemCatalog, StockReadModel } from '@pos/catalog';
-import { fromMinor } from '@pos/kernel';
+import { ConflictError, fromMinor } from '@pos/kernel';
 import { CurrencyDecimals, ReferenceService } from '@pos/pricing';
 import { EpochDay, formatDay } from '../domain/calendar';
 import { Chart, ChartPoint, ChartSeries, ChartType, ReportResult, ReportRow, SummaryFigure } from '../domain/report-payload';
 import { columnsOf } from '../domain/report-figures';
-import { CUSTOMERS, CUSTOMERS_ALL, ITEMS, ITEMS_ALL, RollupTable } from '../domain/rollup-tables';
+import { ColumnOf, CUSTOMERS, CUSTOMERS_ALL, ITEMS, ITEMS_ALL, MeasureOf, RollupTable } from '../domain/rollup-tables';
 import { NameDirectory } from './name.directory';
 import { reportMeta, ReportScope } from './report-scope';
-import { Filter, RollupQuery, RollupReader, RollupResult } from './rollup.ports';
+import { Filter, RollupReader, RollupResult, SumRow, sumOf, TypedRollupQuery } from './rollup.ports';
 
 export type Row = RollupResult;
 
 /** A measure of a rollup result row as a number (0 when absent). */
-export const n = (r: Row | undefined, m: string): number => (r ? Number(r[m] ?? 0) : 0);
+export const n = <R extends object>(r: R | undefined, m: keyof R & string): number => (r ? Number((r as Record<string, unknown>)[m] ?? 0) : 0);
 
 /**
  * JSON amounts in each currency's decimals (views are built from minor units, never the reverse).
@@ -103,25 +103,38 @@ export class ReportKit {
     return { store_id: scope.storeIds, warehouse_id: scope.warehouseId ?? undefined, ...extra };
   }
 
-  sum(scope: ReportScope, q: Omit<RollupQuery, 'from' | 'to' | 'where'> & { where?: Record<string, Filter | undefined> }): Promise<Row[]> {
-    return this.rollups.sum({ ...q, from: scope.period.from, to: scope.period.to, where: this.where(scope, q.where) });
+  /** A store-keyed table's sums over the scope's period, stores and warehouse (names checked against the table). */
+  sum<T extends RollupTable, const M extends MeasureOf<T>, const G extends ColumnOf<T> = never>(
+    scope: ReportScope,
+    q: Omit<TypedRollupQuery<T, M, G>, 'from' | 'to'>,
+  ): Promise<SumRow<M, G>[]> {
+    return sumOf(this.rollups, { ...q, from: scope.period.from, to: scope.period.to, where: this.where(scope, q.where) } as TypedRollupQuery<T, M, G>);
   }
 
   /** Item rollups of the scope (only these items when given): per currency when every store is in scope, else per store. */
-  itemSums(scope: ReportScope, groupBy: string[], measures: string[], itemIds?: number[]): Promise<Row[]> {
-    return this.perCurrencyOrStore(scope, ITEMS_ALL, ITEMS, groupBy, measures, itemIds);
+  itemSums<const M extends MeasureOf<typeof ITEMS>, const G extends ColumnOf<typeof ITEMS_ALL> & ColumnOf<typeof ITEMS> = never>(
+    scope: ReportScope,
+    groupBy: readonly G[],
+    measures: readonly M[],
+    itemIds?: number[],
+  ): Promise<SumRow<M, G>[]> {
+    return this.perCurrencyOrStore(scope, ITEMS_ALL, ITEMS, groupBy, measures, itemIds) as Promise<SumRow<M, G>[]>;
   }
 
-  customerSums(scope: ReportScope, groupBy: string[], measures: string[]): Promise<Row[]> {
-    return this.perCurrencyOrStore(scope, CUSTOMERS_ALL, CUSTOMERS, groupBy, measures);
+  customerSums<const M extends MeasureOf<typeof CUSTOMERS>, const G extends ColumnOf<typeof CUSTOMERS_ALL> & ColumnOf<typeof CUSTOMERS> = never>(
+    scope: ReportScope,
+    groupBy: readonly G[],
+    measures: readonly M[],
+  ): Promise<SumRow<M, G>[]> {
+    return this.perCurrencyOrStore(scope, CUSTOMERS_ALL, CUSTOMERS, groupBy, measures) as Promise<SumRow<M, G>[]>;
   }
 
   private perCurrencyOrStore(
     scope: ReportScope,
     all: RollupTable,
     perStore: RollupTable,
-    groupBy: string[],
-    measures: string[],
+    groupBy: readonly string[],
+    measures: readonly string[],
     itemIds?: number[],
   ): Promise<Row[]> {
     const q = { from: scope.period.from, to: scope.period.to, groupBy, measures };
@@ -164,7 +177,12 @@ export class ReportKit {
 
   /** The base currency: item costs (stock values) are in it. Cached a minute. */
   baseCurrencyCode(): Promise<string> {
-    return this.baseCurrency.get('base', async () => (await this.reference.currencies()).find((c) => c.is_base)?.code ?? 'USD');
+    return this.baseCurrency.get('base', async () => {
+      const base = (await this.reference.currencies()).find((c) => c.is_base);
+      // No guessed currency: stock values are in the base currency or not shown (as the catalog says).
+      if (!base) throw new ConflictError('base_currency_missing', 'No base currency is configured (currencies.is_base): stock values are kept in it.');
+      return base.code;
+    });
   }
 }
 
@@ -178,9 +196,9 @@ export function chart(type: ChartType, title: string, series: ChartSeries[]): Ch
 }
 
 /** One point per day of the period (0 where nothing happened), from rows with `day`. */
-export function dailyPoints(scope: ReportScope, rows: Row[], value: (r: Row) => number | null): ChartPoint[] {
-  const byDay = new Map<number, Row>();
-  for (const r of rows) byDay.set(Number(r.day), r);
+export function dailyPoints<R extends object>(scope: ReportScope, rows: readonly R[], value: (r: R) => number | null): ChartPoint[] {
+  const byDay = new Map<number, R>();
+  for (const r of rows) byDay.set(Number((r as { day?: unknown }).day), r);
   const out: ChartPoint[] = [];
   for (let d: EpochDay = scope.period.from; d <= scope.period.to; d++) {
     const r = byDay.get(d);
@@ -190,8 +208,8 @@ export function dailyPoints(scope: ReportScope, rows: Row[], value: (r: Row) => 
 }
 
 /** Rows grouped by a column (e.g. currency_code). */
-export function groupRows(rows: Row[], col: string): Map<string, Row[]> {
-  const out = new Map<string, Row[]>();
+export function groupRows<R extends object>(rows: readonly R[], col: keyof R & string): Map<string, R[]> {
+  const out = new Map<string, R[]>();
   for (const r of rows) {
     const k = String(r[col]);
     const list = out.get(k) ?? [];
@@ -202,8 +220,8 @@ export function groupRows(rows: Row[], col: string): Map<string, Row[]> {
 }
 
 /** Measures summed over rows. */
-export function total(rows: Row[], measures: readonly string[]): Row {
-  const out: Row = {};
-  for (const m of measures) out[m] = rows.reduce((a, r) => a + n(r, m), 0);
+export function total<R extends object, M extends keyof R & string>(rows: readonly R[], measures: readonly M[]): Record<M, number> {
+  const out = {} as Record<M, number>;
+  for (const m of measures) out[m] = rows.reduce<number>((a, r) => a + n(r, m), 0);
   return out;
 }

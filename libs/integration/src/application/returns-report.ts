@@ -5,7 +5,7 @@ import type { ReportContext, ReportParts } from '../reports/definition';
 import { chart, groupRows, n, total } from './report-kit';
 import { SalesRollups } from './sales-rollups';
 
-const RM = ['returns_count', 'line_count', 'units', 'restocked_units', 'refund_net', 'refund_tax', 'refund_total', 'cost'];
+const RM = ['returns_count', 'line_count', 'units', 'restocked_units', 'refund_net', 'refund_tax', 'refund_total', 'cost'] as const;
 
 /**
  * Returns (contract 4.10): processed returns on the day processed, by reason and condition.
@@ -80,7 +80,7 @@ export async function returnsReport(ctx: ReportContext): Promise<ReportParts> {
 export async function returnRateReport(ctx: ReportContext): Promise<ReportParts> {
   const { scope, money } = ctx;
   const base = ctx.use(SalesRollups);
-  const dm = ['total', 'refund_total', 'units', 'return_units', 'sales_count', 'return_count'];
+  const dm = ['total', 'refund_total', 'units', 'return_units', 'sales_count', 'return_count'] as const;
   // The returned items first (few: rpt_returns has rows only for them), then what they sold.
   const [returned, daily] = await Promise.all([ctx.kit.sum(scope, { table: RETURNS, groupBy: ['item_id'], measures: ['units'] }), base.dailySales(scope, dm)]);
   const returnedIds = returned.filter((r) => n(r, 'units') !== 0).map((r) => n(r, 'item_id'));

@@ -114,12 +114,12 @@ export type SumRow<M extends string, G extends string = never> = { readonly [m i
   readonly [g in G]: g extends TextColumn ? string : number;
 };
 
-/** Reads a typed query through the untyped port (the store converts text and number columns as SumRow says). */
+/** The same as `reader.sum` (kept for callers holding a reader). */
 export function sumOf<T extends RollupTable, const M extends MeasureOf<T>, const G extends ColumnOf<T> = never>(
   reader: RollupReader,
   q: TypedRollupQuery<T, M, G>,
 ): Promise<SumRow<M, G>[]> {
-  return reader.sum(q as RollupQuery) as unknown as Promise<SumRow<M, G>[]>;
+  return reader.sum(q);
 }
 
 export interface SessionTender {
@@ -132,7 +132,8 @@ export interface SessionTender {
 
 /** Reads the rollups: sums of measures over a range of days, grouped. */
 export abstract class RollupReader {
-  abstract sum(q: RollupQuery): Promise<RollupResult[]>;
+  /** Sums of a table's measures; the names are checked against the table's declaration when compiling. */
+  abstract sum<T extends RollupTable, const M extends MeasureOf<T>, const G extends ColumnOf<T> = never>(q: TypedRollupQuery<T, M, G>): Promise<SumRow<M, G>[]>;
   abstract lastSales(warehouseIds: number[]): Promise<LastSale[]>;
   /** Money taken, change given and money refunded per session and payment method type, over every day of the sessions. */
   abstract sessionTenders(sessionIds: number[]): Promise<SessionTender[]>;

@@ -2,10 +2,10 @@ import { figure, row } from '../domain/report-figures';
 import { percent } from '../domain/report-math';
 import { TAX } from '../domain/rollup-tables';
 import type { ReportContext, ReportParts } from '../reports/definition';
-import { chart, groupRows, n, Row, total } from './report-kit';
+import { chart, groupRows, n, total } from './report-kit';
 import { SalesRollups } from './sales-rollups';
 
-const TM = ['line_count', 'taxable', 'tax', 'refund_taxable', 'refund_tax'];
+const TM = ['line_count', 'taxable', 'tax', 'refund_taxable', 'refund_tax'] as const;
 
 /**
  * Tax per store and rate (contract 4.10). The lines of tax-exempt sales are a row of their own
@@ -19,7 +19,7 @@ export async function taxReport(ctx: ReportContext): Promise<ReportParts> {
     ctx.kit.sum(scope, { table: TAX, daily: true, groupBy: ['day', 'currency_code'], measures: ['tax', 'refund_tax'] }),
     ctx.use(SalesRollups).sales(scope, [], ['exempt_count', 'exempt_net']),
   ]);
-  const isExempt = (r: Row) => n(r, 'exempt') === 1;
+  const isExempt = (r: { exempt: number }) => r.exempt === 1;
   const byCur = groupRows(byRate, 'currency_code');
   const exemptCur = groupRows(exempt, 'currency_code');
   const summary = scope.currencies.flatMap((c) => {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TxRepository } from '@pos/platform';
 import { cover } from '../domain/calendar';
 import { KeyValue, RollupRow } from '../domain/rollup-batch';
-import { LAST_SALE_TABLE, CREDIT_NOTES_TABLE, RollupTable, TEXT_COLUMNS } from '../domain/rollup-tables';
+import { ColumnOf, LAST_SALE_TABLE, CREDIT_NOTES_TABLE, MeasureOf, RollupTable, TEXT_COLUMNS } from '../domain/rollup-tables';
 import {
   Cell,
   CreditNoteListing,
@@ -14,9 +14,9 @@ import {
   RollupResult,
   RollupStore,
   SessionTender,
+  SumRow,
+  TypedRollupQuery,
 } from '../application/rollup.ports';
-
-/** Columns that hold text (every other key or attribute column is an integer). */
 
 const MAX_PARAMS = 20_000;
 /** Keys matched by one `(..) OR (..)` chain: SQLite refuses an expression over 1,000 deep. */
@@ -130,7 +130,12 @@ export class SqlRollupStore extends TxRepository implements RollupStore, RollupR
     }
   }
 
-  async sum(q: RollupQuery): Promise<RollupResult[]> {
+  sum<T extends RollupTable, const M extends MeasureOf<T>, const G extends ColumnOf<T> = never>(q: TypedRollupQuery<T, M, G>): Promise<SumRow<M, G>[]> {
+    // Text columns come back as strings and the rest as numbers, as SumRow says.
+    return this.sumRows(q as RollupQuery) as Promise<unknown> as Promise<SumRow<M, G>[]>;
+  }
+
+  private async sumRows(q: RollupQuery): Promise<RollupResult[]> {
     const params: unknown[] = [];
     const where: string[] = [];
     if (!q.table.blocks) {

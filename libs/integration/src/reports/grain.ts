@@ -58,6 +58,9 @@ export const BY_STORE = grain<Map<number, { name: string; code: string }>>({
   order: () => 0,
 });
 
+/** The stores with sales in the scope only (a chart of what sold: a warehouse filter shows no store that sold nothing from it). */
+export const BY_STORE_SOLD: Grain = { ...BY_STORE, name: 'store sold', expand: undefined, order: (a, b) => num(a, 'store_id') - num(b, 'store_id') };
+
 /** One row per cashier (user) with their name. */
 export const BY_CASHIER = grain<Map<number, string>>({
   name: 'cashier',

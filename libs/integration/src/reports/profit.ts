@@ -1,7 +1,7 @@
 import { SALES } from '../domain/rollup-tables';
 import { defineReport } from './definition';
 import { SALES_FIGURES } from './figures/sales.figures';
-import { BY_DAY, BY_STORE } from './grain';
+import { BY_DAY, BY_STORE_SOLD } from './grain';
 import { rollupReport } from './rollup-report';
 
 export default defineReport({
@@ -17,7 +17,7 @@ export default defineReport({
     rows: { grain: BY_DAY, columns: ['date', 'currency', 'revenue', 'cogs', 'gross_profit', 'margin_percent'] },
     charts: [
       { type: 'line', title: 'Gross profit per day', metric: 'gross_profit' },
-      { type: 'bar', title: 'Gross profit by store', metric: 'gross_profit', grain: BY_STORE, x: 'store_name' },
+      { type: 'bar', title: 'Gross profit by store', metric: 'gross_profit', grain: BY_STORE_SOLD, x: 'store_name' },
     ],
   }),
 });

@@ -1,7 +1,7 @@
 import { SALES } from '../domain/rollup-tables';
 import { defineReport } from './definition';
 import { SALES_FIGURES } from './figures/sales.figures';
-import { BY_DAY, BY_STORE } from './grain';
+import { BY_DAY, BY_STORE_SOLD } from './grain';
 import { rollupReport } from './rollup-report';
 
 export default defineReport({
@@ -17,7 +17,7 @@ export default defineReport({
     rows: { grain: BY_DAY, columns: ['date', 'currency', 'gross_sales', 'discounts', 'net_sales', 'refund_net', 'net_revenue', 'net_tax'] },
     charts: [
       { type: 'line', title: 'Net revenue per day', metric: 'net_revenue' },
-      { type: 'bar', title: 'Net revenue by store', metric: 'net_revenue', grain: BY_STORE, x: 'store_name' },
+      { type: 'bar', title: 'Net revenue by store', metric: 'net_revenue', grain: BY_STORE_SOLD, x: 'store_name' },
     ],
   }),
 });

@@ -1,5 +1,5 @@
 import { InventoryKit } from '../../application/inventory-kit';
-import { chart, n, Row } from '../../application/report-kit';
+import { chart, n } from '../../application/report-kit';
 import { figure, row } from '../../domain/report-figures';
 import { daysOfInventory, inventoryTurns } from '../../domain/report-math';
 import { defineReport } from '../definition';
@@ -30,7 +30,7 @@ export default defineReport({
       cost.set(l.itemId, l.cost);
     }
     const info = await ctx.kit.itemInfo([...new Set([...cogsRows.map((r) => n(r, 'item_id')), ...onHand.keys()])]);
-    const change = (rows: Row[]) => new Map(rows.map((r) => [n(r, 'item_id'), n(r, 'net_qty')]));
+    const change = (rows: readonly { item_id: number; net_qty: number }[]) => new Map(rows.map((r) => [n(r, 'item_id'), n(r, 'net_qty')]));
     const inPeriod = change(during);
     const afterPeriod = change(after);
     const cogsOf = new Map(cogsRows.map((r) => [n(r, 'item_id'), n(r, 'cost') - n(r, 'refund_cost')]));

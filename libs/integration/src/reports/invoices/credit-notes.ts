@@ -1,4 +1,4 @@
-import { chart, dailyPoints, n, Row } from '../../application/report-kit';
+import { chart, dailyPoints, n } from '../../application/report-kit';
 import { formatDay } from '../../domain/calendar';
 import { figure, row } from '../../domain/report-figures';
 import { defineReport } from '../definition';
@@ -47,7 +47,7 @@ export default defineReport({
       figure('credit_notes', perCurrency.get(c)?.count ?? 0, c),
       figure('credit_note_total', money.v(perCurrency.get(c)?.amount ?? 0, c), c),
     ]);
-    const perDay = (c: string): Row[] => [...(perCurrency.get(c)?.days ?? [])].map(([day, amount]) => ({ day, amount }));
+    const perDay = (c: string): { day: number; amount: number }[] => [...(perCurrency.get(c)?.days ?? [])].map(([day, amount]) => ({ day, amount }));
     const series = scope.currencies.map((c) => ({ name: c, currency: c, data: dailyPoints(scope, perDay(c), (r) => money.v(n(r, 'amount'), c)) }));
     return { summary, rows, charts: [chart('line', 'Credit notes per day', series)] };
   },

@@ -26,7 +26,7 @@ export const ISSUED = [
   'void_credit_count',
   'credit_note_count',
   'credit_note_total',
-];
+] as const;
 
 /** Each store's business days of the period as instants. */
 function windows(scope: ReportScope): StoreWindow[] {
