@@ -806,7 +806,7 @@ export interface paths {
     };
     /**
      * Closeout
-     * @description Per business day and cashier session: the day’s sales (totals by payment method, tax, discounts, refunds), and every session closed in the period (or still open and opened in it) with its drawer: opening float, cash in/out, cash sales and refunds, change, expected vs counted cash, discrepancy, on the row of the day it closed only (drawer_figures).
+     * @description Per business day and cashier session: the day’s sales (totals by payment method, tax, discounts, refunds), and every session closed in the period (or still open and opened in it) with its drawer: opening float, cash in/out, cash sales and refunds, change, expected vs counted cash, discrepancy, on the row of the day it closed only (drawer_figures). A session closes on the business day of its closing time in the store’s zone; one across midnight has its sales on both days and its drawer once; with warehouse_id the sales are filtered, the drawers are not (a drawer is the store’s).
      */
     get: operations['getIntegrationCloseoutReport'];
     put?: never;
@@ -1806,7 +1806,7 @@ export interface paths {
      * @deprecated
      * @description Deprecated alias of /api/v1/integration/reports/closeout, kept for compatibility; use that path.
      *
-     *     Per business day and cashier session: the day’s sales (totals by payment method, tax, discounts, refunds), and every session closed in the period (or still open and opened in it) with its drawer: opening float, cash in/out, cash sales and refunds, change, expected vs counted cash, discrepancy, on the row of the day it closed only (drawer_figures).
+     *     Per business day and cashier session: the day’s sales (totals by payment method, tax, discounts, refunds), and every session closed in the period (or still open and opened in it) with its drawer: opening float, cash in/out, cash sales and refunds, change, expected vs counted cash, discrepancy, on the row of the day it closed only (drawer_figures). A session closes on the business day of its closing time in the store’s zone; one across midnight has its sales on both days and its drawer once; with warehouse_id the sales are filtered, the drawers are not (a drawer is the store’s).
      */
     get: operations['getIntegrationCloseoutReportLegacyAlias'];
     put?: never;
@@ -3261,7 +3261,7 @@ export interface paths {
     };
     /**
      * Closeout
-     * @description Per business day and cashier session: the day’s sales (totals by payment method, tax, discounts, refunds), and every session closed in the period (or still open and opened in it) with its drawer: opening float, cash in/out, cash sales and refunds, change, expected vs counted cash, discrepancy, on the row of the day it closed only (drawer_figures).
+     * @description Per business day and cashier session: the day’s sales (totals by payment method, tax, discounts, refunds), and every session closed in the period (or still open and opened in it) with its drawer: opening float, cash in/out, cash sales and refunds, change, expected vs counted cash, discrepancy, on the row of the day it closed only (drawer_figures). A session closes on the business day of its closing time in the store’s zone; one across midnight has its sales on both days and its drawer once; with warehouse_id the sales are filtered, the drawers are not (a drawer is the store’s).
      */
     get: operations['getCloseoutReport'];
     put?: never;

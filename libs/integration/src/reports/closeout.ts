@@ -7,7 +7,7 @@ export default defineReport({
   operation: 'getCloseoutReport',
   title: 'Closeout',
   description:
-    'Per business day and cashier session: the day’s sales (totals by payment method, tax, discounts, refunds), and every session closed in the period (or still open and opened in it) with its drawer: opening float, cash in/out, cash sales and refunds, change, expected vs counted cash, discrepancy, on the row of the day it closed only (drawer_figures).',
+    'Per business day and cashier session: the day’s sales (totals by payment method, tax, discounts, refunds), and every session closed in the period (or still open and opened in it) with its drawer: opening float, cash in/out, cash sales and refunds, change, expected vs counted cash, discrepancy, on the row of the day it closed only (drawer_figures). A session closes on the business day of its closing time in the store’s zone; one across midnight has its sales on both days and its drawer once; with warehouse_id the sales are filtered, the drawers are not (a drawer is the store’s).',
   permission: 'reports.sales',
   summary: [
     'sessions',
