@@ -74,7 +74,7 @@ interface Pool {
           { payment_method_code: 'card', amount: 25 },
           { payment_method_code: 'cash', amount: 10 },
         ],
-        total_amount: 33.31, // worked out in returns-lifecycle.e2e-spec.ts
+        total_amount: 33.31, // worked out in returns-workflow.e2e-spec.ts
       });
   const stored = async (saleId: number) => ({
     lines: ((await t.db.query('SELECT id FROM sale_items WHERE sale_id = ? ORDER BY id', [saleId])) as { id: number }[]).map((r) => Number(r.id)),
