@@ -3,24 +3,11 @@ import { abcClassify, percent } from '../domain/report-math';
 import type { Chart, ReportRow, SummaryFigure } from '../domain/report-payload';
 import type { ReportContext, ReportParts } from '../reports/definition';
 import { chart, n, total } from './report-kit';
-import type { ITEMS, MeasureOf } from '../domain/rollup-tables';
+import { ITEMS, MeasureOf } from '../domain/rollup-tables';
 
 type ItemMeasure = MeasureOf<typeof ITEMS>;
 
-const ITEM_MEASURES = [
-  'line_count',
-  'units',
-  'gross',
-  'discounts',
-  'net',
-  'tax',
-  'total',
-  'cost',
-  'return_units',
-  'refund_net',
-  'refund_total',
-  'refund_cost',
-] as const;
+const ITEM_MEASURES = ITEMS.measures;
 
 /** The item rows of products and products/abc: the rollup sums, their revenue in minor units, the row shown. */
 async function itemRows(ctx: ReportContext, measures: readonly ItemMeasure[] = ITEM_MEASURES) {

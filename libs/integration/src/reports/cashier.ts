@@ -4,6 +4,24 @@ import { CASHIER_FIGURES } from './figures/sales.figures';
 import { BY_CASHIER } from './grain';
 import { rollupReport } from './rollup-report';
 
+/** A cashier's row, here and (by day) in cashier/:cashier. */
+export const CASHIER_COLUMNS = [
+  'cashier_id',
+  'cashier_name',
+  'currency',
+  'sales_count',
+  'items_sold',
+  'net_sales',
+  'total',
+  'average_sale',
+  'discounts',
+  'manual_discounts',
+  'voids',
+  'voided_total',
+  'returns_processed',
+  'refunds',
+] as const;
+
 export default defineReport({
   route: 'cashier',
   operation: 'getCashiersReport',
@@ -16,22 +34,7 @@ export default defineReport({
     summary: ['cashiers', 'sales_count', 'total', 'average_sale', 'voids'],
     rows: {
       grain: BY_CASHIER,
-      columns: [
-        'cashier_id',
-        'cashier_name',
-        'currency',
-        'sales_count',
-        'items_sold',
-        'net_sales',
-        'total',
-        'average_sale',
-        'discounts',
-        'manual_discounts',
-        'voids',
-        'voided_total',
-        'returns_processed',
-        'refunds',
-      ],
+      columns: CASHIER_COLUMNS,
       rankBy: 'total',
     },
     charts: [{ type: 'bar', title: 'Total by cashier (incl. tax)', metric: 'total', grain: BY_CASHIER, x: ['cashier_name', 'cashier_id'] }],

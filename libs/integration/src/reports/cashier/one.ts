@@ -1,5 +1,6 @@
 import { NotFoundError } from '@pos/kernel';
 import { CASHIERS } from '../../domain/rollup-tables';
+import { CASHIER_COLUMNS } from '../cashier';
 import { defineReport } from '../definition';
 import { CASHIER_FIGURES } from '../figures/sales.figures';
 import { BY_CASHIER_DAY } from '../grain-codes';
@@ -13,23 +14,7 @@ const ofCashier = (userId: number, name: string) =>
     summary: ['sales_count', 'items_sold', 'total', 'net_sales', 'average_sale', 'discounts', 'voids', 'returns_processed', 'refunds'],
     rows: {
       grain: BY_CASHIER_DAY,
-      columns: [
-        'date',
-        'cashier_id',
-        'cashier_name',
-        'currency',
-        'sales_count',
-        'items_sold',
-        'net_sales',
-        'total',
-        'average_sale',
-        'discounts',
-        'manual_discounts',
-        'voids',
-        'voided_total',
-        'returns_processed',
-        'refunds',
-      ],
+      columns: ['date', ...CASHIER_COLUMNS],
     },
     charts: [{ type: 'line', title: `Total per day: ${name}`, metric: 'total' }],
     where: { user_id: userId },
