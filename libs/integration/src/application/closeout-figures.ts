@@ -1,7 +1,7 @@
 import { figure } from '../domain/report-figures';
 import type { Chart, SummaryFigure } from '../domain/report-payload';
 import type { Drawer } from './closeout-drawers';
-import { chart, dailyPoints, groupRows, Money, n, total } from './report-kit';
+import { chart, dailyPoints, groupRows, Money, n, total, perCurrency } from './report-kit';
 import type { SumRow } from './rollup.ports';
 import { ReportScope } from './report-scope';
 
@@ -82,40 +82,34 @@ export function closeoutCharts(scope: ReportScope, money: Money, days: DayRow[],
     chart(
       'bar',
       'Taken by payment method',
-      scope.currencies.map((c) => ({
-        name: c,
-        currency: c,
-        data: [
+      perCurrency(scope, (c) =>
+        [
           ...groupRows(
             tenders.filter((r) => r.currency_code === c),
             'method_code',
           ),
         ].map(([code, list]) => ({ x: code, y: money.v(n(total(list, ['amount']), 'amount'), c) })),
-      })),
+      ),
     ),
     chart(
       'line',
       'Total per day (incl. tax)',
-      scope.currencies.map((c) => ({
-        name: c,
-        currency: c,
-        data: perDay(
+      perCurrency(scope, (c) =>
+        perDay(
           days.filter((r) => r.currency_code === c).map((r) => ({ day: n(r, 'day'), v: n(r, 'total') })),
           c,
         ),
-      })),
+      ),
     ),
     chart(
       'bar',
       'Cash discrepancy per day (sessions closed that day)',
-      scope.currencies.map((c) => ({
-        name: c,
-        currency: c,
-        data: perDay(
+      perCurrency(scope, (c) =>
+        perDay(
           [...drawers.values()].filter((d) => d.currency === c && d.s.status === 'closed').map((d) => ({ day: d.day, v: d.s.discrepancy ?? 0 })),
           c,
         ),
-      })),
+      ),
     ),
   ];
 }

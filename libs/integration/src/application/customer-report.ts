@@ -1,7 +1,7 @@
 import { figure, row } from '../domain/report-figures';
 import { average, percent } from '../domain/report-math';
 import type { ReportContext, ReportParts } from '../reports/definition';
-import { chart, groupRows, n, total } from './report-kit';
+import { chart, groupRows, n, total, perCurrency } from './report-kit';
 import { SalesRollups } from './sales-rollups';
 
 const CM = ['sales_count', 'net', 'total', 'on_account', 'return_count', 'refund_total'] as const;
@@ -58,14 +58,12 @@ export async function customersReport(ctx: ReportContext): Promise<ReportParts> 
     chart(
       'bar',
       'Top 10 customers (total incl. tax)',
-      scope.currencies.map((c) => ({
-        name: c,
-        currency: c,
-        data: rows
+      perCurrency(scope, (c) =>
+        rows
           .filter((r) => r.currency === c)
           .slice(0, 10)
           .map((r) => ({ x: r.customer_name ?? String(r.customer_id), y: r.total })),
-      })),
+      ),
     ),
     chart(
       'pie',

@@ -2,7 +2,7 @@ import { figure, row } from '../domain/report-figures';
 import { abcClassify, percent } from '../domain/report-math';
 import type { Chart, ReportRow, SummaryFigure } from '../domain/report-payload';
 import type { ReportContext, ReportParts } from '../reports/definition';
-import { chart, n, total } from './report-kit';
+import { chart, n, total, perCurrency } from './report-kit';
 import { ITEMS, MeasureOf } from '../domain/rollup-tables';
 
 type ItemMeasure = MeasureOf<typeof ITEMS>;
@@ -77,19 +77,17 @@ export async function productsReport(ctx: ReportContext): Promise<ReportParts> {
     chart(
       'bar',
       'Top 10 items by revenue',
-      scope.currencies.map((c) => ({
-        name: c,
-        currency: c,
-        data: items
+      perCurrency(scope, (c) =>
+        items
           .filter((i) => i.view.currency === c)
           .slice(0, 10)
           .map((i) => ({ x: String(i.view.sku ?? i.view.item_id), y: i.view.revenue })),
-      })),
+      ),
     ),
     chart(
       'pie',
       'Revenue by category',
-      scope.currencies.map((c) => ({ name: c, currency: c, data: categories(c) })),
+      perCurrency(scope, (c) => categories(c)),
     ),
   ];
   return { summary, rows: items.map((i) => i.view), charts };

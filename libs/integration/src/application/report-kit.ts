@@ -195,6 +195,11 @@ export function chart(type: ChartType, title: string, series: ChartSeries[]): Ch
   return { type, title, series };
 }
 
+/** A chart's series, one per currency of the scope (never a sum of unlike money). */
+export function perCurrency(scope: ReportScope, data: (currency: string) => ChartPoint[]): ChartSeries[] {
+  return scope.currencies.map((c) => ({ name: c, currency: c, data: data(c) }));
+}
+
 /** One point per day of the period (0 where nothing happened), from rows with `day`. */
 export function dailyPoints<R extends object>(scope: ReportScope, rows: readonly R[], value: (r: R) => number | null): ChartPoint[] {
   const byDay = new Map<number, R>();

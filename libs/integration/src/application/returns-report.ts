@@ -2,7 +2,7 @@ import { figure, row } from '../domain/report-figures';
 import { percent } from '../domain/report-math';
 import { RETURNS } from '../domain/rollup-tables';
 import type { ReportContext, ReportParts } from '../reports/definition';
-import { chart, groupRows, n, total } from './report-kit';
+import { chart, groupRows, n, total, perCurrency } from './report-kit';
 import { SalesRollups } from './sales-rollups';
 
 const RM = ['returns_count', 'line_count', 'units', 'restocked_units', 'refund_net', 'refund_tax', 'refund_total', 'cost'] as const;
@@ -62,14 +62,12 @@ export async function returnsReport(ctx: ReportContext): Promise<ReportParts> {
     chart(
       'bar',
       'Refunds by reason',
-      scope.currencies.map((c) => ({
-        name: c,
-        currency: c,
-        data: [...groupRows(byCur.get(c) ?? [], 'reason_code')].map(([reason, list]) => ({
+      perCurrency(scope, (c) =>
+        [...groupRows(byCur.get(c) ?? [], 'reason_code')].map(([reason, list]) => ({
           x: reason || 'none',
           y: money.v(n(total(list, ['refund_total']), 'refund_total'), c),
         })),
-      })),
+      ),
     ),
     base.dailyChart(scope, 'Refunds per day (incl. tax)', daily, (r, c) => money.v(n(r, 'refund_total'), c)),
   ];
@@ -121,14 +119,12 @@ export async function returnRateReport(ctx: ReportContext): Promise<ReportParts>
     chart(
       'bar',
       'Most returned items (units)',
-      scope.currencies.map((c) => ({
-        name: c,
-        currency: c,
-        data: rows
+      perCurrency(scope, (c) =>
+        rows
           .filter((r) => r.currency === c)
           .slice(0, 10)
           .map((r) => ({ x: String(r.sku ?? r.item_id), y: r.units_returned })),
-      })),
+      ),
     ),
   ];
   return { summary, rows, charts };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Chart } from '../domain/report-payload';
 import { MeasureOf, SALES } from '../domain/rollup-tables';
-import { chart, dailyPoints, groupRows, ReportKit } from './report-kit';
+import { chart, dailyPoints, groupRows, ReportKit, perCurrency } from './report-kit';
 import { ReportScope } from './report-scope';
 import { SumRow } from './rollup.ports';
 
@@ -41,7 +41,7 @@ export class SalesRollups {
     return chart(
       'line',
       title,
-      scope.currencies.map((c) => ({ name: c, currency: c, data: dailyPoints(scope, byCur.get(c) ?? [], (r) => value(r, c)) })),
+      perCurrency(scope, (c) => dailyPoints(scope, byCur.get(c) ?? [], (r) => value(r, c))),
     );
   }
 }

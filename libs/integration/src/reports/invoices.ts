@@ -1,5 +1,5 @@
 import type { ReceivableGroup } from '@pos/sales';
-import { chart, dailyPoints, groupRows, n, total } from '../application/report-kit';
+import { chart, dailyPoints, groupRows, n, total, perCurrency } from '../application/report-kit';
 import { formatDay } from '../domain/calendar';
 import { figure, row } from '../domain/report-figures';
 import type { SummaryFigure } from '../domain/report-payload';
@@ -101,11 +101,7 @@ export default defineReport({
           credit_notes: n(r, 'credit_note_count'),
         });
       });
-    const amountPerDay = scope.currencies.map((c) => ({
-      name: c,
-      currency: c,
-      data: dailyPoints(scope, byCur.get(c) ?? [], (r) => money.v(n(r, 'total') + n(r, 'void_total'), c)),
-    }));
+    const amountPerDay = perCurrency(scope, (c) => dailyPoints(scope, byCur.get(c) ?? [], (r) => money.v(n(r, 'total') + n(r, 'void_total'), c)));
     return {
       summary,
       rows,

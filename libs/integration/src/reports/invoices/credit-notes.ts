@@ -1,4 +1,4 @@
-import { chart, dailyPoints, n } from '../../application/report-kit';
+import { chart, dailyPoints, n, perCurrency } from '../../application/report-kit';
 import { formatDay } from '../../domain/calendar';
 import { figure, row } from '../../domain/report-figures';
 import { defineReport } from '../definition';
@@ -22,10 +22,10 @@ export default defineReport({
     });
     const names = await ctx.kit.customers(notes.map((c) => c.customerId).filter((id): id is number => id !== null));
     // One pass over the notes (a year can hold tens of thousands): the rows, and per currency the count, the total and the total per day.
-    const perCurrency = new Map<string, { count: number; amount: number; days: Map<number, number> }>();
+    const byCurrency = new Map<string, { count: number; amount: number; days: Map<number, number> }>();
     const rows = notes.map((c) => {
-      let mine = perCurrency.get(c.currencyCode);
-      if (!mine) perCurrency.set(c.currencyCode, (mine = { count: 0, amount: 0, days: new Map() }));
+      let mine = byCurrency.get(c.currencyCode);
+      if (!mine) byCurrency.set(c.currencyCode, (mine = { count: 0, amount: 0, days: new Map() }));
       mine.count++;
       mine.amount += c.amount;
       mine.days.set(c.day, (mine.days.get(c.day) ?? 0) + c.amount);
@@ -44,11 +44,11 @@ export default defineReport({
       });
     });
     const summary = scope.currencies.flatMap((c) => [
-      figure('credit_notes', perCurrency.get(c)?.count ?? 0, c),
-      figure('credit_note_total', money.v(perCurrency.get(c)?.amount ?? 0, c), c),
+      figure('credit_notes', byCurrency.get(c)?.count ?? 0, c),
+      figure('credit_note_total', money.v(byCurrency.get(c)?.amount ?? 0, c), c),
     ]);
-    const perDay = (c: string): { day: number; amount: number }[] => [...(perCurrency.get(c)?.days ?? [])].map(([day, amount]) => ({ day, amount }));
-    const series = scope.currencies.map((c) => ({ name: c, currency: c, data: dailyPoints(scope, perDay(c), (r) => money.v(n(r, 'amount'), c)) }));
+    const perDay = (c: string): { day: number; amount: number }[] => [...(byCurrency.get(c)?.days ?? [])].map(([day, amount]) => ({ day, amount }));
+    const series = perCurrency(scope, (c) => dailyPoints(scope, perDay(c), (r) => money.v(n(r, 'amount'), c)));
     return { summary, rows, charts: [chart('line', 'Credit notes per day', series)] };
   },
 });

@@ -1,4 +1,4 @@
-import { chart, n } from '../../application/report-kit';
+import { chart, n, perCurrency } from '../../application/report-kit';
 import { figure, row } from '../../domain/report-figures';
 import { daysSalesOutstanding } from '../../domain/report-math';
 import { SALES } from '../../domain/rollup-tables';
@@ -47,11 +47,7 @@ export default defineReport({
         figure('days', days, c),
       ];
     });
-    const byStore = scope.currencies.map((c) => ({
-      name: c,
-      currency: c,
-      data: rows.filter((r) => r.currency === c).map((r) => ({ x: r.store_name, y: r.dso_days })),
-    }));
+    const byStore = perCurrency(scope, (c) => rows.filter((r) => r.currency === c).map((r) => ({ x: r.store_name, y: r.dso_days })));
     return { summary, rows, charts: [chart('bar', 'DSO by store', byStore)], note: 'Receivables as of generated_at.' };
   },
 });
