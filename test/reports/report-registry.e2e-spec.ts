@@ -59,6 +59,19 @@ describe('Report registry', () => {
   });
   afterAll(() => t.close());
 
+  type Schema = { type?: string; nullable?: boolean; enum?: unknown[]; oneOf?: Schema[]; additionalProperties?: Schema };
+  /** Whether a value is what its OpenAPI schema says (the types, nullability and enums a generated client relies on). */
+  const fits = (v: unknown, s: Schema): boolean => {
+    if (v === null) return s.nullable === true;
+    if (s.oneOf) return s.oneOf.some((o) => fits(v, o));
+    if (s.enum && !s.enum.includes(v)) return false;
+    if (s.type === 'integer') return Number.isInteger(v);
+    if (s.type === 'number') return typeof v === 'number';
+    if (s.type === 'string' || s.type === 'boolean') return typeof v === s.type;
+    if (s.type === 'object')
+      return typeof v === 'object' && Object.values(v as object).every((x) => !s.additionalProperties || fits(x, s.additionalProperties));
+    return false;
+  };
   const declared = (keys: readonly string[]) => keys.map((k) => new RegExp(`^${k.replace(/\{\w+\}/g, '.+')}$`));
 
   it.each(DEFINITIONS.map((d) => [d.route, d] as const))('%s answers what it declares', async (route, definition) => {
@@ -71,8 +84,11 @@ describe('Report registry', () => {
     const figures = declared(definition.summary);
     for (const f of data.summary) expect({ key: f.key, declared: figures.some((re) => re.test(f.key)) }).toEqual({ key: f.key, declared: true });
     const schema = doc.paths[`/api/v1/reports/${route.replace(/:(\w+)/, '{$1}')}`].get.responses['200'].content['application/json'].schema;
-    const rows = (schema as { properties: { data: { properties: { rows: { items: { required: string[] } } } } } }).properties.data.properties.rows.items;
+    const rows = (schema as { properties: { data: { properties: { rows: { items: { required: string[]; properties: Record<string, Schema> } } } } } })
+      .properties.data.properties.rows.items;
     expect(rows.required).toEqual([...definition.columns]);
+    for (const row of data.rows)
+      for (const [key, value] of Object.entries(row)) expect({ key, value, fits: fits(value, rows.properties[key]) }).toEqual({ key, value, fits: true });
   });
 
   it('by-store charts of revenue and profit show the stores that sold, not every store at 0', async () => {

@@ -129,15 +129,15 @@ const DIMENSION_TYPES: Record<keyof typeof DIMENSIONS, Schema> = {
   method_type: { type: 'string' },
   totals_by_payment_method: { type: 'object', additionalProperties: { type: 'number' } },
   refunds_by_payment_method: { type: 'object', additionalProperties: { type: 'number' } },
-  reason: { type: 'string' },
+  reason: { type: 'string', nullable: true },
   condition: { type: 'string' },
-  rate: { oneOf: [{ type: 'number' }, { type: 'string', enum: ['exempt'] }] },
+  rate: { type: 'string', example: '2%', description: 'The rate as a percentage (`2%`), or `exempt` for the lines of tax-exempt sales' },
   weekday: { type: 'string' },
   weekday_index: { type: 'integer' },
   hour: { type: 'integer' },
   stage: { type: 'string' },
   label: { type: 'string' },
-  amount_is: { type: 'string' },
+  amount_is: { type: 'string', nullable: true },
   id: { type: 'integer' },
   number: { type: 'string' },
   sale_id: { type: 'integer', nullable: true },
@@ -150,7 +150,7 @@ const DIMENSION_TYPES: Record<keyof typeof DIMENSIONS, Schema> = {
 };
 
 function columnSchema(key: ColumnKey): Schema {
-  if (key in DIMENSION_TYPES) return { ...DIMENSION_TYPES[key as keyof typeof DIMENSIONS], description: DIMENSIONS[key as keyof typeof DIMENSIONS] };
+  if (key in DIMENSION_TYPES) return { description: DIMENSIONS[key as keyof typeof DIMENSIONS], ...DIMENSION_TYPES[key as keyof typeof DIMENSIONS] };
   const m = metric(key as MetricKey);
   return { type: 'number', nullable: true, description: `${m.label} (${m.unit})` };
 }

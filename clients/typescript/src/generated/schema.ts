@@ -17243,7 +17243,7 @@ export interface operations {
                 /** @description Amount (money) */
                 amount: number | null;
                 /** @description What amount holds */
-                amount_is: string;
+                amount_is: string | null;
                 /**
                  * @description Currency
                  * @example USD
@@ -18707,7 +18707,7 @@ export interface operations {
               /** @description Report rows; money next to its `currency` */
               rows: {
                 /** @description Return reason */
-                reason: string;
+                reason: string | null;
                 /** @description Returned item condition */
                 condition: string;
                 /**
@@ -19462,8 +19462,11 @@ export interface operations {
                 store_id: number;
                 /** @description Store name */
                 store_name: string;
-                /** @description Tax rate or exempt */
-                rate: number | 'exempt';
+                /**
+                 * @description The rate as a percentage (`2%`), or `exempt` for the lines of tax-exempt sales
+                 * @example 2%
+                 */
+                rate: string;
                 /** @description Tax rate (percent) */
                 rate_percent: number | null;
                 /**
@@ -24965,7 +24968,7 @@ export interface operations {
                 /** @description Amount (money) */
                 amount: number | null;
                 /** @description What amount holds */
-                amount_is: string;
+                amount_is: string | null;
                 /**
                  * @description Currency
                  * @example USD
@@ -26429,7 +26432,7 @@ export interface operations {
               /** @description Report rows; money next to its `currency` */
               rows: {
                 /** @description Return reason */
-                reason: string;
+                reason: string | null;
                 /** @description Returned item condition */
                 condition: string;
                 /**
@@ -27184,8 +27187,11 @@ export interface operations {
                 store_id: number;
                 /** @description Store name */
                 store_name: string;
-                /** @description Tax rate or exempt */
-                rate: number | 'exempt';
+                /**
+                 * @description The rate as a percentage (`2%`), or `exempt` for the lines of tax-exempt sales
+                 * @example 2%
+                 */
+                rate: string;
                 /** @description Tax rate (percent) */
                 rate_percent: number | null;
                 /**
@@ -35827,7 +35833,7 @@ export interface operations {
                 /** @description Amount (money) */
                 amount: number | null;
                 /** @description What amount holds */
-                amount_is: string;
+                amount_is: string | null;
                 /**
                  * @description Currency
                  * @example USD
@@ -37291,7 +37297,7 @@ export interface operations {
               /** @description Report rows; money next to its `currency` */
               rows: {
                 /** @description Return reason */
-                reason: string;
+                reason: string | null;
                 /** @description Returned item condition */
                 condition: string;
                 /**
@@ -38046,8 +38052,11 @@ export interface operations {
                 store_id: number;
                 /** @description Store name */
                 store_name: string;
-                /** @description Tax rate or exempt */
-                rate: number | 'exempt';
+                /**
+                 * @description The rate as a percentage (`2%`), or `exempt` for the lines of tax-exempt sales
+                 * @example 2%
+                 */
+                rate: string;
                 /** @description Tax rate (percent) */
                 rate_percent: number | null;
                 /**
