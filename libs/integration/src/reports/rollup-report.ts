@@ -122,13 +122,18 @@ async function render<T extends RollupTable, F extends FigureSet<MeasureOf<T>>>(
     for (const m of grains.get(rowsGrain) ?? []) t[m] = list.reduce((a, g) => a + Number(g[m] ?? 0), 0);
     totals.set(c, t as Sums<M>);
   }
-  const context = (c: string, vars?: Readonly<Record<string, string>>): FormulaContext<M> => ({
-    scope: ctx.scope,
-    currency: c,
-    total: totals.get(c) ?? ({} as Sums<M>),
-    groups: (byCurrency.get(c) ?? []) as FormulaContext<M>['groups'],
-    vars,
-  });
+  // One context per currency (formulas run per cell and per sort comparison: no object each time).
+  const contexts = new Map<string, FormulaContext<M>>();
+  const context = (c: string, vars?: Readonly<Record<string, string>>): FormulaContext<M> => {
+    const made = contexts.get(c) ?? {
+      scope: ctx.scope,
+      currency: c,
+      total: totals.get(c) ?? ({} as Sums<M>),
+      groups: (byCurrency.get(c) ?? []) as FormulaContext<M>['groups'],
+    };
+    contexts.set(c, made);
+    return vars ? { ...made, vars } : made;
+  };
   const valueOf = (k: Metric<F>, g: Group, c: string, vars?: Readonly<Record<string, string>>) => {
     const v = evaluate(formula(k), g as Sums<M>, context(c, vars));
     return metric(k).unit === 'money' ? ctx.money.of(v, c) : v;
