@@ -1,25 +1,32 @@
 /**
  * GET /api/v1/auth/me through the whole stack (rate limit, bearer auth, ability + permission,
- * validation, envelope, pino request log) versus a bare Express route returning the same JSON,
- * both served by one child process; autocannon runs in this process so the load generator does
- * not share the servers' event loop. Prints requests/s, latency and the ratio.
+ * validation, envelope, pino request log) next to two bare Express servers in the same child:
+ *   - bare route: answers the JSON, nothing else (the gap);
+ *   - same work: reads `Authorization: Bearer`, hashes the token as the service does (identity's
+ *     hashToken), looks the hash up in a process Map (filled from the token the bench logged in
+ *     with), counts the request in the service's own rate-limit store (memory, or Redis when the
+ *     configuration has REDIS_URL), sets X-RateLimit headers and answers the envelope a real
+ *     /auth/me call answered (the limit of what the stack can reach).
+ * autocannon runs in this process. Prints req/s, p50, p99, server CPU per request of each side,
+ * both ratios and the verdict of issue 29's target (>= 70% of same work, p99 <= 2x).
  *
- *   npm run bench:auth                 (BENCH_DURATION=10 BENCH_CONNECTIONS=50 LOG_LEVEL=info)
+ *   npm run bench:auth   (BENCH_DURATION=10 BENCH_CONNECTIONS=50 LOG_LEVEL=info BENCH_DIST=<repo>/dist
+ *                         BENCH_PROFILE=<dir>: --cpu-prof of the server child)
  */
-const { fork } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { runAs } = require('./run-as');
+const { answerCpu } = require('./server-cpu');
+const { DIST, DURATION, built, limiterStoreOf, bareAccess, listen, call, measure, printRow, verdict, startServer, stopServer } = require('./same-work');
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 async function serve() {
   require('reflect-metadata');
   const express = require('express');
-  const { createApiApp } = require('../dist/apps/api/src/bootstrap');
-  const { loadConfig } = require('../dist/libs/platform/src');
+  const { createApiApp } = built('apps/api/src/bootstrap');
+  const { loadConfig } = built('libs/platform/src');
   const dir = mkdtempSync(join(tmpdir(), 'pos-bench-'));
   const config = loadConfig({
     ...process.env,
@@ -39,66 +46,50 @@ async function serve() {
   process.stdout.write = () => true;
   const app = await createApiApp(config);
   await app.listen(0, '127.0.0.1');
-  const full = app.getHttpServer().address().port;
+  const base = `http://127.0.0.1:${app.getHttpServer().address().port}/api/v1`;
+  const token = (await call(`${base}/auth/login`, { method: 'POST', body: { email: 'cashier@example.com', password: 'password' } })).data.token;
+  const meBody = await call(`${base}/auth/me`, { token });
 
+  // The gap: a route that answers the same JSON and does nothing else.
   const bare = express();
-  const body = {
-    success: true,
-    data: {
-      id: 3,
-      name: 'Cass Cashier',
-      email: 'cashier@example.com',
-      role: { id: 3, name: 'Cashier' },
-      store_id: 1,
-      permissions: ['pos.access', 'sales.create'],
-      discount_limits: { max_discount_percent: 10, max_discount_amount: 20 },
-    },
-  };
-  bare.get('/api/v1/auth/me', (_req, res) => res.json(body));
-  const server = bare.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
+  bare.get('/api/v1/auth/me', (_req, res) => res.json(meBody));
 
-  const res = await fetch(`http://127.0.0.1:${full}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'cashier@example.com', password: 'password' }),
+  // The same work, bare: token hash + Map lookup, the limiter's count, headers, the envelope.
+  const access = bareAccess({ storage: limiterStoreOf(app), tier: 'standard', limit: config.rateLimit.standard });
+  access.add(token, meBody.data);
+  const same = express();
+  same.get('/api/v1/auth/me', async (req, res) => {
+    if (!(await access(req, res))) return;
+    res.json(meBody);
   });
-  const token = (await res.json()).data.token;
-  process.send({ full, bare: server.address().port, token });
-  process.on('message', async (m) => {
-    if (m === 'stop') {
-      await app.close();
-      server.close();
-      rmSync(dir, { recursive: true, force: true });
-      process.exit(0);
-    }
-  });
-}
 
-async function measure(autocannon, url, headers) {
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 }); // warm-up
-  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
-  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  const ports = { full: base, bare: await listen(bare), same: await listen(same), token };
+  // An orderly exit on SIGTERM, so a --cpu-prof profile is written.
+  process.on('SIGTERM', async () => {
+    await app.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  });
+  answerCpu();
+  process.send(ports);
 }
 
 async function main() {
   const autocannon = require('autocannon');
-  const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = fork(__filename, ['serve'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv });
-  const ports = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  const bare = await measure(autocannon, `http://127.0.0.1:${ports.bare}/api/v1/auth/me`, {});
-  const full = await measure(autocannon, `http://127.0.0.1:${ports.full}/api/v1/auth/me`, { authorization: `Bearer ${ports.token}` });
-  child.send('stop');
-  const row = (name, m) =>
-    `${name.padEnd(34)} ${m.rps.toFixed(0).padStart(8)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms`;
-  console.log(`GET /api/v1/auth/me, ${CONNECTIONS} connections, ${DURATION} s each, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}`);
-  console.log(row('bare Express route', bare));
-  console.log(row('full stack (auth, guards, envelope)', full));
-  console.log(`ratio full / bare: ${((full.rps / bare.rps) * 100).toFixed(1)}%`);
+  const { child, ready } = startServer(__filename);
+  const s = await ready;
+  const at = (port) => ({ url: `http://127.0.0.1:${port}/api/v1/auth/me`, connections: CONNECTIONS });
+  const auth = { authorization: `Bearer ${s.token}` };
+  try {
+    const bare = await measure(autocannon, child, at(s.bare));
+    const same = await measure(autocannon, child, { ...at(s.same), headers: auth });
+    const full = await measure(autocannon, child, { url: `${s.full}/auth/me`, headers: auth, connections: CONNECTIONS });
+    console.log(`GET /api/v1/auth/me, ${CONNECTIONS} connections, ${DURATION} s each, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}, dist ${DIST}`);
+    printRow('GET /auth/me', { full, bare, same }, { bare: 'bare Express route', bareShort: 'bare route', same: 'bare Express, same work' });
+    console.log(verdict('auth/me', full, same, { min: 0.7, against: 'same work' }));
+  } finally {
+    await stopServer(child);
+  }
 }
 
 runAs(serve, main);
