@@ -3,10 +3,10 @@ import { Clock, fromMinor, NotFoundError, ValidationFailedError } from '@pos/ker
 import { Principal } from '@pos/identity';
 import { CustomerService } from '@pos/customers';
 import { ItemCatalog, ItemRecord, ItemUnitRecord, StoreContext, StoreRecord } from '@pos/catalog';
-import { priceCart } from '../domain/pricing-engine';
+import { priceCart, RuleBook } from '../domain/pricing-engine';
 import { exemptionProblem } from '../domain/tax-exemption';
 import { TaxRateRecord } from './reference.records';
-import { CartLineInput, Discount, PricedCart, PricedLine } from '../domain/pricing.types';
+import { CartLineInput, Discount, PricedCart, PricedLine, PricingRule } from '../domain/pricing.types';
 import { PricingRepository } from './pricing.ports';
 import { ActivePricingCache } from './active-pricing.cache';
 import { CurrencyDecimals } from './currency-decimals';
@@ -146,7 +146,8 @@ export class PricingService {
     const exposure = lines.reduce((a, l, i) => a + Math.max(l.basePrice, req.lines[i].price ?? 0, ...l.priceBooks.map((b) => b.price)) * l.quantity, 0);
     if (!Number.isSafeInteger(exposure) || exposure > ceiling) throw ValidationFailedError.field(field, 'The cart total is too large.');
     const context = { storeId, customerGroupId, at, timeZone: safeTimeZone(store.timezone), pricesIncludeTax: store.pricesIncludeTax, taxExempt };
-    const base = priceCart({ context, lines, rules, bundles, cartDiscount: req.cartDiscount });
+    const ruleBook = ruleBookOf(rules);
+    const base = priceCart({ context, lines, rules, ruleBook, bundles, cartDiscount: req.cartDiscount });
     const serverUnitPrices = base.lines.map((l) => l.unitPrice);
     // A client price that differs from the server's is a manual price (limits apply at checkout).
     const overridden = req.lines.some((l, i) => l.price !== undefined && (l.price !== serverUnitPrices[i] || l.priceSource === 'offline'));
@@ -160,12 +161,25 @@ export class PricingService {
               : line;
           }),
           rules,
+          ruleBook,
           bundles,
           cartDiscount: req.cartDiscount,
         })
       : base;
     return { store, decimals: currency, customerId: req.customerId ?? null, customerGroupId, taxExempt, items, units, serverUnitPrices, cart };
   }
+}
+
+/**
+ * The rule book of the active rules, built once per list the pricing cache holds: the cache
+ * answers the same list until it reloads it (5 s, or a write), and nobody changes a list it
+ * answered, so a book built from it stays true for as long as the list is answered.
+ */
+const ruleBooks = new WeakMap<readonly PricingRule[], RuleBook>();
+export function ruleBookOf(rules: readonly PricingRule[]): RuleBook {
+  let book = ruleBooks.get(rules);
+  if (!book) ruleBooks.set(rules, (book = RuleBook.ordered(rules)));
+  return book;
 }
 
 /** Store-specific rates of a class replace its general ones; several rates of a class add up. */

@@ -1,6 +1,7 @@
 import { allocateByLargestRemainder, applyBasisPoints } from '@pos/kernel';
 import { localTime, validityAt, withinWindow } from './rule-calendar';
 import { booksBeforeTax } from './tax-books';
+import { RuleBook } from './rule-book';
 import {
   AppliedStep,
   Bundle,
@@ -53,9 +54,9 @@ export function priceCart(input: CartInput): PricedCart {
   for (const line of ordered) work.set(line.key, startLine(line));
 
   const subtotalBeforeRules = [...work.values()].reduce((sum, l) => sum + l.unitPrice * l.input.quantity, 0);
-  const rules = [...input.rules].filter((r) => r.active).sort((a, b) => b.priority - a.priority || a.id - b.id);
+  const book = input.ruleBook?.source === input.rules ? input.ruleBook : RuleBook.ordered(input.rules);
   const appliedRuleIds = new Set<number>();
-  const rulesFor = ruleIndex(rules, ctx, subtotalBeforeRules);
+  const rulesFor = book.forCart(ctx, subtotalBeforeRules);
   for (const line of work.values()) applyRules(line, rulesFor(line.input), appliedRuleIds);
 
   const appliedBundleIds = applyBundles([...work.values()], input.bundles, ctx);
@@ -162,35 +163,11 @@ function ruleAppliesToLine(rule: PricingRule, line: CartLineInput): boolean {
 
 /**
  * The rules (in their order) that apply to each line of one cart: the cart's conditions are
- * checked once per rule, not once per line, and the rules that survive are indexed by the items
- * and categories they name, so a line looks only at its own (200 rules x 50 lines: 10,000 full
- * checks before, a few lookups per line now).
+ * checked at most once per rule, and a line looks only at the rules naming its item or category
+ * (see RuleBook; `priceCart` uses a book built once when it is given one).
  */
 export function ruleIndex(rules: PricingRule[], ctx: PricingContext, cartSubtotal: number): (line: CartLineInput) => PricingRule[] {
-  let local: { dayOfWeek: number; minutes: number } | undefined;
-  const localOnce = () => (local ??= localTime(ctx.at, ctx.timeZone));
-  const candidates = rules.filter((r) => ruleAppliesToCart(r, ctx, cartSubtotal, localOnce));
-  const unscoped: number[] = [];
-  const byItem = new Map<number, number[]>();
-  const byCategory = new Map<number, number[]>();
-  const add = (map: Map<number, number[]>, key: number, index: number) => {
-    const list = map.get(key);
-    if (!list) map.set(key, [index]);
-    else if (list[list.length - 1] !== index) list.push(index);
-  };
-  candidates.forEach((r, i) => {
-    const c = r.conditions;
-    if (!(c.itemIds?.length ?? 0) && !(c.categoryIds?.length ?? 0)) unscoped.push(i);
-    for (const id of c.itemIds ?? []) add(byItem, id, i);
-    for (const id of c.categoryIds ?? []) add(byCategory, id, i);
-  });
-  return (line) => {
-    const indexes = [...unscoped, ...(byItem.get(line.itemId) ?? []), ...(line.categoryId !== null ? (byCategory.get(line.categoryId) ?? []) : [])];
-    return [...new Set(indexes)]
-      .sort((a, b) => a - b)
-      .map((i) => candidates[i])
-      .filter((r) => ruleAppliesToLine(r, line));
-  };
+  return new RuleBook(rules).forCart(ctx, cartSubtotal);
 }
 
 /** Applies the line's applicable rules (in priority order, already checked against cart and line). */
@@ -373,7 +350,11 @@ function finish(l: WorkLine, ctx: PricingContext): PricedLine {
     tax: l.tax,
     exemptedTax: l.exemptedTax,
     total: l.total,
-    books: booksBeforeTax({ ...l, gross }, l.input.taxRateBp, ctx.pricesIncludeTax),
+    books: booksBeforeTax(
+      { gross, ruleDiscount: l.ruleDiscount, bundleDiscount: l.bundleDiscount, manualDiscount: l.manualDiscount, cartDiscount: l.cartDiscount },
+      l.input.taxRateBp,
+      ctx.pricesIncludeTax,
+    ),
     steps: l.steps,
   };
 }
@@ -398,3 +379,4 @@ function compareKeys(a: string, b: string): number {
 export { validityAt, localTime } from './rule-calendar';
 export type { Validity } from './rule-calendar';
 export { booksBeforeTax } from './tax-books';
+export { RuleBook } from './rule-book';

@@ -2,6 +2,7 @@
  * Inputs and outputs of the pricing engine. Pure data: amounts are integer minor units, rates
  * and percentages are basis points (1% = 100 bp), quantities are integers in sale units.
  */
+import type { RuleBook } from './rule-book';
 export type PriceSource = 'base' | 'price_book' | 'pricing_rule' | 'bundle' | 'manual' | 'offline';
 
 export interface PriceBookCandidate {
@@ -94,6 +95,8 @@ export interface CartInput {
   context: PricingContext;
   lines: CartLineInput[];
   rules: PricingRule[];
+  /** `RuleBook.ordered(rules)` of these very rules, built once for many carts (one of other rules is ignored). */
+  ruleBook?: RuleBook;
   bundles: Bundle[];
   cartDiscount?: Discount;
 }
