@@ -4,17 +4,27 @@
  *   GET /api/v1/pos/products/search?q=<name prefix>
  *   GET /api/v1/items?q=<name prefix>, and ?q=<words further into the name> (the word index)
  *   GET /api/v1/auth/me (no database: the ceiling any lookup through the stack can reach)
- * each next to a bare node:http + mysql2 server doing the same lookup (same rows and stock),
- * served from one child process; autocannon runs here. Prints req/s, p50, p99 and ratios.
+ * each next to two bare servers in the same child:
+ *   - bare query: node:http + mysql2 doing the lookup alone (same rows and stock; no token, no
+ *     limit, no price): the gap;
+ *   - same work: Express doing what the service must (catalog-same-work.js): token hash + lookup,
+ *     the limiter's count, the very statements the service runs for that path, the live price
+ *     from the pricing engine, the same JSON answer built with a plain map.
+ * autocannon runs here. Prints req/s, p50, p99, server CPU per request of each side, both ratios
+ * and a verdict per target of issue 29 (lookups >= 60% of same work, items?q= >= 50% of the bare
+ * prefix lookup, p99 <= 2x).
  *
  *   npm run bench:catalog    (BENCH_DB=pos_bench_catalog BENCH_DURATION=10 BENCH_CONNECTIONS=50
+ *                             BENCH_DIST=<repo>/dist BENCH_ONLY=barcode,prefix,items,later,ceiling
  *                             DB_HOST/DB_PORT/DB_USERNAME/DB_PASSWORD as for the service)
  * The database is created and filled on the first run and reused afterwards.
  */
-const { fork } = require('node:child_process');
 const http = require('node:http');
+const { join } = require('node:path');
 const { runAs } = require('./run-as');
-const { answerCpu, cpuOf, cpuPerRequest } = require('./server-cpu');
+const { answerCpu } = require('./server-cpu');
+const { DIST, built, call, measure, printRow, verdict, startServer, stopServer } = require('./same-work');
+const { statementRecorder, catalogSameWork } = require('./catalog-same-work');
 
 const DB = process.env.BENCH_DB ?? 'pos_bench_catalog';
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
@@ -45,8 +55,8 @@ async function prepare() {
     DB_DATABASE: DB,
   };
   const { execFileSync } = require('node:child_process');
-  execFileSync('node', ['dist/apps/cli/src/main.js', 'migrate'], { env, stdio: 'ignore' });
-  execFileSync('node', ['dist/apps/cli/src/main.js', 'seed:demo'], { env, stdio: 'ignore' });
+  execFileSync('node', [join(DIST, 'apps/cli/src/main.js'), 'migrate'], { env, stdio: 'ignore' });
+  execFileSync('node', [join(DIST, 'apps/cli/src/main.js'), 'seed:demo'], { env, stdio: 'ignore' });
   const db = await mysql.createConnection({ ...server, database: DB });
   const [[{ n }]] = await db.query("SELECT COUNT(*) AS n FROM items WHERE sku LIKE 'GEN-%'");
   if (Number(n) < ITEMS) {
@@ -90,7 +100,7 @@ async function prepare() {
   await db.end();
   if (Number(w) < ITEMS) {
     process.stderr.write('indexing item names (catalog:reindex-names)...\n');
-    execFileSync('node', ['dist/apps/cli/src/main.js', 'catalog:reindex-names'], { env, stdio: 'ignore' });
+    execFileSync('node', [join(DIST, 'apps/cli/src/main.js'), 'catalog:reindex-names'], { env, stdio: 'ignore' });
   }
 }
 
@@ -127,10 +137,35 @@ async function bareServer() {
   return s.address().port;
 }
 
+const enc = encodeURIComponent;
+const codes = Array.from({ length: 500 }, (_, k) => barcodeOf((k * 7919) % ITEMS));
+const prefixes = ['Alpha Bravo', 'Cobalt Delta', 'Ember Falcon', 'Garnet Harbor', 'Indigo Juniper', 'Delta Alpha'];
+const later = Array.from({ length: 50 }, (_, k) => `item ${(k * 7919) % ITEMS}`);
+const barcodePaths = codes.map((c) => `/barcode?q=${c}`);
+const prefixPaths = prefixes.map((p) => `/prefix?q=${enc(p)}`);
+
+/** [key, name, API paths (the same-work side gets the same), bare query paths]; BENCH_ONLY=barcode,prefix,... measures a subset. */
+function cases() {
+  const all = [
+    ['barcode', 'POS search by barcode', codes.map((c) => `/api/v1/pos/products/search?q=${c}&store_id=1`), barcodePaths],
+    ['prefix', 'POS search by name prefix', prefixes.map((p) => `/api/v1/pos/products/search?q=${enc(p)}&store_id=1`), prefixPaths],
+    ['items', 'GET /items?q= (name prefix)', prefixes.map((p) => `/api/v1/items?q=${enc(p)}&per_page=20`), prefixPaths],
+    // Words further into the name ("... item 4242"): what a name-contains search is for; the bare side is still the prefix lookup.
+    ['later', 'GET /items?q= (later word)', later.map((p) => `/api/v1/items?q=${enc(p)}&per_page=20`), prefixPaths],
+    // The ceiling: an authenticated route that reads no database at all (the request pipeline
+    // alone: rate limit, token, policy, envelope, log line) next to the bare barcode lookup (and
+    // the same-work barcode lookup). No lookup through the stack can reach a higher ratio.
+    ['ceiling', 'ceiling: GET /auth/me (no DB)', ['/api/v1/auth/me'], barcodePaths],
+  ];
+  const only = process.env.BENCH_ONLY?.split(',');
+  return all.filter(([key]) => !only || only.includes(key));
+}
+
 async function serve() {
   require('reflect-metadata');
-  const { createApiApp } = require('../dist/apps/api/src/bootstrap');
-  const { loadConfig } = require('../dist/libs/platform/src');
+  const recorder = statementRecorder(DIST);
+  const { createApiApp } = built('apps/api/src/bootstrap');
+  const { loadConfig } = built('libs/platform/src');
   const config = loadConfig({
     NODE_ENV: 'production',
     APP_KEY: 'bench-only-app-key-0123456789abcdefghijkl',
@@ -142,77 +177,56 @@ async function serve() {
     DB_USERNAME: server.user,
     DB_PASSWORD: server.password,
     DB_DATABASE: DB,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}), // the limiter in Redis, as in production
     RATE_LIMIT_POS: '1000000',
     RATE_LIMIT_STANDARD: '1000000',
     OPENAPI: 'false',
   });
   const app = await createApiApp(config);
   await app.listen(0, '127.0.0.1');
-  const res = await fetch(`http://127.0.0.1:${app.getHttpServer().address().port}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'cashier@example.com', password: 'password' }),
-  });
+  const base = `http://127.0.0.1:${app.getHttpServer().address().port}/api/v1`;
+  const token = (await call(`${base}/auth/login`, { method: 'POST', body: { email: 'cashier@example.com', password: 'password' } })).data.token;
+  // The same-work side replays the statements the service runs for each path: captured here.
+  const paths = cases()
+    .filter(([key]) => key !== 'ceiling')
+    .flatMap(([, , api]) => api);
+  // The ceiling row's same-work side is the barcode lookup's.
+  if (cases().some(([key]) => key === 'ceiling')) paths.push(...codes.map((c) => `/api/v1/pos/products/search?q=${c}&store_id=1`));
+  const same = await catalogSameWork({ app, config, dist: DIST, recorder, base, token, db: { ...server, database: DB }, paths });
   // An orderly exit on SIGTERM, so a --cpu-prof profile is written.
   process.on('SIGTERM', () => process.exit(0));
   answerCpu();
-  process.send({ api: app.getHttpServer().address().port, bare: await bareServer(), token: (await res.json()).data.token });
-}
-
-async function measure(autocannon, child, base, paths, headers) {
-  let i = 0;
-  const opts = { url: base, connections: CONNECTIONS, headers, requests: [{ setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length] }) }] };
-  await autocannon({ ...opts, duration: 2 });
-  const before = await cpuOf(child);
-  const r = await autocannon({ ...opts, duration: DURATION });
-  const cpu = cpuPerRequest(before, await cpuOf(child), r.requests.total);
-  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${base}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu };
+  process.send({ base, bare: await bareServer(), same, token });
 }
 
 async function main() {
   await prepare();
   const autocannon = require('autocannon');
-  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server side.
-  const child = fork(__filename, ['serve'], {
-    execArgv: process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : process.execArgv,
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const ports = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (c) => reject(new Error(`server exited ${c}`)));
-  });
-  const api = `http://127.0.0.1:${ports.api}`;
-  const bare = `http://127.0.0.1:${ports.bare}`;
-  const auth = { authorization: `Bearer ${ports.token}` };
-  const codes = Array.from({ length: 500 }, (_, k) => barcodeOf((k * 7919) % ITEMS));
-  const prefixes = ['Alpha Bravo', 'Cobalt Delta', 'Ember Falcon', 'Garnet Harbor', 'Indigo Juniper', 'Delta Alpha'];
-  const enc = encodeURIComponent;
-  const later = Array.from({ length: 50 }, (_, k) => `item ${(k * 7919) % ITEMS}`);
-  const cases = [
-    ['POS search by barcode', codes.map((c) => `/api/v1/pos/products/search?q=${c}&store_id=1`), codes.map((c) => `/barcode?q=${c}`)],
-    ['POS search by name prefix', prefixes.map((p) => `/api/v1/pos/products/search?q=${enc(p)}&store_id=1`), prefixes.map((p) => `/prefix?q=${enc(p)}`)],
-    ['GET /items?q= (name prefix)', prefixes.map((p) => `/api/v1/items?q=${enc(p)}&per_page=20`), prefixes.map((p) => `/prefix?q=${enc(p)}`)],
-    // Words further into the name ("... item 4242"): what a name-contains search is for; the bare side is still the prefix lookup.
-    ['GET /items?q= (later word)', later.map((p) => `/api/v1/items?q=${enc(p)}&per_page=20`), prefixes.map((p) => `/prefix?q=${enc(p)}`)],
-    // The ceiling: an authenticated route that reads no database at all (the request pipeline
-    // alone: rate limit, token, policy, envelope, log line) next to the bare barcode lookup. No
-    // lookup through the stack can reach a higher ratio than this one.
-    ['ceiling: GET /auth/me (no DB)', ['/api/v1/auth/me'], codes.map((c) => `/barcode?q=${c}`)],
-  ];
-  console.log(`MySQL/MariaDB, ${ITEMS} items x 3 warehouses, ${CONNECTIONS} connections, ${DURATION} s each`);
-  // BENCH_ONLY=barcode,prefix,items,later,ceiling measures a subset.
-  const only = process.env.BENCH_ONLY?.split(',');
-  const keys = ['barcode', 'prefix', 'items', 'later', 'ceiling'];
-  for (const [name, apiPaths, barePaths] of cases.filter((_, k) => !only || only.includes(keys[k]))) {
-    const b = await measure(autocannon, child, bare, barePaths, {});
-    const a = await measure(autocannon, child, api, apiPaths, auth);
-    console.log(
-      `${name.padEnd(30)} API ${a.rps.toFixed(0).padStart(6)} req/s p50 ${a.p50} ms p99 ${a.p99} ms CPU ${a.cpu.toFixed(0)} us | bare mysql2 ${b.rps.toFixed(0).padStart(6)} req/s p50 ${b.p50} ms p99 ${b.p99} ms CPU ${b.cpu.toFixed(0)} us | ratio ${((a.rps / b.rps) * 100).toFixed(1)}% (CPU a request: bare / API ${((b.cpu / a.cpu) * 100).toFixed(1)}%)`,
-    );
+  const { child, ready } = startServer(__filename);
+  const s = await ready;
+  const auth = { authorization: `Bearer ${s.token}` };
+  const side = (origin, paths, headers) => {
+    let i = 0;
+    return { url: origin, connections: CONNECTIONS, headers, requests: [{ setupRequest: (r) => ({ ...r, path: paths[i++ % paths.length] }) }] };
+  };
+  const origin = (port) => `http://127.0.0.1:${port}`;
+  const apiOrigin = s.base.replace(/\/api\/v1$/, '');
+  const barcodeApi = codes.map((c) => `/api/v1/pos/products/search?q=${c}&store_id=1`);
+  console.log(`MySQL/MariaDB, ${ITEMS} items x 3 warehouses, ${CONNECTIONS} connections, ${DURATION} s each, dist ${DIST}`);
+  const verdicts = [];
+  try {
+    for (const [key, name, apiPaths, barePaths] of cases()) {
+      const bare = await measure(autocannon, child, side(origin(s.bare), barePaths, {}), `${name} (bare)`);
+      const same = await measure(autocannon, child, side(origin(s.same), key === 'ceiling' ? barcodeApi : apiPaths, auth), `${name} (same work)`);
+      const full = await measure(autocannon, child, side(apiOrigin, apiPaths, auth), name);
+      printRow(name, { full, bare, same }, { bare: 'bare mysql2 query', bareShort: 'bare query', same: 'bare Express, same work' });
+      if (key === 'barcode' || key === 'prefix') verdicts.push(verdict(name, full, same, { min: 0.6, against: 'same work' }));
+      if (key === 'items' || key === 'later') verdicts.push(verdict(name, full, bare, { min: 0.5, against: 'the bare prefix lookup' }));
+    }
+    for (const v of verdicts) console.log(v);
+  } finally {
+    await stopServer(child);
   }
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
 }
 
 runAs(serve, main);

@@ -151,10 +151,13 @@ async function bareServers(access, serviceAnswer) {
     res.end(String(e));
   };
   const bare = http.createServer((_req, res) =>
-    saleTransaction(pool, items, () => '{}').then((_) => {
-      res.statusCode = 201;
-      res.end('{"success":true}');
-    }, (e) => failed(res, e)),
+    saleTransaction(pool, items, () => '{}').then(
+      (_) => {
+        res.statusCode = 201;
+        res.end('{"success":true}');
+      },
+      (e) => failed(res, e),
+    ),
   );
   await new Promise((r) => bare.listen(0, '127.0.0.1', r));
   const same = express();
@@ -166,9 +169,12 @@ async function bareServers(access, serviceAnswer) {
       return;
     }
     const answerOf = (id) => JSON.stringify({ ...serviceAnswer, data: { ...serviceAnswer.data, id } });
-    saleTransaction(pool, items, answerOf).then((answer) => {
-      res.status(201).type('application/json').end(answer);
-    }, (e) => failed(res, e));
+    saleTransaction(pool, items, answerOf).then(
+      (answer) => {
+        res.status(201).type('application/json').end(answer);
+      },
+      (e) => failed(res, e),
+    );
   });
   return { bare: bare.address().port, same: await listen(same) };
 }

@@ -97,6 +97,7 @@ async function serve() {
     SEED_DEMO_ON_FIRST_START: 'true',
     DEMO_HISTORY_DAYS: '0', // the bare demo set: figures comparable across runs
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}), // the limiter in Redis, as in production
     RATE_LIMIT_STANDARD: '1000000',
     RATE_LIMIT_POS: '1000000',
     RATE_LIMIT_LOGIN: '1000',
@@ -207,7 +208,8 @@ async function sameWorkServer(app, config, url, token) {
   if (!input) throw new Error('the engine input was not captured: does this build price carts through pricing-engine.priceCart?');
   // Without the service's mapper (an older build), the answer fetched once is sent again.
   const view = result && typeof pricedCartView === 'function' ? (cart) => pricedCartView({ ...result, cart }) : () => answer.data;
-  if (JSON.stringify(view(priceCart(input))) !== JSON.stringify(answer.data)) process.stderr.write('warning: the same-work answer differs from the service\'s\n');
+  if (JSON.stringify(view(priceCart(input))) !== JSON.stringify(answer.data))
+    process.stderr.write("warning: the same-work answer differs from the service's\n");
   const access = bareAccess({ storage: limiterStoreOf(app), tier: 'pos', limit: config.rateLimit.pos, permission: 'pos.access' });
   access.add(token, (await call(url.replace(/\/pricing\/cart$/, '/auth/me'), { token })).data);
   const same = express();
