@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
-import { ChangeRead, changeWhere, Page, pageOffset, PageRequest, WORD_TAIL_LENGTH, wordSearchTerm, wordTails } from '@pos/kernel';
+import { ChangeRead, changeWhere, Page, pageOffset, PageRequest } from '@pos/kernel';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
 import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, SearchHit, SearchOptions, UnitWrite } from '../application/catalog.ports';
 import { TxRepository, utcDate } from '@pos/platform';
 import { ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 import { fillItemNameWords } from './item-name-words.backfill';
+import { insertNameWords, matchingIds, matchingNames, nameWordValues, SearchDialect } from './item-name-search';
 
 /** Every write of an items row moves its version on (ItemRecord.version). */
 const NEXT_VERSION = () => 'version + 1';
@@ -18,12 +19,14 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
 
   /**
    * Items by filter, by name. q finds names with a word starting with q (the word index:
-   * item_name_words, one range read), SKUs starting with q and the exact barcode: one derived
-   * table of the three id sources joined to items, rows read raw: the page and its count in one
-   * statement when q is given (a window count), the page and a count otherwise.
+   * item_name_words, which carries each live item's name and active flag), SKUs starting with q
+   * and the exact barcode. With q: the matches as (id, name) from the indexes alone, sorted and
+   * counted there (a window count: the page and its total in one statement), and only the page's
+   * ids joined to items. Without q: the page and a count.
    */
   async list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
     if (filter.change) return this.changeList(filter, filter.change);
+    if (filter.q) return this.searchList(filter.q, filter, page);
     const where = ['i.deleted_at IS NULL'];
     const params: unknown[] = [];
     if (filter.isActive !== undefined) {
@@ -34,41 +37,28 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
       where.push('i.category_id = ?');
       params.push(filter.categoryId);
     }
-    let from = 'items i';
-    const matchParams: unknown[] = [];
-    if (filter.q) {
-      const m = this.matching(filter.q, true);
-      from = `(${m.sql}) m ${this.matchFirst} items i ON i.id = m.item_id`;
-      matchParams.push(...m.params);
-      if (m.nameCheck) {
-        where.push(`(i.name LIKE ?${this.esc} OR i.sku LIKE ?${this.esc} OR i.id IN (SELECT b.item_id FROM item_barcodes b WHERE b.barcode = ?))`);
-        params.push(this.like(filter.q, 'contains'), this.like(filter.q, 'prefix'), filter.q);
-      }
-    }
-    const base = `FROM ${from} WHERE ${where.join(' AND ')}`;
-    const all = [...matchParams, ...params];
-    if (filter.q) {
-      // The matches are counted by the statement that pages them (a window count over the joined
-      // matches, before the page is cut): one union of the matches, not one for the page and one
-      // for the count; the page's ids first, then their rows by key.
-      const rows = (await this.em.query(
-        `SELECT p.total_count, it.* FROM (SELECT i.id, COUNT(*) OVER () AS total_count ${base} ORDER BY i.name, i.id LIMIT ? OFFSET ?) p ` +
-          `${this.matchFirst} items it ON it.id = p.id ORDER BY it.name, it.id`,
-        [...all, page.perPage, pageOffset(page)],
-      )) as Record<string, unknown>[];
-      // A page past the end has no row to carry the count.
-      const total = rows.length
-        ? Number(rows[0].total_count)
-        : Number(((await this.em.query(`SELECT COUNT(*) AS n ${base}`, all)) as { n: number | string }[])[0].n);
-      return new Page(rows.map(itemFromRow), total, page.page, page.perPage);
-    }
+    const base = `FROM items i WHERE ${where.join(' AND ')}`;
     const [rows, counted] = await Promise.all([
-      this.em.query(`SELECT i.* ${base} ORDER BY i.name, i.id LIMIT ? OFFSET ?`, [...all, page.perPage, pageOffset(page)]) as Promise<
+      this.em.query(`SELECT i.* ${base} ORDER BY i.name, i.id LIMIT ? OFFSET ?`, [...params, page.perPage, pageOffset(page)]) as Promise<
         Record<string, unknown>[]
       >,
-      this.em.query(`SELECT COUNT(*) AS n ${base}`, all) as Promise<{ n: number | string }[]>,
+      this.em.query(`SELECT COUNT(*) AS n ${base}`, params) as Promise<{ n: number | string }[]>,
     ]);
     return new Page(rows.map(itemFromRow), Number(counted[0].n), page.page, page.perPage);
+  }
+
+  private async searchList(q: string, filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
+    const m = matchingNames(this.dialect, q, filter);
+    const rows = (await this.em.query(
+      `SELECT p.total_count, it.* FROM (SELECT m.item_id, COUNT(*) OVER () AS total_count FROM (${m.sql}) m ORDER BY m.name, m.item_id LIMIT ? OFFSET ?) p ` +
+        `${this.matchFirst} items it ON it.id = p.item_id ORDER BY it.name, it.id`,
+      [...m.params, page.perPage, pageOffset(page)],
+    )) as Record<string, unknown>[];
+    // A page past the end has no row to carry the count.
+    const total = rows.length
+      ? Number(rows[0].total_count)
+      : Number(((await this.em.query(`SELECT COUNT(*) AS n FROM (${m.sql}) m`, m.params)) as { n: number | string }[])[0].n);
+    return new Page(rows.map(itemFromRow), total, page.page, page.perPage);
   }
 
   /**
@@ -96,39 +86,8 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     return this.isSqlite ? 'CROSS JOIN' : 'STRAIGHT_JOIN';
   }
 
-  /**
-   * The ids matching a search term as one UNION: names with a word starting with it (a range of
-   * the word index), SKUs starting with it (the SKU's index: MySQL's case-insensitive unique
-   * index, SQLite's index on lower(sku)) and, when asked, the exact barcode. Terms longer than an
-   * indexed tail also need the name itself checked (nameCheck).
-   */
-  private matching(q: string, withBarcode: boolean): { sql: string; params: unknown[]; nameCheck: boolean } {
-    const term = wordSearchTerm(q);
-    const parts: string[] = [];
-    const params: unknown[] = [];
-    if (term) {
-      const head = Array.from(term).slice(0, WORD_TAIL_LENGTH).join('');
-      if (this.isSqlite) {
-        parts.push('SELECT w.item_id FROM item_name_words w WHERE w.tail >= ? AND w.tail < ?');
-        params.push(head, head + '\u{10FFFF}');
-      } else {
-        parts.push(`SELECT w.item_id FROM item_name_words w WHERE w.tail LIKE ?${this.esc}`);
-        params.push(this.like(head, 'prefix'));
-      }
-    }
-    if (this.isSqlite) {
-      const sku = q.toLowerCase();
-      parts.push('SELECT s.id AS item_id FROM items s WHERE lower(s.sku) >= ? AND lower(s.sku) < ?');
-      params.push(sku, sku + '\u{10FFFF}');
-    } else {
-      parts.push(`SELECT s.id AS item_id FROM items s WHERE s.sku LIKE ?${this.esc}`);
-      params.push(this.like(q, 'prefix'));
-    }
-    if (withBarcode) {
-      parts.push('SELECT b.item_id FROM item_barcodes b WHERE b.barcode = ?');
-      params.push(q);
-    }
-    return { sql: parts.join(' UNION '), params, nameCheck: Array.from(term).length > WORD_TAIL_LENGTH };
+  private get dialect(): SearchDialect {
+    return { sqlite: this.isSqlite, esc: this.esc, like: (v, mode) => this.like(v, mode) };
   }
 
   /**
@@ -174,7 +133,7 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     for (const h of exact) if (found.size < n) found.set(h.item.id, h);
     for (const h of rows.filter((r) => Number(r.rnk) === 1).map(hit)) if (found.size < n && !found.has(h.item.id)) found.set(h.item.id, h);
     if (exact.length === 0 && found.size < n) {
-      const m = this.matching(q, false);
+      const m = matchingIds(this.dialect, q, false);
       const seen = [...found.keys()];
       const more = (await this.em.query(
         `SELECT i.*${stockCols} FROM (${m.sql}) m ${this.matchFirst} items i ON i.id = m.item_id${stockJoin} WHERE ${live}` +
@@ -248,14 +207,15 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
    */
   async create(item: ItemWrite, barcodes: string[], units: UnitWrite[], now: Date): Promise<ItemRecord> {
     const saved = await this.repo.save(this.repo.create({ ...item, version: 1, createdAt: now, updatedAt: now, deletedAt: null }));
-    await this.insertNameWords(saved.id, saved.name);
+    await this.insertNameWords(saved.id, saved.name, saved.isActive);
     await this.insertBarcodesAndUnits(saved.id, barcodes, units, now);
     return saved;
   }
 
   async update(id: number, item: Partial<ItemWrite>, now: Date): Promise<void> {
     await this.repo.update({ id }, { ...item, updatedAt: now, version: NEXT_VERSION });
-    if (item.name !== undefined) await this.indexName(id, item.name);
+    if (item.name !== undefined) await this.indexName(id, item.name, item.isActive);
+    else if (item.isActive !== undefined) await this.em.query('UPDATE item_name_words SET is_active = ? WHERE item_id = ?', [item.isActive ? 1 : 0, id]);
   }
 
   async lockVersion(id: number): Promise<number | null> {
@@ -265,19 +225,19 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     return rows.length ? Number(rows[0].version) : null;
   }
 
-  /** The item's rows of the name search index, written again from its name (in the caller's transaction). */
-  private async indexName(id: number, name: string): Promise<void> {
+  /** The item's rows of the name search index, written again from its name and active flag (read when not given), in the caller's transaction. */
+  private async indexName(id: number, name: string, isActive: boolean | undefined): Promise<void> {
     await this.em.query('DELETE FROM item_name_words WHERE item_id = ?', [id]);
-    await this.insertNameWords(id, name);
+    if (isActive === undefined) {
+      const [row] = (await this.em.query('SELECT is_active FROM items WHERE id = ?', [id])) as { is_active: number | string | boolean }[];
+      isActive = Boolean(Number(row.is_active));
+    }
+    await this.insertNameWords(id, name, isActive);
   }
 
-  private async insertNameWords(id: number, name: string): Promise<void> {
-    const tails = wordTails(name);
-    if (tails.length)
-      await this.em.query(
-        `INSERT INTO item_name_words (item_id, position, tail) VALUES ${tails.map(() => '(?, ?, ?)').join(', ')}`,
-        tails.flatMap((tail, position) => [id, position, tail]),
-      );
+  private async insertNameWords(id: number, name: string, isActive: boolean): Promise<void> {
+    const insert = insertNameWords(nameWordValues(id, name, isActive));
+    if (insert) await this.em.query(insert.sql, insert.params);
   }
 
   rebuildNameIndex(): Promise<number> {
@@ -307,6 +267,8 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
 
   async softDelete(id: number, at: Date): Promise<void> {
     await this.repo.update({ id }, { deletedAt: at, updatedAt: at, isActive: false, version: NEXT_VERSION });
+    // Only live items are searched: their word rows go with them.
+    await this.em.query('DELETE FROM item_name_words WHERE item_id = ?', [id]);
   }
 
   activePage(afterId: number, limit: number): Promise<ItemRecord[]> {

@@ -33,6 +33,7 @@ import { OutboxEventsCreatedAt1764810000000 } from './1764810000000-outbox-event
 import { RecordVersions1764820000000 } from './1764820000000-record-versions';
 import { IdempotencyKeyLength1764830000000 } from './1764830000000-idempotency-key-length';
 import { StockChangeFeedIndex1764840000000 } from './1764840000000-stock-change-feed-index';
+import { ItemNameWordsSort1764860000000 } from './1764860000000-item-name-words-sort';
 
 /**
  * The one migration history, shared by SQLite and MySQL, in timestamp order (migrations.spec.ts
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   RecordVersions1764820000000,
   IdempotencyKeyLength1764830000000,
   StockChangeFeedIndex1764840000000,
+  ItemNameWordsSort1764860000000,
 ];
