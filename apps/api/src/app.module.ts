@@ -27,7 +27,7 @@ import {
   loadConfig,
 } from '@pos/platform';
 import { AccessGuard } from './access/access.guard';
-import { BearerCredentials } from './access/bearer.strategy';
+import { BearerStrategy } from './access/bearer.strategy';
 import { AuthFailureLimiter } from './access/auth-failures';
 import { RoutePolicyCheck } from './access/route-policy.check';
 import { AppExceptionFilter } from './http/exception.filter';
@@ -141,7 +141,7 @@ const appModuleMetadata = (config: AppConfig) => ({
     StaffReportsController,
   ],
   providers: [
-    BearerCredentials,
+    BearerStrategy,
     AuthFailureLimiter,
     RoutePolicyCheck,
     HttpDrain,

@@ -1,19 +1,24 @@
 import { createHash } from 'node:crypto';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
 import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerException, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { ForbiddenError } from '@pos/kernel';
-import { DEFAULT_ROUTE_ABILITY, hashToken, hasAbility, hasPermission, Principal, TokenService } from '@pos/identity';
+import { DEFAULT_ROUTE_ABILITY, hasAbility, hasPermission, Principal } from '@pos/identity';
 import { APP_CONFIG, AppConfig, armWriteDeadline, RequestContext } from '@pos/platform';
 import { writeDeadlineMsOf } from '../http/write-deadline';
 import { readsBody, refuseUnexpectedBody } from '../http/no-body';
 import { AuthFailureLimiter } from './auth-failures';
-import { BearerCredentials } from './bearer.strategy';
+import { BearerStrategy, CredentialView } from './bearer.strategy';
 import { RATE_TIER, RateTierName, ROUTE_POLICY, RoutePolicy } from './policy.decorators';
 
 type Tier = Exclude<RateTierName, 'none'>;
 type Handler = (...args: unknown[]) => unknown;
+type Req = Request & { user?: Principal };
+
+/** What handleRequest throws when the strategy found no credential (no usable `Authorization: Bearer`): counted by canActivate. */
+const NO_CREDENTIAL = Symbol('no bearer credential');
 
 /** What a route declares, read from its metadata once. */
 interface RouteRules {
@@ -28,9 +33,10 @@ interface RouteRules {
 /**
  * The one global guard, in this order (a write route's deadline, http/write-deadline.ts, is
  * armed before all of it):
- *  1. Authentication (protected routes): the bearer credential (passport-http-bearer,
- *     `Authorization: Bearer` only: see BearerCredentials), hashed once, resolved by TokenService
- *     (cached per process). A missing or failed credential counts against the client IP's budget
+ *  1. Authentication (protected routes), on @nestjs/passport: this guard is an `AuthGuard('bearer')`
+ *     whose strategy (BearerStrategy: passport-http-bearer, shown `Authorization` only through a
+ *     CredentialView) hashes the token once and resolves it by TokenService (cached per process);
+ *     handleRequest puts the principal on req.user. A missing or failed credential counts against the client IP's budget
  *     of failures (AuthFailureLimiter: 401 within it, 429 past it, a client past it refused before
  *     any lookup, unknown tokens remembered briefly), so made-up tokens cost no lookup once the
  *     budget is spent and never get a counter of their own.
@@ -46,7 +52,7 @@ interface RouteRules {
  * A route's policy and tier are read from its metadata on its first request and kept.
  */
 @Injectable()
-export class AccessGuard implements CanActivate {
+export class AccessGuard extends AuthGuard('bearer') implements CanActivate {
   private readonly rules = new Map<Handler, RouteRules>();
   private readonly limits = new Map<string, { limit: number; ttl: number }>();
   private readonly prefix: string;
@@ -55,13 +61,13 @@ export class AccessGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly credentials: BearerCredentials,
-    private readonly tokens: TokenService,
+    private readonly strategy: BearerStrategy,
     private readonly failures: AuthFailureLimiter,
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
+    super();
     this.prefix = config.rateLimit.keyPrefix;
     this.loginPerIp = config.rateLimit.loginPerIp;
     this.config = config;
@@ -69,10 +75,10 @@ export class AccessGuard implements CanActivate {
     for (const t of throttlers) this.limits.set(t.name ?? 'default', { limit: Number(t.limit), ttl: Number(t.ttl) });
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
     const { policy, tier, deadlineMs, takesBody } = this.rulesOf(context);
     const http = context.switchToHttp();
-    const req = http.getRequest<Request & { user?: Principal }>();
+    const req = http.getRequest<Req>();
     const res = http.getResponse<Response>();
     // Counted from arrival, armed before any lookup (a frozen database meets it here already), and
     // lifted once the answer has been sent, for work the request left behind (a client that hung
@@ -83,9 +89,14 @@ export class AccessGuard implements CanActivate {
       if (!takesBody) refuseUnexpectedBody(req);
       return true;
     }
-    const principal = await this.authenticate(req, res);
+    try {
+      await super.canActivate(context);
+    } catch (error) {
+      if (error === NO_CREDENTIAL) await this.failures.fail(clientIp(req), res);
+      throw error;
+    }
+    const principal = req.user!;
     if (tier !== 'none') await this.throttle(tier, req, res, principal.token.hash);
-    req.user = principal;
     // Audit entries and log lines written while serving the request name this caller.
     RequestContext.setActor({ userId: principal.userId, name: principal.name });
     if (!policy) throw new ForbiddenError(); // unreachable: the boot check refuses such routes
@@ -104,23 +115,19 @@ export class AccessGuard implements CanActivate {
     return true;
   }
 
-  /** The request's principal, or a counted failure (401, or 429 past the client's budget). */
-  private async authenticate(req: Request, res: Response): Promise<Principal> {
-    const ip = clientIp(req);
-    const token = this.credentials.tokenOf(req.headers.authorization);
-    if (token === null || token.length > 200) return this.failures.fail(ip, res);
-    const tokenHash = hashToken(token);
-    const triage = this.failures.triage(ip, tokenHash);
-    if (triage === 'refuse') this.failures.refuse(ip, res);
-    if (triage === 'look-up') {
-      const principal = await this.tokens.authenticateHash(tokenHash);
-      if (principal) {
-        this.failures.resolved(tokenHash);
-        return principal;
-      }
-      this.failures.unresolvedToken(tokenHash);
-    }
-    return this.failures.fail(ip, res);
+  /** What the bearer strategy is shown of the request (AuthGuard calls it for passport): see CredentialView. */
+  override getRequest(context: ExecutionContext): CredentialView {
+    const http = context.switchToHttp();
+    const req = http.getRequest<Req>();
+    return new CredentialView(req.headers.authorization, clientIp(req), http.getResponse<Response>(), this.strategy);
+  }
+
+  /** passport's outcome: the principal on req.user; a strategy error (the limiter's 401/429) rethrown; no credential counted by canActivate. */
+  override handleRequest<TUser = Principal>(error: unknown, user: TUser | false, _info: unknown, context: ExecutionContext): TUser {
+    if (error) throw error;
+    if (!user) throw NO_CREDENTIAL;
+    context.switchToHttp().getRequest<{ user?: unknown }>().user = user;
+    return user;
   }
 
   private rulesOf(context: ExecutionContext): RouteRules {
