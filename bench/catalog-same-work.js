@@ -49,13 +49,15 @@ function statementRecorder(dist) {
      */
     async of(url, token) {
       let last = await once(url, token);
+      let fewest = last;
       for (let k = 0; k < 5; k++) {
         const next = await once(url, token);
         if (same(last.statements, next.statements)) return next;
+        if (next.statements.length < fewest.statements.length) fewest = next;
         last = next;
       }
-      process.stderr.write(`warning: the statements of ${url} did not settle; the last request's are replayed\n`);
-      return last;
+      process.stderr.write(`warning: the statements of ${url} did not settle; the fewest seen are replayed\n`);
+      return fewest;
     },
   };
 }
