@@ -18,7 +18,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { runAs } = require('./run-as');
 const { answerCpu } = require('./server-cpu');
-const { DIST, DURATION, built, limiterStoreOf, bareAccess, listen, call, measure, printRow, verdict, startServer, stopServer } = require('./same-work');
+const { DIST, DURATION, built, limiterStoreOf, bareAccess, listen, call, measure, warmUp, printRow, verdict, startServer, stopServer } = require('./same-work');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
@@ -80,10 +80,14 @@ async function main() {
   const s = await ready;
   const at = (port) => ({ url: `http://127.0.0.1:${port}/api/v1/auth/me`, connections: CONNECTIONS });
   const auth = { authorization: `Bearer ${s.token}` };
+  const sides = [at(s.bare), { ...at(s.same), headers: auth }, { url: `${s.full}/auth/me`, headers: auth, connections: CONNECTIONS }];
   try {
-    const bare = await measure(autocannon, child, at(s.bare));
-    const same = await measure(autocannon, child, { ...at(s.same), headers: auth });
-    const full = await measure(autocannon, child, { url: `${s.full}/auth/me`, headers: auth, connections: CONNECTIONS });
+    await warmUp(autocannon, sides);
+    const [bare, same, full] = [
+      await measure(autocannon, child, sides[0]),
+      await measure(autocannon, child, sides[1]),
+      await measure(autocannon, child, sides[2]),
+    ];
     console.log(`GET /api/v1/auth/me, ${CONNECTIONS} connections, ${DURATION} s each, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}, dist ${DIST}`);
     printRow('GET /auth/me', { full, bare, same }, { bare: 'bare Express route', bareShort: 'bare route', same: 'bare Express, same work' });
     console.log(verdict('auth/me', full, same, { min: 0.7, against: 'same work' }));

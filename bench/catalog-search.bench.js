@@ -23,7 +23,7 @@ const http = require('node:http');
 const { join } = require('node:path');
 const { runAs } = require('./run-as');
 const { answerCpu } = require('./server-cpu');
-const { DIST, built, call, measure, printRow, verdict, startServer, stopServer } = require('./same-work');
+const { DIST, built, call, measure, warmUp, printRow, verdict, startServer, stopServer } = require('./same-work');
 const { statementRecorder, catalogSameWork } = require('./catalog-same-work');
 
 const DB = process.env.BENCH_DB ?? 'pos_bench_catalog';
@@ -215,10 +215,18 @@ async function main() {
   console.log(`MySQL/MariaDB, ${ITEMS} items x 3 warehouses, ${CONNECTIONS} connections, ${DURATION} s each, dist ${DIST}`);
   const verdicts = [];
   try {
-    for (const [key, name, apiPaths, barePaths] of cases()) {
-      const bare = await measure(autocannon, child, side(origin(s.bare), barePaths, {}), `${name} (bare)`);
-      const same = await measure(autocannon, child, side(origin(s.same), key === 'ceiling' ? barcodeApi : apiPaths, auth), `${name} (same work)`);
-      const full = await measure(autocannon, child, side(apiOrigin, apiPaths, auth), name);
+    const sidesOf = ([key, , apiPaths, barePaths]) => [
+      side(origin(s.bare), barePaths, {}),
+      side(origin(s.same), key === 'ceiling' ? barcodeApi : apiPaths, auth),
+      side(apiOrigin, apiPaths, auth),
+    ];
+    await warmUp(autocannon, sidesOf(cases()[0]));
+    for (const c of cases()) {
+      const [key, name] = c;
+      const sides = sidesOf(c);
+      const bare = await measure(autocannon, child, sides[0], `${name} (bare)`);
+      const same = await measure(autocannon, child, sides[1], `${name} (same work)`);
+      const full = await measure(autocannon, child, sides[2], name);
       printRow(name, { full, bare, same }, { bare: 'bare mysql2 query', bareShort: 'bare query', same: 'bare Express, same work' });
       if (key === 'barcode' || key === 'prefix') verdicts.push(verdict(name, full, same, { min: 0.6, against: 'same work' }));
       if (key === 'items' || key === 'later') verdicts.push(verdict(name, full, bare, { min: 0.5, against: 'the bare prefix lookup' }));

@@ -18,7 +18,7 @@ const { randomUUID } = require('node:crypto');
 const { join } = require('node:path');
 const { runAs } = require('./run-as');
 const { answerCpu } = require('./server-cpu');
-const { DIST, DURATION, built, limiterStoreOf, bareAccess, listen, call, measure, printRow, verdict, startServer, stopServer } = require('./same-work');
+const { DIST, DURATION, built, limiterStoreOf, bareAccess, listen, call, measure, warmUp, printRow, verdict, startServer, stopServer } = require('./same-work');
 
 const DB = process.env.BENCH_DB ?? 'pos_bench_checkout';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -241,10 +241,12 @@ async function main() {
     requests: [{ setupRequest: (r) => ({ ...r, body: JSON.stringify(checkoutBody(s.items, s.total)) }) }],
   });
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${s.token}` };
+  const sides = [post(`http://127.0.0.1:${s.bare}/`, {}), post(`http://127.0.0.1:${s.same}/pos/checkout`, headers), post(`${s.base}/pos/checkout`, headers)];
   try {
-    const bare = await measure(autocannon, child, post(`http://127.0.0.1:${s.bare}/`, {}));
-    const same = await measure(autocannon, child, post(`http://127.0.0.1:${s.same}/pos/checkout`, headers));
-    const full = await measure(autocannon, child, post(`${s.base}/pos/checkout`, headers));
+    await warmUp(autocannon, sides);
+    const bare = await measure(autocannon, child, sides[0]);
+    const same = await measure(autocannon, child, sides[1]);
+    const full = await measure(autocannon, child, sides[2]);
     console.log(`MySQL/MariaDB, 5-line cart, ${CONNECTIONS} connections, ${DURATION} s each, dist ${DIST}`);
     printRow('POST /pos/checkout', { full, bare, same }, { bare: 'bare mysql2 transaction', bareShort: 'bare transaction', same: 'bare Express, same work' });
     // The issue states this target against the bare transaction of the same writes.

@@ -18,7 +18,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { runAs } = require('./run-as');
 const { answerCpu } = require('./server-cpu');
-const { DIST, built, limiterStoreOf, bareAccess, listen, call, measure, printRow, verdict, startServer, stopServer } = require('./same-work');
+const { DIST, built, limiterStoreOf, bareAccess, listen, call, measure, warmUp, printRow, verdict, startServer, stopServer } = require('./same-work');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -241,9 +241,11 @@ async function main() {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
     connections: CONNECTIONS,
   });
+  const sides = [opts(`http://127.0.0.1:${s.same}/pricing/cart`), opts(`${s.base}/pricing/cart`)];
   try {
-    const same = await measure(autocannon, child, opts(`http://127.0.0.1:${s.same}/pricing/cart`));
-    const full = await measure(autocannon, child, opts(`${s.base}/pricing/cart`));
+    await warmUp(autocannon, sides);
+    const same = await measure(autocannon, child, sides[0]);
+    const full = await measure(autocannon, child, sides[1]);
     const engineUs = 1e6 / inproc.full;
     console.log(`POST /pricing/cart (50 lines, 200 rules, 20 bundles), ${CONNECTIONS} connections, ${DURATION} s each`);
     printRow('POST /pricing/cart', { full, same }, { same: 'bare Express, same work' });

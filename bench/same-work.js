@@ -10,7 +10,7 @@
  */
 const { createHash } = require('node:crypto');
 const { join, resolve } = require('node:path');
-const { cpuOf, cpuPerRequest } = require('./server-cpu');
+const { cpuAtRest, cpuOf, cpuPerRequest } = require('./server-cpu');
 
 /** The dist directory every require of the built service goes through (default <repo>/dist). */
 const DIST = resolve(process.env.BENCH_DIST ?? join(__dirname, '..', 'dist'));
@@ -121,6 +121,15 @@ async function measure(autocannon, child, opts, label) {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu };
 }
 
+/**
+ * A first pass over every side before any is measured: the first traffic a fresh server child
+ * sees pays for its start (the heap's first major collections, code not yet optimised), which
+ * would otherwise be charged to whichever side is measured first.
+ */
+async function warmUp(autocannon, sides) {
+  for (const opts of sides) await autocannon({ ...opts, duration: 2 });
+}
+
 const pct = (a, b) => `${((a / b) * 100).toFixed(1)}%`;
 const times = (a, b) => `${(a / Math.max(b, 1e-9)).toFixed(2)}x`;
 
@@ -170,13 +179,22 @@ function serverExecArgv() {
   return process.execArgv;
 }
 
-/** Forks `file serve` and resolves to its first message (the ports and tokens). */
+/**
+ * Forks `file serve` and resolves to its first message (the ports and tokens) once the child has
+ * settled (a second), printing its CPU at rest (its background, counted in every side's CPU per
+ * request).
+ */
 function startServer(file) {
   const { fork } = require('node:child_process');
   const child = fork(file, ['serve'], { execArgv: serverExecArgv(), stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const ready = new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  }).then(async (message) => {
+    await cpuAtRest(child); // the tail of its start (JIT, caches filling): about 0.25 s CPU in the first second
+    const rest = await cpuAtRest(child);
+    console.log(`server child at rest: ${rest.toFixed(0)} us CPU per second (its background; included in each side's CPU per request)`);
+    return message;
   });
   return { child, ready };
 }
@@ -200,6 +218,7 @@ module.exports = {
   listen,
   call,
   measure,
+  warmUp,
   printRow,
   verdict,
   startServer,

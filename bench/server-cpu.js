@@ -27,4 +27,18 @@ function cpuOf(child) {
 /** Microseconds of server CPU (user + system) per request between two `cpuOf` readings. */
 const cpuPerRequest = (before, after, requests) => (after.user - before.user + after.system - before.system) / Math.max(1, requests);
 
-module.exports = { answerCpu, cpuOf, cpuPerRequest };
+/**
+ * The server's CPU at rest, microseconds per second over `ms` with no traffic: its background
+ * (pollers, timers, GC) is counted in every side's CPU per request, more so at low rates, so the
+ * benches print it once next to their figures.
+ */
+async function cpuAtRest(child, ms = 1000) {
+  const before = await cpuOf(child);
+  const started = process.hrtime.bigint();
+  await new Promise((r) => setTimeout(r, ms));
+  const after = await cpuOf(child);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return (after.user - before.user + after.system - before.system) / seconds;
+}
+
+module.exports = { answerCpu, cpuOf, cpuPerRequest, cpuAtRest };
