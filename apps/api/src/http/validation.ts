@@ -1,9 +1,11 @@
 import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage } from 'class-validator';
 import { FieldErrors, ValidationFailedError } from '@pos/kernel';
 import { arrayShapeOf } from './validators';
 import { aliasesOf, renameErrorFields, sameJson, UNKNOWN_FIELD_MESSAGE } from './body-names';
 import { cacheValidationMetadata } from './validation-metadata-cache';
+import { ValidationPlans } from './validation-plan';
 
 const REQUIRED_CONSTRAINTS = new Set(['isDefined', 'isNotEmpty', 'arrayNotEmpty']);
 /** When the type is wrong, range/length messages about the same value are noise. */
@@ -26,6 +28,8 @@ type Dto = new () => object;
  */
 @Injectable()
 export class AppValidationPipe extends ValidationPipe {
+  private readonly plans = new ValidationPlans();
+
   constructor() {
     cacheValidationMetadata();
     super({
@@ -53,6 +57,8 @@ export class AppValidationPipe extends ValidationPipe {
       const ctx: Preflight = { errors: {}, renamed: new Map(), refuseUnknown: metadata.type === 'body' };
       const trimmed = preflight(value as Record<string, unknown>, dto, '', ctx);
       if (Object.keys(ctx.errors).length) throw new ValidationFailedError(capErrors(ctx.errors));
+      const valid = metadata.type === 'body' ? this.validBody(trimmed, dto) : undefined;
+      if (valid) return valid;
       try {
         return await super.transform(trimmed, metadata);
       } catch (error) {
@@ -62,6 +68,19 @@ export class AppValidationPipe extends ValidationPipe {
       }
     }
     return super.transform(value ?? {}, metadata);
+  }
+
+  /**
+   * A JSON body through class-transformer and the DTO's validation plan (validation-plan.ts), as
+   * ValidationPipe.transform takes it: the instance when the plan finds it valid, else undefined
+   * (ValidationPipe then runs class-validator, whose errors make the 422). A JSON body holds no
+   * binary values (body-parsing.ts accepts JSON only).
+   */
+  private validBody(value: Record<string, unknown>, dto: Dto): object | undefined {
+    this.closeArrayGaps(value);
+    this.stripProtoKeys(value);
+    const entity = plainToInstance(dto, value, this.transformOptions) as object;
+    return entity.constructor === dto && this.plans.validate(entity) ? entity : undefined;
   }
 }
 

@@ -1,0 +1,101 @@
+import fc from 'fast-check';
+import { plainToInstance, Type } from 'class-transformer';
+import { Allow, getMetadataStorage, IsArray, IsInt, Min, validate, ValidateIf, ValidateNested } from 'class-validator';
+import { CheckoutDto } from '../sales/sales.dto';
+import { CalculateDto, CreateRuleDto, PricingCartDto, PricingValidateDto } from '../pricing/pricing.dto';
+import { arrayShapeOf } from './validators';
+import { ValidationPlans } from './validation-plan';
+import { cacheValidationMetadata } from './validation-metadata-cache';
+
+type Dto = new () => object;
+
+/** The pipe's class-validator options (validation.ts). */
+const OPTIONS = { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: true } };
+
+const keysOf = (dto: Dto) => [...new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((m) => m.propertyName))];
+
+/** Any JSON value a client may send in a field: right, wrong, null, nested. */
+const scalar = fc.oneof(
+  fc.integer({ min: -5, max: 200 }),
+  fc.double({ min: -10, max: 1000, noNaN: true }),
+  fc.constantFrom('1', '2.5', '12abc', '', ' x ', 'percent', 'amount', 'card', 'cash', '2026-11-18', 'true', '0'),
+  fc.boolean(),
+  fc.constant(null),
+);
+const loose = fc.oneof({ weight: 6, arbitrary: scalar }, { weight: 1, arbitrary: fc.array(scalar, { maxLength: 3 }) }, { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 3 }), scalar, { maxKeys: 2 }) });
+
+/** A body for `dto`: each field left out, or any value; an array field gets bodies of its element class. */
+function bodyOf(dto: Dto, depth = 0): fc.Arbitrary<Record<string, unknown>> {
+  const fields: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const key of keysOf(dto)) {
+    const nested = arrayShapeOf(dto, key)?.nested?.();
+    const value = nested && depth < 2 ? fc.oneof({ weight: 4, arbitrary: fc.array(bodyOf(nested, depth + 1), { maxLength: 4 }) }, { weight: 1, arbitrary: loose }) : loose;
+    fields[key] = fc.option(value, { nil: undefined, freq: 3 });
+  }
+  return fc.record(fields, { requiredKeys: [] }).map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>);
+}
+
+class Inner {
+  @IsInt() @Min(1) n!: number;
+}
+class Conditional {
+  @ValidateIf((o: Conditional) => o.kind === 'a') @IsInt() a?: number;
+  @Allow() kind?: string;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => Inner) inners!: Inner[];
+  @ValidateNested() @Type(() => Inner) one?: Inner;
+}
+
+describe('ValidationPlans', () => {
+  beforeAll(() => cacheValidationMetadata());
+  const plans = new ValidationPlans();
+
+  /** The plan's verdict and class-validator's, over copies of one body; and what each left of the instance. */
+  async function both(dto: Dto, body: unknown) {
+    const mine = plainToInstance(dto, structuredClone(body)) as object;
+    const theirs = plainToInstance(dto, structuredClone(body)) as object;
+    const verdict = plans.validate(mine);
+    const errors = await validate(theirs, OPTIONS);
+    return { verdict, errors, mine, theirs };
+  }
+
+  it.each([PricingCartDto, PricingValidateDto, CalculateDto, CreateRuleDto, CheckoutDto] as Dto[])(
+    '%p: valid exactly when class-validator finds no error, and stripped as it strips',
+    async (dto) => {
+      await fc.assert(
+        fc.asyncProperty(bodyOf(dto), async (body) => {
+          const { verdict, errors, mine, theirs } = await both(dto, body);
+          expect(verdict).toBe(errors.length === 0);
+          if (verdict) expect(mine).toStrictEqual(theirs);
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
+
+  it('a 50-line pricing cart is valid by the plan, as by class-validator', async () => {
+    const body = { items: Array.from({ length: 50 }, (_, i) => ({ id: 1 + (i % 31), qty: 1 + (i % 6) })), cart_discount_type: 'percent', cart_discount_value: 5 };
+    const { verdict, errors, mine, theirs } = await both(PricingCartDto, body);
+    expect(errors).toEqual([]);
+    expect(verdict).toBe(true);
+    expect(mine).toStrictEqual(theirs);
+  });
+
+  it('follows conditions, nested objects and arrays, and strips what has no rule', async () => {
+    const cases: [unknown, boolean][] = [
+      [{ kind: 'b', a: 'x', inners: [{ n: 1 }], one: { n: 2 } }, true],
+      [{ kind: 'a', a: 'x', inners: [] }, false],
+      [{ kind: 'a', a: 3, inners: [{ n: 0 }] }, false],
+      [{ kind: 'c', inners: [{ n: 1 }, undefined] }, true],
+      [{ inners: [{ n: 1 }], one: null }, false],
+      [{ inners: [{ n: 1, extra: 1 }], one: { n: 1, extra: true } }, true],
+      [{ inners: [1] }, false],
+      [{ inners: [{ n: 1 }], one: 5 }, false],
+      [{ inners: 'x' }, false],
+    ];
+    for (const [body, valid] of cases) {
+      const { verdict, errors, mine, theirs } = await both(Conditional, body);
+      expect({ body, verdict, valid: errors.length === 0 }).toEqual({ body, verdict: valid, valid });
+      if (valid) expect(mine).toStrictEqual(theirs);
+    }
+  });
+});
