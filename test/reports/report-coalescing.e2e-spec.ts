@@ -17,10 +17,10 @@ describe('Report request coalescing', () => {
     const original = runner.run.bind(runner);
     calls = [];
     // A slow computation, so requests overlap whatever the machine's speed.
-    jest.spyOn(runner, 'run').mockImplementation(async (report, p, f, id) => {
-      calls.push(JSON.stringify({ report: report.route, stores: p.stores, f }));
+    jest.spyOn(runner, 'run').mockImplementation(async (report, p, f, id, rows) => {
+      calls.push(JSON.stringify({ report: report.route, stores: p.stores, f, rows }));
       await new Promise((r) => setTimeout(r, 600));
-      return original(report, p, f, id);
+      return original(report, p, f, id, rows);
     });
   });
   afterAll(async () => {
@@ -52,7 +52,7 @@ describe('Report request coalescing', () => {
     expect(new Date(second.body.meta.generated_at).getTime()).toBeGreaterThanOrEqual(new Date(first.body.meta.generated_at).getTime());
   });
 
-  it('other filters, or callers who see other stores, are computed on their own', async () => {
+  it('other filters, another page of rows, or callers who see other stores, are computed on their own', async () => {
     const admin = await login(t, DEMO.admin);
     const scoped = await request(t.http)
       .post('/api/v1/api-applications')
@@ -65,9 +65,10 @@ describe('Report request coalescing', () => {
         .send({ name: 'r', abilities: ['integration:read'] })
     ).body.data.token as string;
     calls.length = 0;
-    const [all, storeOne, scopedAll] = await Promise.all([get(token), get(token, { store_id: 1 }), get(downtown)]);
-    expect(calls).toHaveLength(3);
-    expect([all.status, storeOne.status, scopedAll.status]).toEqual([200, 200, 200]);
+    const [all, storeOne, scopedAll, onePerPage] = await Promise.all([get(token), get(token, { store_id: 1 }), get(downtown), get(token, { per_page: 1 })]);
+    expect(calls).toHaveLength(4);
+    expect([all.status, storeOne.status, scopedAll.status, onePerPage.status]).toEqual([200, 200, 200, 200]);
+    expect([all.body.meta.rows.per_page, onePerPage.body.meta.rows.per_page]).toEqual([500, 1]);
     expect(scopedAll.body.meta.filters.time_zone).toBe('America/New_York');
     expect(all.body.meta.filters.time_zone).toBe('UTC');
   });

@@ -89,6 +89,19 @@ describe('Report registry', () => {
     expect(rows.required).toEqual([...definition.columns]);
     for (const row of data.rows)
       for (const [key, value] of Object.entries(row)) expect({ key, value, fits: fits(value, rows.properties[key]) }).toEqual({ key, value, fits: true });
+    // Every report pages its rows: meta.rows says which page (500 by default) and how many in all.
+    const all = data.rows.length;
+    expect(res.body.meta.rows).toEqual({ current_page: 1, per_page: 500, total: all, last_page: Math.max(1, Math.ceil(all / 500)) });
+    const meta = (schema as { properties: { meta: { required: string[]; properties: { rows: { required: string[] } } } } }).properties.meta;
+    expect(meta.required).toContain('rows');
+    expect(meta.properties.rows.required).toEqual(['current_page', 'last_page', 'per_page', 'total']);
+    const second = await api().get(`/api/v1/integration/reports/${path}`).set(bearer(token)).query({ page: 2, per_page: 1 });
+    expect(second.status).toBe(200);
+    expect(second.body.meta.rows).toEqual({ current_page: 2, per_page: 1, total: all, last_page: Math.max(1, all) });
+    expect(second.body.data.rows).toEqual(data.rows.slice(1, 2));
+    const { rows: _rows, ...rest } = second.body.data as Payload;
+    const { rows: _all, ...whole } = data;
+    expect(rest).toEqual(whole);
   });
 
   it('by-store charts of revenue and profit show the stores that sold, not every store at 0', async () => {

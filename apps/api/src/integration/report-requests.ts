@@ -1,11 +1,16 @@
 import type { Principal } from '@pos/identity';
-import type { ReportFilters, ReportResult } from '@pos/integration';
+import { REPORT_ROWS, ReportFilters, ReportResult, RowsPage } from '@pos/integration';
 import { SerializedJson } from '../http/envelope';
 import type { ReportQuery } from './reports.dto';
 
 /** The use case's filters from a report's query. */
 export function reportFilters(q: ReportQuery): ReportFilters {
   return { dateFrom: q.date_from, dateTo: q.date_to, storeId: q.store_id, warehouseId: q.warehouse_id };
+}
+
+/** The page of rows a report's query asks for (validated by ReportQuery: per_page over the maximum is 422). */
+export function reportRows(q: ReportQuery): RowsPage {
+  return { page: q.page ?? 1, perPage: q.per_page ?? REPORT_ROWS.default };
 }
 
 /**
@@ -18,7 +23,7 @@ export function reportFilters(q: ReportQuery): ReportFilters {
  *
  * Two requests are identical when they ask the same report with the same filters and their
  * callers can see the same stores (what a report's figures depend on: the route's permission was
- * checked for each caller before it gets here).
+ * checked for each caller before it gets here), and the same page of rows.
  */
 const inFlight = new Map<string, Promise<SerializedJson>>();
 
@@ -30,7 +35,7 @@ export function sharedReport(
   extra: string | number = '',
 ): Promise<SerializedJson> {
   const stores = p.stores === 'all' ? 'all' : [...p.stores].sort((a, b) => a - b).join(',');
-  const key = `${report}|${extra}|${q.date_from ?? ''}|${q.date_to ?? ''}|${q.store_id ?? ''}|${q.warehouse_id ?? ''}|${stores}`;
+  const key = `${report}|${extra}|${q.date_from ?? ''}|${q.date_to ?? ''}|${q.store_id ?? ''}|${q.warehouse_id ?? ''}|${stores}|${q.page ?? 1}|${q.per_page ?? REPORT_ROWS.default}`;
   let running = inFlight.get(key);
   if (!running) {
     running = compute()

@@ -5,7 +5,7 @@ import { ReportDefinition, REPORTS, ReportRunner } from '@pos/integration';
 import { CurrentPrincipal } from '../access/policy.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { forAudience, INTEGRATION_REPORTS, ReportAudience, STAFF_REPORTS } from './report-audiences';
-import { reportFilters, sharedReport } from './report-requests';
+import { reportFilters, reportRows, sharedReport } from './report-requests';
 import { ReportQuery } from './reports.dto';
 import { ReportDocs } from './reports.openapi';
 
@@ -20,7 +20,7 @@ function mount(cls: { prototype: object }, audience: ReportAudience, report: Rep
   const proto = cls.prototype as Record<string, unknown>;
   const name = report.operation;
   const handler: Handler = function (p, q, id) {
-    return sharedReport(report.route, p, q, () => this.runner.run(report, p, reportFilters(q), id), id ?? '');
+    return sharedReport(report.route, p, q, () => this.runner.run(report, p, reportFilters(q), id, reportRows(q)), id ?? '');
   };
   // Guards and the route explorer find a handler's metadata by its name.
   Object.defineProperty(handler, 'name', { value: name });

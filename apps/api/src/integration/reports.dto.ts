@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { REPORT_ROWS } from '@pos/integration';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { OptionalInt } from '../http/validators';
 
@@ -24,4 +25,16 @@ export class ReportQuery {
 
   @OptionalInt({ description: 'Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it' })
   warehouse_id?: number;
+
+  @OptionalInt({ min: 1, max: 1_000_000, description: 'Page of `data.rows` (default 1); summary and charts are always over the whole period' })
+  @ApiPropertyOptional({ default: 1 })
+  page?: number;
+
+  @OptionalInt({
+    min: 1,
+    max: REPORT_ROWS.max,
+    description: `Rows per page of \`data.rows\` (default ${REPORT_ROWS.default}, at most ${REPORT_ROWS.max}: a larger value is 422, not clamped); \`meta.rows\` says the page and the total`,
+  })
+  @ApiPropertyOptional({ default: REPORT_ROWS.default })
+  per_page?: number;
 }

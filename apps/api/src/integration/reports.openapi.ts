@@ -74,7 +74,7 @@ export const REPORT_RESPONSE = {
     },
     meta: {
       type: 'object',
-      required: ['filters', 'generated_at', 'as_of'],
+      required: ['filters', 'generated_at', 'as_of', 'rows'],
       properties: {
         filters: {
           type: 'object',
@@ -95,6 +95,18 @@ export const REPORT_RESPONSE = {
             'Freshness: every sale, void, return and stock movement committed before this moment is counted (rollups are applied from a journal every ROLLUP_APPLY_INTERVAL_MS, 1 s by default); equals generated_at when nothing is pending',
         },
         note: { type: 'string', description: 'What moment a current-state report (stock, receivables) describes' },
+        rows: {
+          type: 'object',
+          required: ['current_page', 'last_page', 'per_page', 'total'],
+          description:
+            'The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period',
+          properties: {
+            current_page: { type: 'integer' },
+            last_page: { type: 'integer', description: 'At least 1 (a report with no rows has one empty page)' },
+            per_page: { type: 'integer' },
+            total: { type: 'integer', description: 'Rows of the report over the whole filtered period' },
+          },
+        },
       },
     },
   },
@@ -182,6 +194,7 @@ export const ReportDocs = (report: ReportDefinition) =>
     ApiUnprocessableEntityResponse({
       description:
         'Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, ' +
-        'store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403.',
+        'store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, ' +
+        'per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403.',
     }),
   );

@@ -13802,6 +13802,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -13924,6 +13928,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -13953,7 +13966,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -13993,6 +14006,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -14122,6 +14139,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -14169,7 +14195,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -14209,6 +14235,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -14376,6 +14406,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -14405,7 +14444,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -14445,6 +14484,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -14559,6 +14602,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -14588,7 +14640,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -14628,6 +14680,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -14745,6 +14801,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -14774,7 +14839,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -14814,6 +14879,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -14922,6 +14991,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -14951,7 +15029,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -14991,6 +15069,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -15105,6 +15187,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -15134,7 +15225,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -15174,6 +15265,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -15293,6 +15388,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -15322,7 +15426,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -15362,6 +15466,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -15463,6 +15571,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -15492,7 +15609,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -15532,6 +15649,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -15642,6 +15763,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -15671,7 +15801,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -15711,6 +15841,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -15833,6 +15967,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -15862,7 +16005,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -15902,6 +16045,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -16025,6 +16172,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -16054,7 +16210,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -16094,6 +16250,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -16208,6 +16368,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -16237,7 +16406,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -16277,6 +16446,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -16389,6 +16562,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -16418,7 +16600,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -16458,6 +16640,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -16573,6 +16759,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -16602,7 +16797,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -16642,6 +16837,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -16758,6 +16957,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -16787,7 +16995,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -16827,6 +17035,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -16949,6 +17161,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -16978,7 +17199,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -17018,6 +17239,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -17126,6 +17351,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -17155,7 +17389,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -17195,6 +17429,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -17303,6 +17541,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -17332,7 +17579,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -17372,6 +17619,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -17486,6 +17737,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -17515,7 +17775,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -17555,6 +17815,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -17673,6 +17937,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -17702,7 +17975,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -17742,6 +18015,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -17854,6 +18131,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -17883,7 +18169,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -17923,6 +18209,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -18053,6 +18343,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -18082,7 +18381,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -18122,6 +18421,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -18239,6 +18542,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -18268,7 +18580,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -18308,6 +18620,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -18417,6 +18733,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -18446,7 +18771,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -18486,6 +18811,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -18598,6 +18927,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -18627,7 +18965,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -18667,6 +19005,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -18783,6 +19125,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -18812,7 +19163,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -18852,6 +19203,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -18965,6 +19320,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -18994,7 +19358,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -19034,6 +19398,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -19155,6 +19523,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -19184,7 +19561,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -19224,6 +19601,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -19350,6 +19731,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -19379,7 +19769,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -19419,6 +19809,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -19544,6 +19938,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -19573,7 +19976,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -19613,6 +20016,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -19721,6 +20128,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -19750,7 +20166,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -21527,6 +21943,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -21649,6 +22069,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -21678,7 +22107,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -21718,6 +22147,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -21847,6 +22280,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -21894,7 +22336,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -21934,6 +22376,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -22101,6 +22547,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -22130,7 +22585,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -22170,6 +22625,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -22284,6 +22743,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -22313,7 +22781,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -22353,6 +22821,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -22470,6 +22942,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -22499,7 +22980,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -22539,6 +23020,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -22647,6 +23132,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -22676,7 +23170,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -22716,6 +23210,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -22830,6 +23328,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -22859,7 +23366,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -22899,6 +23406,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -23018,6 +23529,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -23047,7 +23567,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -23087,6 +23607,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -23188,6 +23712,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -23217,7 +23750,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -23257,6 +23790,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -23367,6 +23904,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -23396,7 +23942,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -23436,6 +23982,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -23558,6 +24108,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -23587,7 +24146,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -23627,6 +24186,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -23750,6 +24313,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -23779,7 +24351,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -23819,6 +24391,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -23933,6 +24509,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -23962,7 +24547,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -24002,6 +24587,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -24114,6 +24703,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -24143,7 +24741,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -24183,6 +24781,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -24298,6 +24900,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -24327,7 +24938,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -24367,6 +24978,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -24483,6 +25098,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -24512,7 +25136,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -24552,6 +25176,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -24674,6 +25302,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -24703,7 +25340,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -24743,6 +25380,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -24851,6 +25492,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -24880,7 +25530,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -24920,6 +25570,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -25028,6 +25682,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -25057,7 +25720,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -25097,6 +25760,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -25211,6 +25878,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -25240,7 +25916,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -25280,6 +25956,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -25398,6 +26078,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -25427,7 +26116,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -25467,6 +26156,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -25579,6 +26272,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -25608,7 +26310,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -25648,6 +26350,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -25778,6 +26484,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -25807,7 +26522,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -25847,6 +26562,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -25964,6 +26683,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -25993,7 +26721,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -26033,6 +26761,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -26142,6 +26874,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -26171,7 +26912,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -26211,6 +26952,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -26323,6 +27068,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -26352,7 +27106,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -26392,6 +27146,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -26508,6 +27266,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -26537,7 +27304,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -26577,6 +27344,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -26690,6 +27461,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -26719,7 +27499,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -26759,6 +27539,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -26880,6 +27664,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -26909,7 +27702,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -26949,6 +27742,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -27075,6 +27872,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -27104,7 +27910,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -27144,6 +27950,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -27269,6 +28079,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -27298,7 +28117,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -27338,6 +28157,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -27446,6 +28269,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -27475,7 +28307,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. A query parameter the operation does not list is refused: `errors.<param>: ["Unknown query parameter."]`. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -32392,6 +33224,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -32514,6 +33350,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -32543,7 +33388,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -32583,6 +33428,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -32712,6 +33561,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -32759,7 +33617,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -32799,6 +33657,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -32966,6 +33828,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -32995,7 +33866,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -33035,6 +33906,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -33149,6 +34024,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -33178,7 +34062,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -33218,6 +34102,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -33335,6 +34223,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -33364,7 +34261,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -33404,6 +34301,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -33512,6 +34413,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -33541,7 +34451,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -33581,6 +34491,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -33695,6 +34609,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -33724,7 +34647,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -33764,6 +34687,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -33883,6 +34810,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -33912,7 +34848,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -33952,6 +34888,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -34053,6 +34993,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -34082,7 +35031,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -34122,6 +35071,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -34232,6 +35185,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -34261,7 +35223,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -34301,6 +35263,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -34423,6 +35389,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -34452,7 +35427,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -34492,6 +35467,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -34615,6 +35594,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -34644,7 +35632,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -34684,6 +35672,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -34798,6 +35790,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -34827,7 +35828,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -34867,6 +35868,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -34979,6 +35984,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -35008,7 +36022,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -35048,6 +36062,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -35163,6 +36181,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -35192,7 +36219,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -35232,6 +36259,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -35348,6 +36379,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -35377,7 +36417,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -35417,6 +36457,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -35539,6 +36583,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -35568,7 +36621,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -35608,6 +36661,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -35716,6 +36773,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -35745,7 +36811,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -35785,6 +36851,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -35893,6 +36963,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -35922,7 +37001,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -35962,6 +37041,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -36076,6 +37159,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -36105,7 +37197,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -36145,6 +37237,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -36263,6 +37359,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -36292,7 +37397,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -36332,6 +37437,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -36444,6 +37553,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -36473,7 +37591,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -36513,6 +37631,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -36643,6 +37765,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -36672,7 +37803,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -36712,6 +37843,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -36829,6 +37964,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -36858,7 +38002,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -36898,6 +38042,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -37007,6 +38155,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -37036,7 +38193,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -37076,6 +38233,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -37188,6 +38349,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -37217,7 +38387,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -37257,6 +38427,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -37373,6 +38547,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -37402,7 +38585,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -37442,6 +38625,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -37555,6 +38742,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -37584,7 +38780,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -37624,6 +38820,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -37745,6 +38945,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -37774,7 +38983,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -37814,6 +39023,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -37940,6 +39153,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -37969,7 +39191,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -38009,6 +39231,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -38134,6 +39360,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -38163,7 +39398,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -38203,6 +39438,10 @@ export interface operations {
         store_id?: number;
         /** @description Only this warehouse (it must serve store_id when both are given); sale-level figures count sales whose every line left it */
         warehouse_id?: number;
+        /** @description Page of `data.rows` (default 1); summary and charts are always over the whole period */
+        page?: number;
+        /** @description Rows per page of `data.rows` (default 500, at most 1000: a larger value is 422, not clamped); `meta.rows` says the page and the total */
+        per_page?: number;
       };
       header?: {
         /** @description The ETag of an answer you kept: 304 with no body while the answer is unchanged */
@@ -38311,6 +39550,15 @@ export interface operations {
               as_of: string;
               /** @description What moment a current-state report (stock, receivables) describes */
               note?: string;
+              /** @description The page of `data.rows` answered (`page`, `per_page`), named as the pagination meta of lists (contract 2.2); `summary` and `charts` are over every row of the period */
+              rows: {
+                current_page: number;
+                /** @description At least 1 (a report with no rows has one empty page) */
+                last_page: number;
+                per_page: number;
+                /** @description Rows of the report over the whole filtered period */
+                total: number;
+              };
             };
           };
         };
@@ -38340,7 +39588,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id. A store or warehouse of another store is 403. */
+      /** @description Validation failed (errors keyed by field): date_from / date_to not a real YYYY-MM-DD date, date_from after date_to, a range over 366 days, store_id or warehouse_id not a positive integer or unknown, warehouse_id not serving store_id, page not an integer from 1 to 1,000,000, per_page not an integer from 1 to 1,000. A store or warehouse of another store is 403. */
       422: {
         headers: {
           [name: string]: unknown;

@@ -54,6 +54,15 @@ export interface ReportPayload {
   charts: Chart[];
 }
 
+/** Which rows a report answered (the pagination meta of list answers, contract 2.2, for `data.rows`). */
+export interface ReportRowsMeta {
+  current_page: number;
+  last_page: number;
+  per_page: number;
+  /** Rows over the whole filtered period (summary and charts are always over all of them). */
+  total: number;
+}
+
 export interface ReportMeta {
   filters: {
     date_from: string;
@@ -68,6 +77,8 @@ export interface ReportMeta {
   as_of: string;
   /** Reports of current stock or receivables state say what moment they describe. */
   note?: string;
+  /** The page of `data.rows` answered (the runner sets it on every report). */
+  rows?: ReportRowsMeta;
 }
 
 export interface ReportResult {

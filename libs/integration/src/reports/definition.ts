@@ -6,6 +6,15 @@ import type { Chart, ReportResult, ReportRow, SummaryFigure } from '../domain/re
 import type { Money, ReportKit } from '../application/report-kit';
 import type { ReportFilters, ReportScope } from '../application/report-scope';
 
+/** The page of a report's rows asked for (`page`, `per_page`); summary and charts ignore it. */
+export interface RowsPage {
+  page: number;
+  perPage: number;
+}
+
+/** Rows per page of a report: 500 unless asked, at most 1,000 (a larger per_page is 422, not clamped). */
+export const REPORT_ROWS = { default: 500, max: 1000 } as const;
+
 /** What a report's `build` is given: the request's resolved scope, money in its currencies, the shared plumbing. */
 export interface ReportContext {
   principal: Principal;
@@ -14,6 +23,12 @@ export interface ReportContext {
   /** Money in the scope's currencies (a report in another currency asks `kit.money`). */
   money: Money;
   kit: ReportKit;
+  /**
+   * The page of rows the caller asked for. The runner slices `rows` to it, so a report returns
+   * all its rows; one that can skip building the rows off the page may, if it still says how
+   * many there are (it never does today).
+   */
+  rows: RowsPage;
   /** The route parameter of a report about one thing (`cashier/:cashier`: the user id). */
   param?: number;
   /** A provider of the integration module (the readers a `compute` report needs). */

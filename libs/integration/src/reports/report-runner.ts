@@ -1,15 +1,16 @@
 import { Abstract, Injectable, Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Principal } from '@pos/identity';
+import { Page } from '@pos/kernel';
 import { reportResult, ReportKit } from '../application/report-kit';
 import { ReportFilters, ReportScopeResolver } from '../application/report-scope';
 import type { ReportResult } from '../domain/report-payload';
-import type { ReportContext, ReportDefinition } from './definition';
+import { REPORT_ROWS, ReportContext, ReportDefinition, RowsPage } from './definition';
 
 /**
  * Runs a report definition for a caller: resolves and checks the scope once (403/422 as
  * report-scope.ts says), gives the definition its context, and wraps what it makes with the
- * columns (labelled from the metric catalogue) and meta.
+ * columns (labelled from the metric catalogue) and meta; then answers the page of rows asked for.
  */
 @Injectable()
 export class ReportRunner {
@@ -19,7 +20,13 @@ export class ReportRunner {
     private readonly modules: ModuleRef,
   ) {}
 
-  async run(definition: ReportDefinition, principal: Principal, filters: ReportFilters, param?: number): Promise<ReportResult> {
+  async run(
+    definition: ReportDefinition,
+    principal: Principal,
+    filters: ReportFilters,
+    param?: number,
+    rows: RowsPage = { page: 1, perPage: REPORT_ROWS.default },
+  ): Promise<ReportResult> {
     const scope = await this.scopes.resolve(principal, filters);
     const ctx: ReportContext = {
       principal,
@@ -27,11 +34,27 @@ export class ReportRunner {
       scope,
       money: await this.kit.money(scope.currencies),
       kit: this.kit,
+      rows,
       param,
       use: <T>(type: Type<T> | Abstract<T>) => this.modules.get(type, { strict: false }),
     };
     const made = await definition.build(ctx);
-    if ('data' in made) return made;
-    return reportResult(scope, made.summary, made.rows, made.charts, made.note);
+    return pageOfRows('data' in made ? made : reportResult(scope, made.summary, made.rows, made.charts, made.note), rows);
   }
+}
+
+/**
+ * The report with only the asked page of its rows, in the report's order (a ranking is ranked
+ * before it is paged), and `meta.rows` saying which page it is and how many rows there are.
+ * Summary, charts and columns stay those of every row of the period.
+ */
+export function pageOfRows(result: ReportResult, asked: RowsPage): ReportResult {
+  const all = result.data.rows;
+  const start = (asked.page - 1) * asked.perPage;
+  const rows = start === 0 && all.length <= asked.perPage ? all : all.slice(start, start + asked.perPage);
+  const page = new Page(rows, all.length, asked.page, asked.perPage);
+  return {
+    data: { ...result.data, rows },
+    meta: { ...result.meta, rows: { current_page: page.page, last_page: page.lastPage, per_page: page.perPage, total: page.total } },
+  };
 }
