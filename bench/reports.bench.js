@@ -12,9 +12,13 @@
  * and their meta.total is checked against COUNT(*). Ends with one line:
  *   reports worst p95: 30d N ms, 1y M ms; feed p99: first A ms, deep B ms
  * BENCH_ONLY=feeds (or a comma list of report names) measures only those.
+ * BENCH_DIST=<dir> runs that build (default <repo>/dist), e.g. an older worktree's dist for a before/after.
  */
 const { execFileSync, fork } = require('node:child_process');
 const http = require('node:http');
+const path = require('node:path');
+
+const DIST = path.resolve(process.env.BENCH_DIST ?? path.join(__dirname, '..', 'dist'));
 
 const DB = process.env.BENCH_DB ?? 'pos_bench_reports';
 const SALES = Number(process.env.BENCH_SALES ?? 1_000_000);
@@ -92,7 +96,7 @@ const PERMISSIONS = [
 
 const cli = (...args) =>
   JSON.parse(
-    execFileSync('node', ['--max-old-space-size=8192', 'dist/apps/cli/src/main.js', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] }).toString(),
+    execFileSync('node', ['--max-old-space-size=8192', path.join(DIST, 'apps/cli/src/main.js'), ...args], { env, cwd: path.dirname(DIST), stdio: ['ignore', 'pipe', 'inherit'] }).toString(),
   );
 
 async function prepare() {
@@ -128,7 +132,8 @@ async function prepare() {
 
 function startApi() {
   return new Promise((resolve, reject) => {
-    const child = fork('dist/apps/api/src/main.js', [], {
+    const child = fork(path.join(DIST, 'apps/api/src/main.js'), [], {
+      cwd: path.dirname(DIST),
       env: {
         ...env,
         PORT: String(PORT),
@@ -208,7 +213,7 @@ const fmt = (v) => v.toFixed(1).padStart(7);
 
 async function main() {
   const { token, sales, voided, cashierId } = await prepare();
-  console.log(`database ${DB}: ${sales} sales (${voided} voided); ${CONNECTIONS} connections, ${DURATION} s per run`);
+  console.log(`database ${DB}: ${sales} sales (${voided} voided); ${CONNECTIONS} connections, ${DURATION} s per run; build ${DIST}`);
   const api = await startApi();
   try {
     const today = new Date();
