@@ -39,11 +39,11 @@ function wordHead(q: string): { head: string | null; nameCheck: boolean } {
   return { head: term ? chars.slice(0, WORD_TAIL_LENGTH).join('') : null, nameCheck: chars.length > WORD_TAIL_LENGTH };
 }
 
-/** A range of the word index: tails starting with `head`. */
-function tailRange(d: SearchDialect, head: string): Statement {
+/** A range of the word index (alias `w`): tails starting with `head`. */
+function tailRange(d: SearchDialect, head: string, w = 'w'): Statement {
   return d.sqlite
-    ? { sql: 'w.tail >= ? AND w.tail < ?', params: [head, head + '\u{10FFFF}'] }
-    : { sql: `w.tail LIKE ?${d.esc}`, params: [d.like(head, 'prefix')] };
+    ? { sql: `${w}.tail >= ? AND ${w}.tail < ?`, params: [head, head + '\u{10FFFF}'] }
+    : { sql: `${w}.tail LIKE ?${d.esc}`, params: [d.like(head, 'prefix')] };
 }
 
 /** SKUs starting with q: MySQL's case-insensitive unique index, SQLite's index on lower(sku). */
@@ -78,57 +78,100 @@ export function matchingIds(d: SearchDialect, q: string, withBarcode: boolean): 
   return { sql: parts.join(' UNION '), params, nameCheck };
 }
 
-/**
- * The live items matching a search term with the filters of a list, as (item_id, name) rows:
- * the word branch reads the word index alone (it carries the name and active flag: a covering
- * range read), the SKU and barcode branches their own indexes and items by key. A UNION, so an
- * item found twice (two word starts, or a word and its SKU) counts once; sorting it by (name,
- * item_id) sorts as the items' own name column does (the word rows' name has its collation).
- * Only a category filter joins the word rows to items (the category is not carried).
- */
-export function matchingNames(d: SearchDialect, q: string, filter: { isActive?: boolean; categoryId?: number }): Statement {
+type ListFilter = { isActive?: boolean; categoryId?: number };
+
+/** The three sources of a list search, each a statement over its own index with the list's filters. */
+function sources(d: SearchDialect, q: string, filter: ListFilter) {
   const { head, nameCheck } = wordHead(q);
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  const itemFilter = (alias: string) => {
+  const join = d.sqlite ? 'CROSS JOIN' : 'STRAIGHT_JOIN';
+  const items = (alias: string): Statement => {
     const sql = [`${alias}.deleted_at IS NULL`];
-    const p: unknown[] = [];
+    const params: unknown[] = [];
     if (filter.isActive !== undefined) {
       sql.push(`${alias}.is_active = ?`);
-      p.push(filter.isActive ? 1 : 0);
+      params.push(filter.isActive ? 1 : 0);
     }
     if (filter.categoryId !== undefined) {
       sql.push(`${alias}.category_id = ?`);
-      p.push(filter.categoryId);
+      params.push(filter.categoryId);
     }
-    return { sql: sql.join(' AND '), params: p };
+    return { sql: sql.join(' AND '), params };
   };
-  if (head) {
-    const r = tailRange(d, head);
+  /** Word rows of live items matching (`w` the alias), or null when the term has no word. Only a category filter joins items. */
+  const words = (w: string): { from: string; where: Statement } | null => {
+    if (!head) return null;
+    const r = tailRange(d, head, w);
     const where = [r.sql];
-    params.push(...r.params);
+    const params = [...r.params];
     if (filter.isActive !== undefined) {
-      where.push('w.is_active = ?');
+      where.push(`${w}.is_active = ?`);
       params.push(filter.isActive ? 1 : 0);
     }
     if (nameCheck) {
-      where.push(`w.name LIKE ?${d.esc}`);
+      where.push(`${w}.name LIKE ?${d.esc}`);
       params.push(d.like(q, 'contains'));
     }
-    let from = 'item_name_words w';
+    let from = `item_name_words ${w}`;
     if (filter.categoryId !== undefined) {
-      from += ` ${d.sqlite ? 'CROSS JOIN' : 'STRAIGHT_JOIN'} items c ON c.id = w.item_id`;
-      where.push('c.category_id = ?');
+      from += ` ${join} items ${w}c ON ${w}c.id = ${w}.item_id`;
+      where.push(`${w}c.category_id = ?`);
       params.push(filter.categoryId);
     }
-    parts.push(`SELECT w.item_id, w.name FROM ${from} WHERE ${where.join(' AND ')}`);
-  }
-  const s = skuRange(d, q, 's');
-  const sf = itemFilter('s');
-  parts.push(`SELECT s.id AS item_id, s.name FROM items s WHERE ${s.sql} AND ${sf.sql}`);
-  params.push(...s.params, ...sf.params);
-  const bf = itemFilter('bi');
-  parts.push(`SELECT b.item_id, bi.name FROM item_barcodes b ${d.sqlite ? 'CROSS JOIN' : 'STRAIGHT_JOIN'} items bi ON bi.id = b.item_id WHERE b.barcode = ? AND ${bf.sql}`);
-  params.push(q, ...bf.params);
-  return { sql: parts.join(' UNION '), params };
+    return { from, where: { sql: where.join(' AND '), params } };
+  };
+  return { words, items, sku: (alias: string) => skuRange(d, q, alias), join };
+}
+
+/**
+ * The first `limit` matches of each source of a list search (word index, SKU, barcode) in (name,
+ * id) order, each with its item's row (`it.*`) and `src` (0 words, 1 SKU, 2 barcode), and the
+ * exact total as `total_count` on every row; sorted by (name, id) here. The word branch is a
+ * range of the word index alone (it carries the name and active flag), sorted by a LIMIT sort;
+ * only its first `limit` rows meet items. An item with several matching word starts comes once
+ * per start (adjacent: the caller keeps one); an item found by several sources likewise.
+ */
+export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limit: number): Statement {
+  const src = sources(d, q, filter);
+  const w = src.words('w');
+  const sku = src.sku('s');
+  const si = src.items('s');
+  const bi = src.items('bi');
+  const branches: Statement[] = [];
+  if (w) branches.push({ sql: `SELECT 0 AS src, w.item_id, w.name FROM ${w.from} WHERE ${w.where.sql} ORDER BY w.name, w.item_id LIMIT ${limit}`, params: w.where.params });
+  branches.push({ sql: `SELECT 1 AS src, s.id AS item_id, s.name FROM items s WHERE ${sku.sql} AND ${si.sql} ORDER BY s.name, s.id LIMIT ${limit}`, params: [...sku.params, ...si.params] });
+  branches.push({ sql: `SELECT 2 AS src, b.item_id, bi.name FROM item_barcodes b ${src.join} items bi ON bi.id = b.item_id WHERE b.barcode = ? AND ${bi.sql}`, params: [q, ...bi.params] });
+  const union = branches.map((b) => (d.sqlite ? `SELECT * FROM (${b.sql})` : `(${b.sql})`)).join(' UNION ALL ');
+  const count = searchCount(d, q, filter);
+  return {
+    sql: `SELECT x.src, (${count.sql}) AS total_count, it.* FROM (${union}) x ${src.join} items it ON it.id = x.item_id ORDER BY x.name, x.item_id`,
+    params: [...count.params, ...branches.flatMap((b) => b.params)],
+  };
+}
+
+/**
+ * The exact number of live items a list search finds, from the indexes: the distinct items of
+ * the word range (the word index alone), plus those found by their SKU but by no word, plus the
+ * one found by its barcode but by neither (`n`).
+ */
+export function searchCount(d: SearchDialect, q: string, filter: ListFilter): Statement {
+  const src = sources(d, q, filter);
+  const parts: Statement[] = [];
+  const noWord = (id: string): Statement => {
+    const w2 = src.words('w2');
+    return w2 ? { sql: ` AND NOT EXISTS (SELECT 1 FROM ${w2.from} WHERE w2.item_id = ${id} AND ${w2.where.sql})`, params: w2.where.params } : { sql: '', params: [] };
+  };
+  const w = src.words('w');
+  if (w) parts.push({ sql: `SELECT COUNT(DISTINCT w.item_id) FROM ${w.from} WHERE ${w.where.sql}`, params: w.where.params });
+  const sku = src.sku('s');
+  const si = src.items('s');
+  const sw = noWord('s.id');
+  parts.push({ sql: `SELECT COUNT(*) FROM items s WHERE ${sku.sql} AND ${si.sql}${sw.sql}`, params: [...sku.params, ...si.params, ...sw.params] });
+  const bsku = src.sku('bi');
+  const bi = src.items('bi');
+  const bw = noWord('bi.id');
+  parts.push({
+    sql: `SELECT COUNT(*) FROM item_barcodes b ${src.join} items bi ON bi.id = b.item_id WHERE b.barcode = ? AND ${bi.sql} AND NOT (${bsku.sql})${bw.sql}`,
+    params: [q, ...bi.params, ...bsku.params, ...bw.params],
+  });
+  return { sql: parts.map((p) => `(${p.sql})`).join(' + '), params: parts.flatMap((p) => p.params) };
 }

@@ -6,7 +6,7 @@ import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, SearchHit, Sear
 import { TxRepository, utcDate } from '@pos/platform';
 import { ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 import { fillItemNameWords } from './item-name-words.backfill';
-import { insertNameWords, matchingIds, matchingNames, nameWordValues, SearchDialect } from './item-name-search';
+import { insertNameWords, matchingIds, nameWordValues, SearchDialect, searchPage } from './item-name-search';
 
 /** Every write of an items row moves its version on (ItemRecord.version). */
 const NEXT_VERSION = () => 'version + 1';
@@ -47,18 +47,26 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     return new Page(rows.map(itemFromRow), Number(counted[0].n), page.page, page.perPage);
   }
 
+  /**
+   * A page of a list search: the first (offset + per_page) matches of each source in name order,
+   * merged there, with the exact total (searchPage); an item found twice is kept once. Should the
+   * word branch's rows hold too few distinct items (an item matching at many word starts), it is
+   * read again with a larger limit.
+   */
   private async searchList(q: string, filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
-    const m = matchingNames(this.dialect, q, filter);
-    const rows = (await this.em.query(
-      `SELECT p.total_count, it.* FROM (SELECT m.item_id, COUNT(*) OVER () AS total_count FROM (${m.sql}) m ORDER BY m.name, m.item_id LIMIT ? OFFSET ?) p ` +
-        `${this.matchFirst} items it ON it.id = p.item_id ORDER BY it.name, it.id`,
-      [...m.params, page.perPage, pageOffset(page)],
-    )) as Record<string, unknown>[];
-    // A page past the end has no row to carry the count.
-    const total = rows.length
-      ? Number(rows[0].total_count)
-      : Number(((await this.em.query(`SELECT COUNT(*) AS n FROM (${m.sql}) m`, m.params)) as { n: number | string }[])[0].n);
-    return new Page(rows.map(itemFromRow), total, page.page, page.perPage);
+    const offset = pageOffset(page);
+    const want = offset + page.perPage;
+    for (let limit = want; ; limit *= 2) {
+      const s = searchPage(this.dialect, q, filter, limit);
+      const rows = (await this.em.query(s.sql, s.params)) as Record<string, unknown>[];
+      const wordRows = rows.filter((r) => Number(r.src) === 0);
+      const seen = new Set<number>();
+      const distinct = rows.filter((r) => !seen.has(Number(r.id)) && seen.add(Number(r.id)));
+      if (wordRows.length === limit && new Set(wordRows.map((r) => Number(r.id))).size < want) continue;
+      // No row from any source: nothing matches (each source gives at least one row when something does).
+      const total = rows.length ? Number(rows[0].total_count) : 0;
+      return new Page(distinct.slice(offset, want).map(itemFromRow), total, page.page, page.perPage);
+    }
   }
 
   /**
