@@ -57,33 +57,19 @@ export class ActivePricingCache implements OnModuleInit {
     itemIds: number[],
     ctx: { storeId: number; customerGroupId: number | null; at: Date; currencyCode: string },
   ): Promise<Map<number, PriceBookCandidate[]>> {
-    const out = new Map<number, PriceBookCandidate[]>();
-    if (!itemIds.length) return out;
-    const [books, entries] = await Promise.all([
-      this.books.get(`${ctx.storeId}:${ctx.currencyCode}`, () => this.reference.priceBooksForStore(ctx.storeId, ctx.currencyCode)),
-      this.entries.getMany(itemIds, (missing) => this.pricing.priceBookEntriesOf(missing)),
-    ]);
-    const at = ctx.at.getTime();
-    const applicable = new Map(
-      books
-        .filter(
-          (b) =>
-            (!b.customerGroupIds.length || (ctx.customerGroupId !== null && b.customerGroupIds.includes(ctx.customerGroupId))) &&
-            (!b.validFrom || b.validFrom.getTime() <= at) &&
-            (!b.validTo || b.validTo.getTime() >= at),
-        )
-        .map((b) => [b.id, b]),
-    );
-    if (!applicable.size) return out;
-    for (const [itemId, list] of entries) {
-      const found: PriceBookCandidate[] = [];
-      for (const e of list ?? []) {
-        const book = applicable.get(e.priceBookId);
-        if (book) found.push({ priceBookId: book.id, name: book.name, priority: book.priority, price: e.price, minQuantity: e.minQuantity });
-      }
-      if (found.length) out.set(itemId, found);
-    }
-    return out;
+    if (!itemIds.length) return new Map();
+    const [books, entries] = await Promise.all([this.storeBooks(ctx.storeId, ctx.currencyCode), this.itemEntries(itemIds)]);
+    return bookCandidates(books, entries, ctx);
+  }
+
+  /** The price books of a store in a currency, as held: the same array until a write or the TTL renews it. */
+  storeBooks(storeId: number, currencyCode: string): Promise<PriceBookWithScope[]> {
+    return this.books.get(`${storeId}:${currencyCode}`, () => this.reference.priceBooksForStore(storeId, currencyCode));
+  }
+
+  /** Each item's price book entries (null: none), as held: the same arrays until a write or the TTL renews them. */
+  itemEntries(itemIds: number[]): Promise<Map<number, PriceBookEntryRef[] | null>> {
+    return this.entries.getMany(itemIds, (missing) => this.pricing.priceBookEntriesOf(missing));
   }
 
   /** After a write to rules, bundles, price books or their entries: forgotten here now, and everywhere once committed. */
@@ -98,4 +84,34 @@ export class ActivePricingCache implements OnModuleInit {
   private forget(): void {
     for (const cache of [this.rules, this.bundles, this.rates, this.books, this.entries]) cache.forget();
   }
+}
+
+/** The candidates of each item among its entries: books that apply to the context (group, window) at its moment. */
+export function bookCandidates(
+  books: PriceBookWithScope[],
+  entries: Map<number, PriceBookEntryRef[] | null>,
+  ctx: { customerGroupId: number | null; at: Date },
+): Map<number, PriceBookCandidate[]> {
+  const out = new Map<number, PriceBookCandidate[]>();
+  const at = ctx.at.getTime();
+  const applicable = new Map(
+    books
+      .filter(
+        (b) =>
+          (!b.customerGroupIds.length || (ctx.customerGroupId !== null && b.customerGroupIds.includes(ctx.customerGroupId))) &&
+          (!b.validFrom || b.validFrom.getTime() <= at) &&
+          (!b.validTo || b.validTo.getTime() >= at),
+      )
+      .map((b) => [b.id, b]),
+  );
+  if (!applicable.size) return out;
+  for (const [itemId, list] of entries) {
+    const found: PriceBookCandidate[] = [];
+    for (const e of list ?? []) {
+      const book = applicable.get(e.priceBookId);
+      if (book) found.push({ priceBookId: book.id, name: book.name, priority: book.priority, price: e.price, minQuantity: e.minQuantity });
+    }
+    if (found.length) out.set(itemId, found);
+  }
+  return out;
 }
