@@ -12,6 +12,7 @@
  * and their meta.total is checked against COUNT(*). Ends with one line:
  *   reports worst p95: 30d N ms, 1y M ms; feed p99: first A ms, deep B ms
  * BENCH_ONLY=feeds (or a comma list of report names) measures only those.
+ * Each row also gives the API process's CPU per request (ms, from /proc): steadier than latency on a busy machine.
  * BENCH_DIST=<dir> runs that build (default <repo>/dist), e.g. an older worktree's dist for a before/after.
  */
 const { execFileSync, fork } = require('node:child_process');
@@ -134,6 +135,8 @@ function startApi() {
   return new Promise((resolve, reject) => {
     const child = fork(path.join(DIST, 'apps/api/src/main.js'), [], {
       cwd: path.dirname(DIST),
+      // BENCH_API_ARGV='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the API (written when it stops).
+      execArgv: process.env.BENCH_API_ARGV ? process.env.BENCH_API_ARGV.split(' ') : [],
       env: {
         ...env,
         PORT: String(PORT),
@@ -173,6 +176,22 @@ function get(path, token) {
   });
 }
 
+/**
+ * CPU time (user + system, ms) the API process has used, from /proc (Linux; null elsewhere). On a
+ * busy shared machine latencies move with the neighbours; the server CPU per request stays put.
+ */
+let apiPid = null;
+const CLK_TCK = 100;
+function apiCpuMs() {
+  if (apiPid === null) return null;
+  try {
+    const fields = require('node:fs').readFileSync(`/proc/${apiPid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+  } catch {
+    return null;
+  }
+}
+
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /** `connections` loops for `seconds`, every latency kept, after WARMUP seconds of the same load (not kept: JIT, caches). */
@@ -197,9 +216,12 @@ async function load(path, token, connections = CONNECTIONS, seconds = DURATION) 
     return { latencies, errors };
   };
   await run(WARMUP);
+  const cpuBefore = apiCpuMs();
   const { latencies, errors } = await run(seconds);
+  const cpuAfter = apiCpuMs();
   latencies.sort((a, b) => a - b);
   return {
+    cpu: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / Math.max(1, latencies.length),
     n: latencies.length,
     rps: Math.round(latencies.length / seconds),
     p50: pct(latencies, 50),
@@ -210,11 +232,14 @@ async function load(path, token, connections = CONNECTIONS, seconds = DURATION) 
 }
 
 const fmt = (v) => v.toFixed(1).padStart(7);
+/** Server CPU ms per request (of the 1-connection run for reports: every request computed, none shared). */
+const cpu = (v) => (v === null ? '      -' : v.toFixed(2).padStart(7));
 
 async function main() {
   const { token, sales, voided, cashierId } = await prepare();
   console.log(`database ${DB}: ${sales} sales (${voided} voided); ${CONNECTIONS} connections, ${DURATION} s per run; build ${DIST}`);
   const api = await startApi();
+  apiPid = api.pid;
   try {
     const today = new Date();
     const day = (d) => new Date(today.getTime() - d * 86_400_000).toISOString().slice(0, 10);
@@ -231,7 +256,7 @@ async function main() {
     );
     console.log(
       `\n${CONNECTIONS} connections (identical requests in flight share one computation); then 1 connection (every request computes alone)\n` +
-        `${'report'.padEnd(28)} ${'range'.padEnd(5)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(6)} errors | ${'alone p50'.padStart(9)} ${'p95'.padStart(7)} ${'bytes'.padStart(8)}`,
+        `${'report'.padEnd(28)} ${'range'.padEnd(5)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(6)} errors | ${'alone p50'.padStart(9)} ${'p95'.padStart(7)} ${'cpu ms'.padStart(7)} ${'bytes'.padStart(8)}`,
     );
     for (const report of REPORTS.filter((r) => !ONLY || ONLY.includes(r))) {
       for (const [range, query] of Object.entries(ranges)) {
@@ -242,13 +267,13 @@ async function main() {
         worst[range] = Math.max(worst[range], r.p95);
         worstAlone[range] = Math.max(worstAlone[range], alone.p95);
         console.log(
-          `${report.padEnd(28)} ${range.padEnd(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${String(r.rps).padStart(6)} ${String(r.errors).padStart(6)} | ${fmt(alone.p50).padStart(9)} ${fmt(alone.p95)} ${String(bytes).padStart(8)}`,
+          `${report.padEnd(28)} ${range.padEnd(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${String(r.rps).padStart(6)} ${String(r.errors).padStart(6)} | ${fmt(alone.p50).padStart(9)} ${fmt(alone.p95)} ${cpu(alone.cpu)} ${String(bytes).padStart(8)}`,
         );
       }
     }
 
     console.log(
-      `\n${'feed'.padEnd(28)} ${'page'.padEnd(5)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(6)} meta.total`,
+      `\n${'feed'.padEnd(28)} ${'page'.padEnd(5)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(6)} ${'cpu ms'.padStart(7)} ${'bytes'.padStart(7)} meta.total`,
     );
     const feed = { first: 0, deep: 0 };
     for (const base of !ONLY || ONLY.includes('feeds') ? ['/api/v1/integration/sales', '/api/v1/integration/data/sales'] : []) {
@@ -257,13 +282,14 @@ async function main() {
         ['deep', 1000],
       ]) {
         const path = `${base}?per_page=50&page=${page}`;
-        const probe = JSON.parse((await get(path, token)).body.toString());
+        const raw = (await get(path, token)).body;
+        const probe = JSON.parse(raw.toString());
         if (probe.meta.total !== sales) throw new Error(`${path}: meta.total ${probe.meta.total} is not the ${sales} sales`);
         if (probe.data.length !== 50) throw new Error(`${path}: ${probe.data.length} rows`);
         const r = await load(path, token);
         feed[label] = Math.max(feed[label], r.p99);
         console.log(
-          `${base.replace('/api/v1', '').padEnd(28)} ${String(page).padEnd(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${String(r.rps).padStart(6)} ${probe.meta.total}`,
+          `${base.replace('/api/v1', '').padEnd(28)} ${String(page).padEnd(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${String(r.rps).padStart(6)} ${cpu(r.cpu)} ${String(raw.length).padStart(7)} ${probe.meta.total}`,
         );
       }
     }
