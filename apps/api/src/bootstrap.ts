@@ -40,7 +40,7 @@ export async function createApiApp(config: AppConfig = loadConfig(), options: Ne
   const metrics = config.metrics.enabled ? app.get(Metrics) : null;
   const drain = app.get(HttpDrain);
   metrics?.countInFlightWith(() => drain.inFlightCount);
-  app.use(edge({ logger: app.get<Pino>(REQUEST_LOGGER), metrics, drain }));
+  app.use(edge({ logger: app.get<Pino>(REQUEST_LOGGER), metrics, drain, logSample: config.logSample }));
   useMetricsEndpoint(app, config);
   useCors(app, config);
   useCompression(app);

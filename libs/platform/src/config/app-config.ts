@@ -98,6 +98,12 @@ export interface AppConfig {
   logLevel: string;
   /** pretty: one readable line per entry (pino-pretty); json: one JSON object per line; auto: pretty on a development terminal. */
   logFormat: 'auto' | 'pretty' | 'json';
+  /**
+   * The request log at info writes one in this many successful (< 400) requests answered within a
+   * second (1: every request). Errors, 4xx and slow requests are always written, every request at
+   * debug; the X-Request-Id header and the request id of every other line are unaffected.
+   */
+  logSample: number;
   db: DatabaseConfig;
   /** Unset: no Redis (in-process queue, per-process counters). REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES (redis-config.ts). */
   redis?: RedisConfig;
@@ -185,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, nodeEnv === 'test' ? 'silent' : 'info'),
     logFormat: read.oneOf('LOG_FORMAT', ['auto', 'pretty', 'json'] as const, 'auto'),
+    logSample: read.int('LOG_SAMPLE', 1, 1, 1_000_000),
     db: {
       type: dbType,
       sqlitePath: read.string('DB_SQLITE_PATH') ?? 'data/pos.sqlite',
