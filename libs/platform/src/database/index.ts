@@ -7,6 +7,7 @@ export * from './changes/change.entities';
 export * from './db-errors';
 export * from './tx-repository';
 export { assumeInsertReturning, insertRows } from './insert-rows';
+export { runStatement } from './raw-statement';
 export * from './transactional';
 export { boundMysqlPool, DatabaseBounds } from './db-timeouts';
 export { onPrimary, readAsOf, ReadOnReplica, ReadReplicas } from './read-replicas';

@@ -2,6 +2,7 @@ import { EntityManager, EntityTarget, ObjectLiteral, QueryRunner } from 'typeorm
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
 import { VersionUtils } from 'typeorm/util/VersionUtils';
+import { runStatement } from './raw-statement';
 
 /** Well under SQLite's 32,766 bound parameters and MySQL's 65,535 placeholders. */
 const MAX_PARAMETERS = 30_000;
@@ -32,38 +33,96 @@ type Driver = EntityManager['connection']['driver'];
  */
 export async function insertRows<E extends ObjectLiteral>(em: EntityManager, entity: EntityTarget<E>, rows: readonly Partial<E>[]): Promise<number[]> {
   if (!rows.length) return [];
-  const meta = em.connection.getMetadata(entity);
-  const generated = meta.primaryColumns.find((c) => c.isGenerated);
-  const writer = await Writer.open(em, generated);
+  const plan = planOf(em.connection.getMetadata(entity));
+  const opened = Writer.open(em, plan.generated);
+  const writer = opened instanceof Writer ? opened : await opened;
   try {
     const ids: number[] = [];
-    for (const run of runsOfSameColumns(meta, rows)) {
-      if (!run.columns.length) {
+    for (const run of runsOfSameColumns(plan, rows)) {
+      if (!run.shape.columns.length) {
         for (const row of run.rows) {
           const result = await writer.manager.getRepository(entity).insert(row as never);
-          if (generated) ids.push(Number(result.identifiers[0]?.[generated.propertyName]));
+          if (plan.generated) ids.push(Number(result.identifiers[0]?.[plan.generated.propertyName]));
         }
         continue;
       }
-      ids.push(...(await writer.insert(meta, run.columns, run.rows)));
+      const written = await writer.insert(plan, run.shape, run.rows);
+      for (const id of written) ids.push(id);
     }
     return ids;
   } finally {
-    await writer.release();
+    if (writer.own) await writer.release();
   }
 }
 
+/** The columns one run of rows writes, and the text of its statement (kept per entity and set of columns). */
+interface Shape {
+  columns: ColumnMetadata[];
+  head: string;
+  tuple: string;
+  perStatement: number;
+}
+
+/** What insertRows needs of an entity, worked out once per entity rather than per call. */
+interface Plan {
+  meta: EntityMetadata;
+  generated: ColumnMetadata | undefined;
+  /** The columns a row may write (not generated). */
+  writable: ColumnMetadata[];
+  /** Whether every writable column is a plain property of the row (no embedded): then `row[property]` is its value. */
+  flat: boolean;
+  shapes: Map<string, Shape>;
+}
+
+const plans = new WeakMap<EntityMetadata, Plan>();
+
+function planOf(meta: EntityMetadata): Plan {
+  let plan = plans.get(meta);
+  if (!plan) {
+    const writable = meta.columns.filter((c) => !c.isGenerated);
+    plan = {
+      meta,
+      generated: meta.primaryColumns.find((c) => c.isGenerated),
+      writable,
+      flat: writable.every((c) => !c.embeddedMetadata && !c.relationMetadata),
+      shapes: new Map(),
+    };
+    plans.set(meta, plan);
+  }
+  return plan;
+}
+
+/** A row's column value, as TypeORM reads it. */
+function valueOf(plan: Plan, column: ColumnMetadata, row: ObjectLiteral): unknown {
+  return plan.flat ? row[column.propertyName] : column.getEntityValue(row);
+}
+
 /** Consecutive rows defining the same columns, in row order (ids stay ascending in row order). */
-function runsOfSameColumns<E extends ObjectLiteral>(meta: EntityMetadata, rows: readonly Partial<E>[]): { columns: ColumnMetadata[]; rows: Partial<E>[] }[] {
-  const runs: { columns: ColumnMetadata[]; signature: string; rows: Partial<E>[] }[] = [];
+function runsOfSameColumns<E extends ObjectLiteral>(plan: Plan, rows: readonly Partial<E>[]): { shape: Shape; rows: Partial<E>[] }[] {
+  const runs: { shape: Shape; rows: Partial<E>[] }[] = [];
   for (const row of rows) {
-    const columns = meta.columns.filter((c) => !c.isGenerated && c.getEntityValue(row) !== undefined);
-    const signature = columns.map((c) => c.databaseName).join(',');
+    let signature = '';
+    for (let i = 0; i < plan.writable.length; i++) if (valueOf(plan, plan.writable[i], row) !== undefined) signature += i + ',';
     const last = runs[runs.length - 1];
-    if (last && last.signature === signature) last.rows.push(row);
-    else runs.push({ columns, signature, rows: [row] });
+    if (last && last.shape === plan.shapes.get(signature)) last.rows.push(row);
+    else runs.push({ shape: shapeOf(plan, signature, row), rows: [row] });
   }
   return runs;
+}
+
+function shapeOf(plan: Plan, signature: string, row: ObjectLiteral): Shape {
+  let shape = plan.shapes.get(signature);
+  if (!shape) {
+    const columns = plan.writable.filter((c) => valueOf(plan, c, row) !== undefined);
+    shape = {
+      columns,
+      head: '',
+      tuple: `(${columns.map(() => '?').join(', ')})`,
+      perStatement: Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length))),
+    };
+    plan.shapes.set(signature, shape);
+  }
+  return shape;
 }
 
 /** What mysql2's pooled (callback) connection offers: enough to read a session variable. */
@@ -73,6 +132,8 @@ interface RawConnection {
 
 /** `auto_increment_increment` per physical connection (MySQL only: see insertRows). */
 const increments = new WeakMap<object, Promise<number>>();
+/** The same, once answered. */
+const incrementKnown = new WeakMap<object, number>();
 
 function incrementOf(conn: RawConnection): Promise<number> {
   let known = increments.get(conn);
@@ -80,6 +141,7 @@ function incrementOf(conn: RawConnection): Promise<number> {
     known = new Promise<number>((resolve, reject) =>
       conn.query('SELECT @@session.auto_increment_increment AS inc', (err, rows) => (err ? reject(err as Error) : resolve(Number(rows?.[0]?.inc) || 1))),
     );
+    void known.then((step) => incrementKnown.set(conn, step)).catch(() => undefined);
     increments.set(conn, known);
     known.catch(() => increments.delete(conn));
   }
@@ -95,14 +157,29 @@ class Writer {
     private readonly driver: Driver,
     private readonly generated: ColumnMetadata | undefined,
     private readonly ids: IdSource,
-    private readonly own?: QueryRunner,
+    readonly own?: QueryRunner,
   ) {}
 
-  /** The runner (hence the physical connection) the rows will be written on: the ambient one, or one of its own. */
-  static async open(em: EntityManager, generated: ColumnMetadata | undefined): Promise<Writer> {
+  /**
+   * The runner (hence the physical connection) the rows will be written on: the ambient one, or
+   * one of its own. Once the server's answers are known (RETURNING, the connection's increment),
+   * no promise is awaited here.
+   */
+  static open(em: EntityManager, generated: ColumnMetadata | undefined): Writer | Promise<Writer> {
     const driver = em.connection.driver;
     if (!generated) return new Writer(em, driver, generated, { kind: 'none' });
-    if (em.connection.options.type === 'better-sqlite3' || (await answersReturning(em))) return new Writer(em, driver, generated, { kind: 'returning' });
+    if (em.connection.options.type === 'better-sqlite3') return new Writer(em, driver, generated, { kind: 'returning' });
+    const returning = returningKnown.get(em.connection);
+    if (returning === true) return new Writer(em, driver, generated, { kind: 'returning' });
+    const conn = (em.queryRunner as { databaseConnection?: object } | undefined)?.databaseConnection;
+    const step = returning === false && conn ? incrementKnown.get(conn) : undefined;
+    if (step !== undefined) return new Writer(em.queryRunner!.manager, driver, generated, { kind: 'increment', step });
+    return Writer.openSlowly(em, generated);
+  }
+
+  private static async openSlowly(em: EntityManager, generated: ColumnMetadata): Promise<Writer> {
+    const driver = em.connection.driver;
+    if (await answersReturning(em)) return new Writer(em, driver, generated, { kind: 'returning' });
     const own = em.queryRunner ? undefined : em.connection.createQueryRunner();
     const runner = em.queryRunner ?? own!;
     try {
@@ -114,18 +191,21 @@ class Writer {
     }
   }
 
-  async insert<E extends ObjectLiteral>(meta: EntityMetadata, columns: ColumnMetadata[], rows: Partial<E>[]): Promise<number[]> {
+  async insert<E extends ObjectLiteral>(plan: Plan, shape: Shape, rows: Partial<E>[]): Promise<number[]> {
     const driver = this.driver;
-    const head = `INSERT INTO ${driver.escape(meta.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES `;
-    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    const columns = shape.columns;
+    if (!shape.head) shape.head = `INSERT INTO ${driver.escape(plan.meta.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES `;
     const returning = this.ids.kind === 'returning' ? ` RETURNING ${driver.escape(this.generated!.databaseName)}` : '';
-    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
     const ids: number[] = [];
-    for (let start = 0; start < rows.length; start += perStatement) {
-      const part = rows.slice(start, start + perStatement);
+    for (let start = 0; start < rows.length; start += shape.perStatement) {
+      const part = rows.length <= shape.perStatement ? rows : rows.slice(start, start + shape.perStatement);
       const params: unknown[] = [];
-      for (const row of part) for (const c of columns) params.push(persistent(driver, c, row));
-      const result = (await this.manager.query(head + part.map(() => tuple).join(', ') + returning, params)) as unknown;
+      let sql = shape.head;
+      for (let r = 0; r < part.length; r++) {
+        sql += r === 0 ? shape.tuple : ', ' + shape.tuple;
+        for (const c of columns) params.push(persistent(driver, c, valueOf(plan, c, part[r])));
+      }
+      const result = await runStatement(this.manager, sql + returning, params);
       if (this.ids.kind === 'returning') for (const r of result as Record<string, unknown>[]) ids.push(Number(r[this.generated!.databaseName]));
       else if (this.ids.kind === 'increment') {
         const first = Number((result as { insertId: number | string }).insertId);
@@ -142,6 +222,8 @@ class Writer {
 
 /** Per data source: whether the server answers INSERT ... RETURNING (MariaDB 10.5+). */
 const returningSupport = new WeakMap<object, Promise<boolean>>();
+/** The same, once answered (what `open` reads without awaiting). */
+const returningKnown = new WeakMap<object, boolean>();
 
 /**
  * MariaDB answers INSERT ... RETURNING from 10.5. The server's own VERSION() says which server it
@@ -154,22 +236,32 @@ function answersReturning(em: EntityManager): Promise<boolean> {
   if (!known) {
     known = (source.query('SELECT VERSION() AS v') as Promise<{ v: string }[]>).then((rows) => isMariaDbWithReturning(String(rows[0]?.v ?? '')));
     returningSupport.set(source, known);
-    known.catch(() => returningSupport.delete(source));
+    const asked = known;
+    asked.then(
+      (answers) => {
+        if (returningSupport.get(source) === asked) returningKnown.set(source, answers);
+      },
+      () => returningSupport.get(source) === asked && returningSupport.delete(source),
+    );
   }
   return known;
 }
 
 /** Tests: take one path or the other on this data source (undefined: ask the server again). */
 export function assumeInsertReturning(source: object, answers: boolean | undefined): void {
+  returningKnown.delete(source);
   if (answers === undefined) returningSupport.delete(source);
-  else returningSupport.set(source, Promise.resolve(answers));
+  else {
+    returningSupport.set(source, Promise.resolve(answers));
+    returningKnown.set(source, answers);
+  }
 }
 
 function isMariaDbWithReturning(version: string): boolean {
   return /mariadb/i.test(version) && VersionUtils.isGreaterOrEqual(version.replace(/^([\d.]+).*$/, '$1'), '10.5.0');
 }
 
-function persistent(driver: Driver, column: ColumnMetadata, row: ObjectLiteral): unknown {
-  const value: unknown = driver.preparePersistentValue(column.getEntityValue(row), column);
+function persistent(driver: Driver, column: ColumnMetadata, raw: unknown): unknown {
+  const value: unknown = driver.preparePersistentValue(raw, column);
   return value === undefined ? null : value;
 }

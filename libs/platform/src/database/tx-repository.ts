@@ -3,6 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { insertRows } from './insert-rows';
+import { runStatement } from './raw-statement';
 
 /**
  * Base of every TypeORM repository: reads and writes go through the ambient transaction of the
@@ -40,12 +41,17 @@ export abstract class TxRepository {
   protected async selectRaw<E extends ObjectLiteral>(entity: EntityTarget<E>, where: string, params: unknown[]): Promise<E[]> {
     const meta = this.em.connection.getMetadata(entity);
     const driver = this.em.connection.driver;
-    const rows = (await this.em.query(`SELECT * FROM ${driver.escape(meta.tableName)} WHERE ${where}`, params)) as Record<string, unknown>[];
+    const rows = await this.statement<Record<string, unknown>[]>(`SELECT * FROM ${driver.escape(meta.tableName)} WHERE ${where}`, params);
     return rows.map((row) => {
       const e: Record<string, unknown> = {};
       for (const c of meta.columns) e[c.propertyName] = row[c.databaseName] === null ? null : driver.prepareHydratedValue(row[c.databaseName], c);
       return e as E;
     });
+  }
+
+  /** One statement in the ambient transaction, as `em.query` answers it (runStatement: without TypeORM's wrapping on MySQL). */
+  protected statement<T = unknown>(sql: string, params: unknown[]): Promise<T> {
+    return runStatement<T>(this.em, sql, params);
   }
 
   /** Rows written as plain multi-row INSERTs (see insertRows); their generated ids in row order. */

@@ -18,15 +18,16 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
   async nextReceiptNumber(storeId: number): Promise<number> {
     const bump = async (): Promise<number | null> => {
       if (this.isSqlite) {
-        const rows = (await this.em.query('UPDATE receipt_counters SET last_number = last_number + 1 WHERE store_id = ? RETURNING last_number', [storeId])) as {
-          last_number: number;
-        }[];
+        const rows = await this.statement<{ last_number: number }[]>(
+          'UPDATE receipt_counters SET last_number = last_number + 1 WHERE store_id = ? RETURNING last_number',
+          [storeId],
+        );
         return rows.length ? Number(rows[0].last_number) : null;
       }
-      const ok = (await this.em.query('UPDATE receipt_counters SET last_number = LAST_INSERT_ID(last_number + 1) WHERE store_id = ?', [storeId])) as {
-        affectedRows: number;
-        insertId: number;
-      };
+      const ok = await this.statement<{ affectedRows: number; insertId: number }>(
+        'UPDATE receipt_counters SET last_number = LAST_INSERT_ID(last_number + 1) WHERE store_id = ?',
+        [storeId],
+      );
       return ok.affectedRows ? Number(ok.insertId) : null;
     };
     const next = await bump();
@@ -60,7 +61,7 @@ export class TypeOrmSaleRepository extends TxRepository implements SaleRepositor
     const upsert = this.isSqlite
       ? 'ON CONFLICT (grain, day, store_id, warehouse_id, status) DO UPDATE SET n = n + excluded.n'
       : 'ON DUPLICATE KEY UPDATE n = n + VALUES(n)';
-    await this.em.query(
+    await this.statement(
       `INSERT INTO sale_counts (grain, day, store_id, warehouse_id, status, n) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')} ${upsert}`,
       rows.flat(),
     );
