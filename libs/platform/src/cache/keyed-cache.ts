@@ -38,8 +38,12 @@ export class KeyedCache<V, K extends number | string = number> {
     this.keepAbsent = options.keepAbsent ?? true;
   }
 
-  /** These keys' values, in the order asked (absent: null); `load` gets the keys neither held nor being read. */
-  async getMany(keys: readonly K[], load: (missing: K[]) => Promise<Map<K, V>>): Promise<Map<K, V | null>> {
+  /**
+   * These keys' values, in the order asked (absent: null); `load` gets the keys neither held nor
+   * being read. When every key is held the answer is ready without a further await (a warm
+   * request's lookups are most of its calls).
+   */
+  getMany(keys: readonly K[], load: (missing: K[]) => Promise<Map<K, V>>): Promise<Map<K, V | null>> {
     const held = new Map<K, V | null>();
     const joined = new Map<K, Promise<Map<K, V>>>();
     const missing = new Set<K>();
@@ -52,7 +56,17 @@ export class KeyedCache<V, K extends number | string = number> {
       else if (flight) joined.set(key, flight);
       else missing.add(key);
     }
-    if (!missing.size && !joined.size) return held; // all held: already in the order asked
+    if (!missing.size && !joined.size) return Promise.resolve(held); // all held: already in the order asked
+    return this.complete(keys, load, held, joined, missing);
+  }
+
+  private async complete(
+    keys: readonly K[],
+    load: (missing: K[]) => Promise<Map<K, V>>,
+    held: Map<K, V | null>,
+    joined: Map<K, Promise<Map<K, V>>>,
+    missing: Set<K>,
+  ): Promise<Map<K, V | null>> {
     if (missing.size) await this.loadMissing([...missing], load, held);
     for (const [key, flight] of joined) held.set(key, (await flight).get(key) ?? null);
     const out = new Map<K, V | null>();
@@ -66,7 +80,13 @@ export class KeyedCache<V, K extends number | string = number> {
    */
   get(key: K, load: () => Promise<V>): Promise<V>;
   get(key: K, load: () => Promise<V | null>): Promise<V | null>;
-  async get(key: K, load: () => Promise<V | null>): Promise<V | null> {
+  get(key: K, load: () => Promise<V | null>): Promise<V | null> {
+    const hit = this.entries.get(key);
+    if (hit && hit.until > Date.now()) return Promise.resolve(hit.value); // held: no read, no further await
+    return this.getOne(key, load);
+  }
+
+  private async getOne(key: K, load: () => Promise<V | null>): Promise<V | null> {
     const got = await this.getMany([key], async () => {
       const value = await load();
       const found = new Map<K, V>();

@@ -24,8 +24,9 @@ export class CheckoutCompletion {
   ) {}
 
   async complete(w: WrittenSale, p: CheckedSale, now: Date): Promise<SaleDetailView> {
-    await this.auditManualPricing(w.sale, w.items, p);
-    await this.offlinePrices.record(w.sale, p.offlinePrices);
+    const manual = manualPricing(w.items, p);
+    if (manual.length) await this.auditManualPricing(w.sale, manual);
+    if (p.offlinePrices) await this.offlinePrices.record(w.sale, p.offlinePrices);
     const detail = await this.views.detailOf(w.sale, w.items, w.payments, w.invoice, now);
     await this.changes.event(SaleCompleted, { sale: detail }, p.store.id);
     await this.domainEvents.publish(SaleRecordedFacts, { sale: w.sale, items: w.items, payments: w.payments });
@@ -33,20 +34,7 @@ export class CheckoutCompletion {
   }
 
   /** A sale with manual prices or discounts (and who approved them) leaves one audit entry. */
-  private async auditManualPricing(sale: SaleRecord, items: SaleItemRecord[], p: CheckedSale): Promise<void> {
-    const lines = items
-      .filter((l) => l.priceSource === 'manual' || l.manualDiscount > 0 || l.cartDiscount > 0)
-      .map((l) => ({
-        line: l.lineNo,
-        item_id: l.itemId,
-        server_unit_price: p.priced.serverUnitPrices[l.lineNo],
-        unit_price: l.unitPrice,
-        manual_discount: l.manualDiscount,
-        cart_discount: l.cartDiscount,
-        reason: l.discountReason,
-        approved_by: l.discountApprovedBy,
-      }));
-    if (!lines.length) return;
+  private async auditManualPricing(sale: SaleRecord, lines: ManualPricingLine[]): Promise<void> {
     await this.audit.record({
       action: 'sale.manual_pricing',
       target: { type: 'sale', id: sale.id },
@@ -54,4 +42,22 @@ export class CheckoutCompletion {
       after: { minor_units: true, lines },
     });
   }
+}
+
+type ManualPricingLine = ReturnType<typeof manualPricing>[number];
+
+/** The lines priced or discounted by hand, as the audit entry lists them (none: no entry). */
+function manualPricing(items: SaleItemRecord[], p: CheckedSale) {
+  return items
+    .filter((l) => l.priceSource === 'manual' || l.manualDiscount > 0 || l.cartDiscount > 0)
+    .map((l) => ({
+      line: l.lineNo,
+      item_id: l.itemId,
+      server_unit_price: p.priced.serverUnitPrices[l.lineNo],
+      unit_price: l.unitPrice,
+      manual_discount: l.manualDiscount,
+      cart_discount: l.cartDiscount,
+      reason: l.discountReason,
+      approved_by: l.discountApprovedBy,
+    }));
 }

@@ -72,6 +72,25 @@ function paymentView(p: SalePaymentRecord, m: Money) {
   };
 }
 
+/** A sale's summary row (contract 2.5), its store's and warehouse's names given. */
+function summaryView(s: SaleSummaryRecord, storeName: string, warehouseName: string, m: Money) {
+  return {
+    id: s.id,
+    receipt_number: s.receiptNumber,
+    status: s.status,
+    store: { id: s.storeId, name: storeName },
+    warehouse: s.warehouseId === null ? null : { id: s.warehouseId, name: warehouseName },
+    total_amount: m(s.totalAmount),
+    created_at: s.createdAt.toISOString(),
+    customer_id: s.customerId,
+    user_id: s.userId,
+    session_id: s.sessionId,
+    reference: s.reference,
+    updated_at: s.updatedAt.toISOString(),
+    synced_at: s.syncedAt?.toISOString() ?? null,
+  };
+}
+
 export type SaleDetailView = Awaited<ReturnType<SaleViews['detail']>>;
 
 /** Views of sales shared by checkout, the sales endpoints, receipts and the integration feed. */
@@ -102,21 +121,9 @@ export class SaleViews {
     );
     const money = new Map<string, Money>();
     for (const code of new Set(sales.map((s) => s.currencyCode))) money.set(code, await this.money(code));
-    return sales.map((s) => ({
-      id: s.id,
-      receipt_number: s.receiptNumber,
-      status: s.status,
-      store: { id: s.storeId, name: stores.get(s.storeId) ?? '' },
-      warehouse: s.warehouseId === null ? null : { id: s.warehouseId, name: warehouses.get(s.warehouseId) ?? '' },
-      total_amount: money.get(s.currencyCode)!(s.totalAmount),
-      created_at: s.createdAt.toISOString(),
-      customer_id: s.customerId,
-      user_id: s.userId,
-      session_id: s.sessionId,
-      reference: s.reference,
-      updated_at: s.updatedAt.toISOString(),
-      synced_at: s.syncedAt?.toISOString() ?? null,
-    }));
+    return sales.map((s) =>
+      summaryView(s, stores.get(s.storeId) ?? '', s.warehouseId === null ? '' : (warehouses.get(s.warehouseId) ?? ''), money.get(s.currencyCode)!),
+    );
   }
 
   async detail(id: number, now = new Date()) {
@@ -128,10 +135,12 @@ export class SaleViews {
 
   /** The detail of a sale from its records in memory (checkout answers with what it just wrote). */
   async detailOf(s: SaleRecord, items: SaleItemRecord[], payments: SalePaymentRecord[], invoice: InvoiceRecord | null, now = new Date()) {
+    // One sale (checkout's answer): its store's and warehouse's names straight from the store cache.
     const m = await this.money(s.currencyCode);
-    const [summary] = await this.summaries([s]);
+    const store = await this.stores.store(s.storeId);
+    const warehouse = s.warehouseId === null ? null : await this.stores.warehouse(s.warehouseId);
     return {
-      ...summary,
+      ...summaryView(s, store?.name ?? '', warehouse?.name ?? '', m),
       subtotal: m(s.subtotal),
       discount_total: m(s.discountTotal),
       tax_total: m(s.taxTotal),
