@@ -15,6 +15,12 @@ export interface RowsPage {
 /** Rows per page of a report: 500 unless asked, at most 1,000 (a larger per_page is 422, not clamped). */
 export const REPORT_ROWS = { default: 500, max: 1000 } as const;
 
+/** The rows of a list on the asked page (the runner's slice; a report that builds only those sets `ReportParts.rowsTotal`). */
+export function rowsOnPage<T>(all: readonly T[], asked: RowsPage): T[] {
+  const start = (asked.page - 1) * asked.perPage;
+  return all.slice(start, start + asked.perPage);
+}
+
 /** What a report's `build` is given: the request's resolved scope, money in its currencies, the shared plumbing. */
 export interface ReportContext {
   principal: Principal;
@@ -25,8 +31,8 @@ export interface ReportContext {
   kit: ReportKit;
   /**
    * The page of rows the caller asked for. The runner slices `rows` to it, so a report returns
-   * all its rows; one that can skip building the rows off the page may, if it still says how
-   * many there are (it never does today).
+   * all its rows; one whose rows are costly to build (a long list) may build only this page and
+   * say how many there are in `ReportParts.rowsTotal`.
    */
   rows: RowsPage;
   /** The route parameter of a report about one thing (`cashier/:cashier`: the user id). */
@@ -42,6 +48,8 @@ export interface ReportParts {
   charts: Chart[];
   /** Said in meta.note: the moment a current-state report (stock, receivables) describes. */
   note?: string;
+  /** Set when `rows` is already the page `ctx.rows` asked for: the number of rows over the whole period. */
+  rowsTotal?: number;
 }
 
 /** A row field a report declares: a catalogued figure or a dimension (what the row is about). */

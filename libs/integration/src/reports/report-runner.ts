@@ -4,8 +4,9 @@ import type { Principal } from '@pos/identity';
 import { Page } from '@pos/kernel';
 import { reportResult, ReportKit } from '../application/report-kit';
 import { ReportFilters, ReportScopeResolver } from '../application/report-scope';
+import { columnsOf } from '../domain/report-figures';
 import type { ReportResult } from '../domain/report-payload';
-import { REPORT_ROWS, ReportContext, ReportDefinition, RowsPage } from './definition';
+import { REPORT_ROWS, ReportContext, ReportDefinition, rowsOnPage, RowsPage } from './definition';
 
 /**
  * Runs a report definition for a caller: resolves and checks the scope once (403/422 as
@@ -39,9 +40,16 @@ export class ReportRunner {
       use: <T>(type: Type<T> | Abstract<T>) => this.modules.get(type, { strict: false }),
     };
     const made = await definition.build(ctx);
-    return pageOfRows('data' in made ? made : reportResult(scope, made.summary, made.rows, made.charts, made.note), rows);
+    if ('data' in made) return pageOfRows(made, rows);
+    const result = reportResult(scope, made.summary, made.rows, made.charts, made.note);
+    if (made.rowsTotal === undefined) return pageOfRows(result, rows);
+    // The report built only the asked page: its columns are the declared ones even past the last page.
+    if (made.rows.length === 0 && made.rowsTotal > 0) result.data.columns = columnsOf([Object.fromEntries(definition.columns.map((k) => [k, null]))]);
+    return { ...result, meta: { ...result.meta, rows: rowsMeta(new Page(made.rows, made.rowsTotal, rows.page, rows.perPage)) } };
   }
 }
+
+const rowsMeta = (page: Page<unknown>) => ({ current_page: page.page, last_page: page.lastPage, per_page: page.perPage, total: page.total });
 
 /**
  * The report with only the asked page of its rows, in the report's order (a ranking is ranked
@@ -50,11 +58,6 @@ export class ReportRunner {
  */
 export function pageOfRows(result: ReportResult, asked: RowsPage): ReportResult {
   const all = result.data.rows;
-  const start = (asked.page - 1) * asked.perPage;
-  const rows = start === 0 && all.length <= asked.perPage ? all : all.slice(start, start + asked.perPage);
-  const page = new Page(rows, all.length, asked.page, asked.perPage);
-  return {
-    data: { ...result.data, rows },
-    meta: { ...result.meta, rows: { current_page: page.page, last_page: page.lastPage, per_page: page.perPage, total: page.total } },
-  };
+  const rows = all.length <= asked.perPage && asked.page === 1 ? all : rowsOnPage(all, asked);
+  return { data: { ...result.data, rows }, meta: { ...result.meta, rows: rowsMeta(new Page(rows, all.length, asked.page, asked.perPage)) } };
 }
