@@ -39,7 +39,16 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     }
     const answer = envelope(body);
     if (sendConditional(res, statusCode ?? res.statusCode, answer)) return res;
-    return super.reply(response, answer, statusCode);
+    if (res.hasHeader('Content-Type')) return super.reply(response, answer, statusCode);
+    // What Express's res.json ends in for this answer, without its per-call settings lookups,
+    // content-type parsing and freshness check: no ETag is set on this path (conditional answers
+    // went through sendConditional above), the body is never empty, and Node drops it on a HEAD.
+    const json = JSON.stringify(answer);
+    if (statusCode) res.statusCode = statusCode;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(json));
+    res.end(json);
+    return res;
   }
 }
 
