@@ -19,7 +19,14 @@ describe('Barcode lookup query budget', () => {
 
   beforeAll(async () => {
     // the in-process outbox relay and the delivery sweep poll on their own: keep them out of the counted window
-    t = await startTestApp({ WEBHOOK_RELAY_INTERVAL_MS: '600000', WEBHOOK_SWEEP_INTERVAL_MS: '3600000' });
+    // and the per-process caches' TTLs long: on a slow machine a 5 s expiry between the warm-up and
+    // the counted scan would add their reloads to the count
+    t = await startTestApp({
+      WEBHOOK_RELAY_INTERVAL_MS: '600000',
+      WEBHOOK_SWEEP_INTERVAL_MS: '3600000',
+      REFERENCE_CACHE_TTL_MS: '600000',
+      PRICING_CACHE_TTL_MS: '600000',
+    });
     cashier = await login(t, DEMO.cashier);
     counter = countQueries(t.db);
   });

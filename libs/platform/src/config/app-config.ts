@@ -119,6 +119,8 @@ export interface AppConfig {
   authCacheTtlMs: number;
   /** Per-process cache of stores, warehouses and payment methods (read on every sale and lookup). */
   referenceCacheTtlMs: number;
+  /** Per-process cache of active rules, bundles, tax rates and price books (read by every price). */
+  pricingCacheTtlMs: number;
   appKey: string;
   bodyLimit: string;
   openapi: boolean;
@@ -232,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     authCacheTtlMs: read.int('AUTH_CACHE_TTL_MS', 5000, 0, 600_000),
     referenceCacheTtlMs: read.int('REFERENCE_CACHE_TTL_MS', 5000, 0, 600_000),
+    pricingCacheTtlMs: read.int('PRICING_CACHE_TTL_MS', 5000, 0, 600_000),
     appKey: appKey ?? '',
     bodyLimit: read.string('BODY_LIMIT') ?? '1mb',
     openapi: read.bool('OPENAPI', true),

@@ -1,35 +1,42 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { afterCommit, KeyedCache, ReplicaBroadcast } from '@pos/platform';
+import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { afterCommit, APP_CONFIG, AppConfig, KeyedCache, ReplicaBroadcast } from '@pos/platform';
 import { PriceBookCandidate } from '../domain/pricing.types';
 import { BundleRecord, PriceBookEntryRef, PricingRepository, RuleRecord } from './pricing.ports';
 import { PriceBookWithScope, ReferenceRepository } from './reference.ports';
 import { TaxRateRecord } from './reference.records';
 
-const TTL_MS = 5000;
 const CHANGED_TOPIC = 'pricing.reference-changed';
 
 /**
- * What every priced cart reads but rarely changes, kept per process for 5 s: active rules and
- * bundles, the tax rates of a store's tax classes, the price books that apply to a store, and
- * each item's price book entries (by item, read in one set query for the items not held). A
+ * What every priced cart reads but rarely changes, kept per process for `PRICING_CACHE_TTL_MS`
+ * (5 s by default): active rules and bundles, the tax rates of a store's tax classes, the price
+ * books that apply to a store, and each item's price book entries (by item, read in one set query for the items not held). A
  * write through this context (rules, bundles, bulk prices) calls `clear`: this process forgets
  * at once, and every replica once the write has committed (ReplicaBroadcast); rows edited in the
- * database by hand show within 5 s (README).
+ * database by hand show within that TTL (README).
  */
 @Injectable()
 export class ActivePricingCache implements OnModuleInit {
   /** One key each (0): the active rules, the active bundles. */
-  private readonly rules = new KeyedCache<RuleRecord[]>(TTL_MS);
-  private readonly bundles = new KeyedCache<BundleRecord[]>(TTL_MS);
-  private readonly rates = new KeyedCache<TaxRateRecord[], string>(TTL_MS, { max: 1000 });
-  private readonly books = new KeyedCache<PriceBookWithScope[], string>(TTL_MS, { max: 1000 });
-  private readonly entries = new KeyedCache<PriceBookEntryRef[]>(TTL_MS);
+  private readonly rules: KeyedCache<RuleRecord[]>;
+  private readonly bundles: KeyedCache<BundleRecord[]>;
+  private readonly rates: KeyedCache<TaxRateRecord[], string>;
+  private readonly books: KeyedCache<PriceBookWithScope[], string>;
+  private readonly entries: KeyedCache<PriceBookEntryRef[]>;
 
   constructor(
     private readonly pricing: PricingRepository,
     private readonly reference: ReferenceRepository,
     private readonly broadcast: ReplicaBroadcast,
-  ) {}
+    @Optional() @Inject(APP_CONFIG) config?: Pick<AppConfig, 'pricingCacheTtlMs'>,
+  ) {
+    const ttlMs = config?.pricingCacheTtlMs ?? 5000;
+    this.rules = new KeyedCache(ttlMs);
+    this.bundles = new KeyedCache(ttlMs);
+    this.rates = new KeyedCache(ttlMs, { max: 1000 });
+    this.books = new KeyedCache(ttlMs, { max: 1000 });
+    this.entries = new KeyedCache(ttlMs);
+  }
 
   async onModuleInit(): Promise<void> {
     await this.broadcast.subscribe(CHANGED_TOPIC, () => this.forget());
