@@ -26,6 +26,7 @@ describe('Barcode lookup query budget', () => {
       WEBHOOK_SWEEP_INTERVAL_MS: '3600000',
       REFERENCE_CACHE_TTL_MS: '600000',
       PRICING_CACHE_TTL_MS: '600000',
+      AUTH_CACHE_TTL_MS: '600000',
     });
     cashier = await login(t, DEMO.cashier);
     counter = countQueries(t.db);

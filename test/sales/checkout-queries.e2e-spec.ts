@@ -26,7 +26,15 @@ describe('Checkout query budget', () => {
 
   beforeAll(async () => {
     // the in-process outbox relay and the delivery sweep poll on their own: keep them out of the counted window
-    t = await startTestApp({ WEBHOOK_RELAY_INTERVAL_MS: '600000', WEBHOOK_SWEEP_INTERVAL_MS: '3600000' });
+    // the per-process caches' TTLs long too: on a slow machine a 5 s expiry between the warm-up and
+    // the counted sale would add their reloads to the count
+    t = await startTestApp({
+      WEBHOOK_RELAY_INTERVAL_MS: '600000',
+      WEBHOOK_SWEEP_INTERVAL_MS: '3600000',
+      REFERENCE_CACHE_TTL_MS: '600000',
+      PRICING_CACHE_TTL_MS: '600000',
+      AUTH_CACHE_TTL_MS: '600000',
+    });
     cashier = await login(t, DEMO.cashier);
     ids = Object.fromEntries((await t.db.query('SELECT id, sku FROM items')).map((r: { id: number; sku: string }) => [r.sku, Number(r.id)]));
     await api().post('/api/v1/sessions/open').set(bearer(cashier)).send({ store_id: 1, opening_balance: 0 }).expect(200);
