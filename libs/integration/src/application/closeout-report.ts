@@ -1,7 +1,7 @@
 import { formatDay } from '../domain/calendar';
 import { row } from '../domain/report-figures';
 import { SESSION_PAYMENTS, SESSIONS } from '../domain/rollup-tables';
-import type { ReportContext, ReportParts } from '../reports/definition';
+import { ReportContext, ReportParts, rowsOnPage } from '../reports/definition';
 import { Drawer, drawersOf } from './closeout-drawers';
 import { closeoutCharts, closeoutSummary, DayRow, SM, TenderRow } from './closeout-figures';
 import { groupRows, Money, n } from './report-kit';
@@ -35,10 +35,13 @@ export async function closeoutReport(ctx: ReportContext): Promise<ReportParts> {
   const others = await sessions.byIds([...new Set(days.map((r) => n(r, 'session_id')).filter((id) => id > 0 && !drawers.has(id)))]);
   const sessionOf = new Map([...[...drawers.values()].map((d) => d.s), ...others].map((s) => [s.sessionId, s]));
   const rows = closeoutRows(days, tenders, drawers, sessionOf);
-  const names = await kit.users(rows.map((r) => r.userId));
+  // only the asked page's rows are viewed and their cashiers named (a year is thousands of rows)
+  const page = rowsOnPage(rows, ctx.rows);
+  const names = await kit.users(page.map((r) => r.userId));
   return {
     summary: scope.currencies.flatMap((c) => closeoutSummary(money, c, days, tenders, drawers)),
-    rows: rows.map((r) => rowView(scope, money, r, names.get(r.userId) ?? null)),
+    rows: page.map((r) => rowView(scope, money, r, names.get(r.userId) ?? null)),
+    rowsTotal: rows.length,
     charts: closeoutCharts(scope, money, days, tenders, drawers),
   };
 }
