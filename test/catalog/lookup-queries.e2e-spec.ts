@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { countQueries, QueryCounter } from '../support/query-count';
+import { COUNTED_APP_ENV, countQueries, QueryCounter } from '../support/query-count';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
 import { demoBarcode } from './catalog-helpers';
 
@@ -18,16 +18,7 @@ describe('Barcode lookup query budget', () => {
   const BUDGET = 1;
 
   beforeAll(async () => {
-    // the in-process outbox relay and the delivery sweep poll on their own: keep them out of the counted window
-    // and the per-process caches' TTLs long: on a slow machine a 5 s expiry between the warm-up and
-    // the counted scan would add their reloads to the count
-    t = await startTestApp({
-      WEBHOOK_RELAY_INTERVAL_MS: '600000',
-      WEBHOOK_SWEEP_INTERVAL_MS: '3600000',
-      REFERENCE_CACHE_TTL_MS: '600000',
-      PRICING_CACHE_TTL_MS: '600000',
-      AUTH_CACHE_TTL_MS: '600000',
-    });
+    t = await startTestApp(COUNTED_APP_ENV);
     cashier = await login(t, DEMO.cashier);
     counter = countQueries(t.db);
   });

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { countQueries, QueryCounter } from '../support/query-count';
+import { COUNTED_APP_ENV, countQueries, QueryCounter } from '../support/query-count';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -25,16 +25,7 @@ describe('Checkout query budget', () => {
   const SKUS = ['BEV-001', 'BEV-003', 'SNK-001', 'GRO-002', 'HSE-001'];
 
   beforeAll(async () => {
-    // the in-process outbox relay and the delivery sweep poll on their own: keep them out of the counted window
-    // the per-process caches' TTLs long too: on a slow machine a 5 s expiry between the warm-up and
-    // the counted sale would add their reloads to the count
-    t = await startTestApp({
-      WEBHOOK_RELAY_INTERVAL_MS: '600000',
-      WEBHOOK_SWEEP_INTERVAL_MS: '3600000',
-      REFERENCE_CACHE_TTL_MS: '600000',
-      PRICING_CACHE_TTL_MS: '600000',
-      AUTH_CACHE_TTL_MS: '600000',
-    });
+    t = await startTestApp(COUNTED_APP_ENV);
     cashier = await login(t, DEMO.cashier);
     ids = Object.fromEntries((await t.db.query('SELECT id, sku FROM items')).map((r: { id: number; sku: string }) => [r.sku, Number(r.id)]));
     await api().post('/api/v1/sessions/open').set(bearer(cashier)).send({ store_id: 1, opening_balance: 0 }).expect(200);

@@ -14,6 +14,21 @@ export interface QueryCounter {
   stop(): void;
 }
 
+/**
+ * The settings of an app whose requests' statements are counted: the in-process outbox relay and
+ * the delivery sweep poll on their own timers (kept out of the counted window), and the
+ * per-process caches (tokens, reference data, pricing) are kept for 10 minutes, so a slow machine
+ * that takes more than their 5 s between the warm-up and the counted request cannot add their
+ * reloads to the count.
+ */
+export const COUNTED_APP_ENV: Record<string, string> = {
+  WEBHOOK_RELAY_INTERVAL_MS: '600000',
+  WEBHOOK_SWEEP_INTERVAL_MS: '3600000',
+  REFERENCE_CACHE_TTL_MS: '600000',
+  PRICING_CACHE_TTL_MS: '600000',
+  AUTH_CACHE_TTL_MS: '600000',
+};
+
 export function countQueries(db: DataSource): QueryCounter {
   const logger = db.logger;
   const original = logger.logQuery;
