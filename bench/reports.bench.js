@@ -97,7 +97,11 @@ const PERMISSIONS = [
 
 const cli = (...args) =>
   JSON.parse(
-    execFileSync('node', ['--max-old-space-size=8192', path.join(DIST, 'apps/cli/src/main.js'), ...args], { env, cwd: path.dirname(DIST), stdio: ['ignore', 'pipe', 'inherit'] }).toString(),
+    execFileSync('node', ['--max-old-space-size=8192', path.join(DIST, 'apps/cli/src/main.js'), ...args], {
+      env,
+      cwd: path.dirname(DIST),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }).toString(),
   );
 
 async function prepare() {

@@ -94,7 +94,8 @@ describe('Item name search: order, total and filters from the index', () => {
 
   it('follows a rename, a change of the active flag and a deletion at the next search', async () => {
     const [first, second, third] = made;
-    const put = async (id: number, body: Record<string, unknown>) => expect((await api().put(`/api/v1/items/${id}`).set(bearer(manager)).send(body)).status).toBe(200);
+    const put = async (id: number, body: Record<string, unknown>) =>
+      expect((await api().put(`/api/v1/items/${id}`).set(bearer(manager)).send(body)).status).toBe(200);
     const activeIds = async () => (await pages({ q: 'zorblax', is_active: true }, 50)).ids;
     await put(first, { is_active: false });
     expect(await activeIds()).not.toContain(first);

@@ -72,7 +72,9 @@ describe('Authentication runs on @nestjs/passport (issue 29)', () => {
       const theirs = jest.spyOn(other.app.get(TokenService), 'authenticateHash');
       // (Only the strategy's own services are asserted: the data layer's transaction context is
       // process-wide too, so the first application's lookup may read the other's database.)
-      await request(t.http).get('/api/v1/auth/me').set(bearer(await login(t, DEMO.admin)));
+      await request(t.http)
+        .get('/api/v1/auth/me')
+        .set(bearer(await login(t, DEMO.admin)));
       expect(mine).toHaveBeenCalledTimes(1);
       expect(theirs).not.toHaveBeenCalled();
       const otherToken = await login(other, DEMO.cashier);

@@ -16,5 +16,15 @@ export { RollupRebuildService } from './application/rollup-rebuild.service';
 export { RollupApplier } from './application/rollup-applier';
 export type { RebuildReport } from './application/rollup-rebuild.service';
 export type { ReportFilters } from './application/report-scope';
-export type { ReportResult, ReportPayload, ReportMeta, ReportRowsMeta, SummaryFigure, ReportColumn, Chart, ChartSeries, ChartPoint } from './domain/report-payload';
+export type {
+  ReportResult,
+  ReportPayload,
+  ReportMeta,
+  ReportRowsMeta,
+  SummaryFigure,
+  ReportColumn,
+  Chart,
+  ChartSeries,
+  ChartPoint,
+} from './domain/report-payload';
 export { ROLLUP_TABLES, LAST_SALE_TABLE, CREDIT_NOTES_TABLE } from './domain/rollup-tables';

@@ -12,7 +12,13 @@ type Dto = new () => object;
 /** The pipe's class-validator options (validation.ts). */
 const OPTIONS = { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: true } };
 
-const keysOf = (dto: Dto) => [...new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((m) => m.propertyName))];
+const keysOf = (dto: Dto) => [
+  ...new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(dto, '', true, false)
+      .map((m) => m.propertyName),
+  ),
+];
 
 /** Any JSON value a client may send in a field: right, wrong, null, nested. */
 const scalar = fc.oneof(
@@ -22,14 +28,19 @@ const scalar = fc.oneof(
   fc.boolean(),
   fc.constant(null),
 );
-const loose = fc.oneof({ weight: 6, arbitrary: scalar }, { weight: 1, arbitrary: fc.array(scalar, { maxLength: 3 }) }, { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 3 }), scalar, { maxKeys: 2 }) });
+const loose = fc.oneof(
+  { weight: 6, arbitrary: scalar },
+  { weight: 1, arbitrary: fc.array(scalar, { maxLength: 3 }) },
+  { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 3 }), scalar, { maxKeys: 2 }) },
+);
 
 /** A body for `dto`: each field left out, or any value; an array field gets bodies of its element class. */
 function bodyOf(dto: Dto, depth = 0): fc.Arbitrary<Record<string, unknown>> {
   const fields: Record<string, fc.Arbitrary<unknown>> = {};
   for (const key of keysOf(dto)) {
     const nested = arrayShapeOf(dto, key)?.nested?.();
-    const value = nested && depth < 2 ? fc.oneof({ weight: 4, arbitrary: fc.array(bodyOf(nested, depth + 1), { maxLength: 4 }) }, { weight: 1, arbitrary: loose }) : loose;
+    const value =
+      nested && depth < 2 ? fc.oneof({ weight: 4, arbitrary: fc.array(bodyOf(nested, depth + 1), { maxLength: 4 }) }, { weight: 1, arbitrary: loose }) : loose;
     fields[key] = fc.option(value, { nil: undefined, freq: 3 });
   }
   return fc.record(fields, { requiredKeys: [] }).map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>);
@@ -73,7 +84,11 @@ describe('ValidationPlans', () => {
   );
 
   it('a 50-line pricing cart is valid by the plan, as by class-validator', async () => {
-    const body = { items: Array.from({ length: 50 }, (_, i) => ({ id: 1 + (i % 31), qty: 1 + (i % 6) })), cart_discount_type: 'percent', cart_discount_value: 5 };
+    const body = {
+      items: Array.from({ length: 50 }, (_, i) => ({ id: 1 + (i % 31), qty: 1 + (i % 6) })),
+      cart_discount_type: 'percent',
+      cart_discount_value: 5,
+    };
     const { verdict, errors, mine, theirs } = await both(PricingCartDto, body);
     expect(errors).toEqual([]);
     expect(verdict).toBe(true);

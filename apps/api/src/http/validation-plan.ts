@@ -76,7 +76,9 @@ export class ValidationPlans {
     const rest = all.filter((m) => m.type !== ValidationTypes.IS_DEFINED && m.type !== ValidationTypes.WHITELIST);
     return {
       name,
-      conditions: rest.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION).map((m) => m.constraints[0] as (object: object, value: unknown) => boolean),
+      conditions: rest
+        .filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION)
+        .map((m) => m.constraints[0] as (object: object, value: unknown) => boolean),
       defined: all.filter((m) => m.type === ValidationTypes.IS_DEFINED).map(check),
       checks: rest.filter((m) => m.type === ValidationTypes.CUSTOM_VALIDATION).map(check),
       nested: rest

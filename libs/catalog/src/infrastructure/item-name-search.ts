@@ -137,9 +137,19 @@ export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limi
   const si = src.items('s');
   const bi = src.items('bi');
   const branches: Statement[] = [];
-  if (w) branches.push({ sql: `SELECT 0 AS src, w.item_id, w.name FROM ${w.from} WHERE ${w.where.sql} ORDER BY w.name, w.item_id LIMIT ${limit}`, params: w.where.params });
-  branches.push({ sql: `SELECT 1 AS src, s.id AS item_id, s.name FROM items s WHERE ${sku.sql} AND ${si.sql} ORDER BY s.name, s.id LIMIT ${limit}`, params: [...sku.params, ...si.params] });
-  branches.push({ sql: `SELECT 2 AS src, b.item_id, bi.name FROM item_barcodes b ${src.join} items bi ON bi.id = b.item_id WHERE b.barcode = ? AND ${bi.sql}`, params: [q, ...bi.params] });
+  if (w)
+    branches.push({
+      sql: `SELECT 0 AS src, w.item_id, w.name FROM ${w.from} WHERE ${w.where.sql} ORDER BY w.name, w.item_id LIMIT ${limit}`,
+      params: w.where.params,
+    });
+  branches.push({
+    sql: `SELECT 1 AS src, s.id AS item_id, s.name FROM items s WHERE ${sku.sql} AND ${si.sql} ORDER BY s.name, s.id LIMIT ${limit}`,
+    params: [...sku.params, ...si.params],
+  });
+  branches.push({
+    sql: `SELECT 2 AS src, b.item_id, bi.name FROM item_barcodes b ${src.join} items bi ON bi.id = b.item_id WHERE b.barcode = ? AND ${bi.sql}`,
+    params: [q, ...bi.params],
+  });
   const union = branches.map((b) => (d.sqlite ? `SELECT * FROM (${b.sql})` : `(${b.sql})`)).join(' UNION ALL ');
   const count = searchCount(d, q, filter);
   return {
@@ -158,7 +168,9 @@ export function searchCount(d: SearchDialect, q: string, filter: ListFilter): St
   const parts: Statement[] = [];
   const noWord = (id: string): Statement => {
     const w2 = src.words('w2');
-    return w2 ? { sql: ` AND NOT EXISTS (SELECT 1 FROM ${w2.from} WHERE w2.item_id = ${id} AND ${w2.where.sql})`, params: w2.where.params } : { sql: '', params: [] };
+    return w2
+      ? { sql: ` AND NOT EXISTS (SELECT 1 FROM ${w2.from} WHERE w2.item_id = ${id} AND ${w2.where.sql})`, params: w2.where.params }
+      : { sql: '', params: [] };
   };
   const w = src.words('w');
   if (w) parts.push({ sql: `SELECT COUNT(DISTINCT w.item_id) FROM ${w.from} WHERE ${w.where.sql}`, params: w.where.params });

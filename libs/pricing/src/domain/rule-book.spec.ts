@@ -6,7 +6,10 @@ import { PricingRule } from './pricing.types';
 
 /** Rules with every kind of condition, windows and hours included. */
 const ids = fc.option(fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 3 }), { nil: undefined });
-const when = fc.option(fc.integer({ min: -3, max: 3 }).map((days) => new Date(Date.parse('2026-11-18T15:00:00Z') + days * 86_400_000)), { nil: null });
+const when = fc.option(
+  fc.integer({ min: -3, max: 3 }).map((days) => new Date(Date.parse('2026-11-18T15:00:00Z') + days * 86_400_000)),
+  { nil: null },
+);
 const hhmm = fc.option(
   fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`),
   { nil: undefined },
@@ -33,9 +36,8 @@ const rulesArb = fc
     { maxLength: 30 },
   )
   .map((rs) =>
-    rs.map(
-      ({ priority, exclusive, active, value, ...conditions }, i): PricingRule =>
-        rule({ kind: 'percent_off', id: i + 1, priority, exclusive, active, value, conditions }),
+    rs.map(({ priority, exclusive, active, value, ...conditions }, i): PricingRule =>
+      rule({ kind: 'percent_off', id: i + 1, priority, exclusive, active, value, conditions }),
     ),
   );
 const contextArb = fc.record({
