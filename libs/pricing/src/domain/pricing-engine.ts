@@ -54,7 +54,8 @@ export function priceCart(input: CartInput): PricedCart {
   for (const line of ordered) work.set(line.key, startLine(line));
 
   const subtotalBeforeRules = [...work.values()].reduce((sum, l) => sum + l.unitPrice * l.input.quantity, 0);
-  const book = input.ruleBook?.source === input.rules ? input.ruleBook : RuleBook.ordered(input.rules);
+  const given = input.ruleBook;
+  const book = given instanceof RuleBook && given.source === input.rules ? given : RuleBook.ordered(input.rules);
   const appliedRuleIds = new Set<number>();
   const rulesFor = book.forCart(ctx, subtotalBeforeRules);
   for (const line of work.values()) applyRules(line, rulesFor(line.input), appliedRuleIds);

@@ -2,7 +2,6 @@
  * Inputs and outputs of the pricing engine. Pure data: amounts are integer minor units, rates
  * and percentages are basis points (1% = 100 bp), quantities are integers in sale units.
  */
-import type { RuleBook } from './rule-book';
 export type PriceSource = 'base' | 'price_book' | 'pricing_rule' | 'bundle' | 'manual' | 'offline';
 
 export interface PriceBookCandidate {
@@ -91,12 +90,17 @@ export interface PricingContext {
   taxExempt: boolean;
 }
 
+/** Rules prepared once for many carts: a RuleBook (rule-book.ts), named here by what it was built from. */
+export interface PreparedRules {
+  readonly source: readonly PricingRule[];
+}
+
 export interface CartInput {
   context: PricingContext;
   lines: CartLineInput[];
   rules: PricingRule[];
-  /** `RuleBook.ordered(rules)` of these very rules, built once for many carts (one of other rules is ignored). */
-  ruleBook?: RuleBook;
+  /** `RuleBook.ordered(rules)` (rule-book.ts) of these very rules, built once for many carts (one of other rules is ignored). */
+  ruleBook?: PreparedRules;
   bundles: Bundle[];
   cartDiscount?: Discount;
 }
