@@ -74,6 +74,8 @@ class World {
       serves: async (warehouseId: number) => warehouseId === 10 || warehouseId === 11,
       paymentMethods: async () => METHODS,
       names: async () => ({ stores: new Map([[1, 'Main']]), warehouses: new Map([[10, 'Back room']]) }),
+      store: async (id: number) => (id === 1 ? { id: 1, name: 'Main' } : null),
+      warehouse: async (id: number) => (id === 10 ? { id: 10, name: 'Back room' } : null),
     } as unknown as StoreContext;
     const ledger = {
       checkSale: async () => undefined,
