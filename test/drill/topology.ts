@@ -1,6 +1,6 @@
 import { ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 
@@ -67,6 +67,31 @@ export async function sqlAt<T = Record<string, unknown>>(port: number, sql: stri
   } finally {
     await conn.end().catch(() => undefined);
   }
+}
+
+/**
+ * What an operator reads first when the drill fails: HAProxy's view of each node (state, times
+ * marked down, last check) and the last warnings and errors each service logged (the 503s name
+ * their cause there).
+ */
+export function diagnostics(names: string[], perService = 12): string {
+  const out: string[] = [];
+  try {
+    out.push('haproxy:', cluster('haproxy-stat').trim());
+  } catch (e) {
+    out.push(`haproxy: no stats (${(e as Error).message.split('\n')[0]})`);
+  }
+  for (const name of names) {
+    const file = join(LOG_DIR, `${name}.log`);
+    if (!existsSync(file)) continue;
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => /"level":(4|5|6)\d/.test(l))
+      .slice(-perService)
+      .map((l) => (l.length > 600 ? `${l.slice(0, 600)}...` : l));
+    out.push(`${name} (last ${lines.length} warnings/errors):`, ...lines);
+  }
+  return out.join('\n');
 }
 
 export interface ServiceProcess {
