@@ -79,6 +79,7 @@ export interface InvoiceRow {
   due_at: Date;
   amount: number;
   paid: number;
+  paid_later: number;
   credited: number;
   balance: number;
 }
@@ -250,7 +251,7 @@ export async function loadBooks(q: Query, storeIds: number[]): Promise<Books> {
         `SELECT id, sale_id, method_code, method_type, amount, tendered, change_amount FROM sale_payments WHERE sale_id IN (${saleIds}) ORDER BY id`,
       ),
       rows<InvoiceRow>(
-        `SELECT id, sale_id, store_id, customer_id, status, issued_at, due_at, amount, paid, credited, balance FROM invoices WHERE store_id IN (${ids}) ORDER BY id`,
+        `SELECT id, sale_id, store_id, customer_id, status, issued_at, due_at, amount, paid, paid_later, credited, balance FROM invoices WHERE store_id IN (${ids}) ORDER BY id`,
       ),
       rows<InvoicePaymentRow>(
         `SELECT id, invoice_id, method_code, amount, created_at FROM invoice_payments WHERE invoice_id IN (SELECT id FROM invoices WHERE store_id IN (${ids})) ORDER BY id`,

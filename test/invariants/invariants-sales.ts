@@ -92,7 +92,8 @@ function checkLine(s: SaleRow, l: LineRow, f: Findings, mode: 'inclusive-identit
 }
 
 /**
- * Invoices: one per sale for its total; credited = its credit notes; paid = money taken at the
+ * Invoices: one per sale for its total; credited = its credit notes; paid_later = its later
+ * payments (void or not: what the invoice reports read as collected); paid = money taken at the
  * till (net of change) plus later invoice payments; the balance is what is still owed:
  *   balance = amount - (paid - refunded in money) - credited,
  * where refunded in money is the credit notes' amount less their on-account part (a refund paid
@@ -112,6 +113,11 @@ export function checkInvoices(b: Books, f: Findings): void {
     const at = `invoice ${inv.id} of sale ${s.id}`;
     f.equal(inv.amount, s.total_amount, `${at}: amount = sale total`);
     f.equal(inv.customer_id, s.customer_id, `${at}: customer of the sale`);
+    f.equal(
+      inv.paid_later,
+      sum(later.get(inv.id) ?? [], (p) => p.amount),
+      `${at}: paid_later = sum of its later invoice payments`,
+    );
     if (s.status === 'voided') {
       f.equal(inv.status, 'void', `${at}: voided sale, void invoice`);
       continue;

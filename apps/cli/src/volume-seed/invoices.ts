@@ -47,6 +47,7 @@ export async function writeInvoice(
     due_at: dt(due),
     amount: total,
     paid: total - onAccount,
+    paid_later: 0,
     balance: voided ? 0 : onAccount,
     credited: planned ? planned.lines.reduce((a, l) => a + l.refund.total, 0) : 0,
     created_at: dt(at),
@@ -66,7 +67,7 @@ export async function writeInvoice(
         user_id: ref.managerId,
         created_at: dt(payAt),
       });
-      Object.assign(invoice, { status: 'paid', paid: total, balance: 0, updated_at: dt(payAt) });
+      Object.assign(invoice, { status: 'paid', paid: total, paid_later: onAccount, balance: 0, updated_at: dt(payAt) });
     } else if (payAt < now && p < 0.92) {
       // Half now (in whole minor units), the rest still due.
       const part = Math.floor(onAccount / 2);
@@ -79,7 +80,7 @@ export async function writeInvoice(
         user_id: ref.managerId,
         created_at: dt(payAt),
       });
-      Object.assign(invoice, { status: 'partially_paid', paid: total - onAccount + part, balance: onAccount - part, updated_at: dt(payAt) });
+      Object.assign(invoice, { status: 'partially_paid', paid: total - onAccount + part, paid_later: part, balance: onAccount - part, updated_at: dt(payAt) });
     }
     if (invoice.balance > 0) openInvoices.push({ id: invoice.id, createdAt: at, due, amount: total, balance: invoice.balance });
   }

@@ -121,6 +121,7 @@ export class CheckoutRecords {
       dueAt: new Date(at.getTime() + p.paymentTermsDays * 86_400_000),
       amount: cart.total,
       paid: cart.total - p.onAccount,
+      paidLater: 0,
       credited: 0,
       balance: p.onAccount,
       createdAt: at,

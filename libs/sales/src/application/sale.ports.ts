@@ -113,6 +113,8 @@ export interface InvoiceRecord {
   dueAt: Date;
   amount: number;
   paid: number;
+  /** The part of `paid` paid after the sale (its invoice payments; what the invoice reports call collected on account). */
+  paidLater: number;
   /** Total of the credit notes issued on it (returns); an on-account part of them reduced the balance. */
   credited: number;
   balance: number;

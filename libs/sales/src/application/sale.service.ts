@@ -124,7 +124,13 @@ export class InvoiceService {
         createdAt: now,
       });
       const balance = inv.balance - amount;
-      await this.invoices.updateInvoice(id, { paid: inv.paid + amount, balance, status: balance === 0 ? 'paid' : 'partially_paid', updatedAt: now });
+      await this.invoices.updateInvoice(id, {
+        paid: inv.paid + amount,
+        paidLater: inv.paidLater + amount,
+        balance,
+        status: balance === 0 ? 'paid' : 'partially_paid',
+        updatedAt: now,
+      });
       const invoice = await this.show(principal, id);
       await this.changes.event(InvoicePaymentRecorded, { invoice, payment: invoice.payments.find((p) => p.id === payment.id)! }, inv.storeId);
       return invoice;

@@ -105,6 +105,7 @@ export class InvoiceEntity implements InvoiceRecord {
   @Column(date('due_at')) dueAt!: Date;
   @Column(money('amount')) amount!: number;
   @Column(money('paid')) paid!: number;
+  @Column(money('paid_later')) paidLater!: number;
   @Column(money('credited')) credited!: number;
   @Column(money('balance')) balance!: number;
   @Column(date('created_at')) createdAt!: Date;

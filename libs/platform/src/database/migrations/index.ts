@@ -34,6 +34,7 @@ import { RecordVersions1764820000000 } from './1764820000000-record-versions';
 import { IdempotencyKeyLength1764830000000 } from './1764830000000-idempotency-key-length';
 import { StockChangeFeedIndex1764840000000 } from './1764840000000-stock-change-feed-index';
 import { ItemNameWordsSort1764860000000 } from './1764860000000-item-name-words-sort';
+import { InvoicePaidLater1764870000000 } from './1764870000000-invoice-paid-later';
 
 /**
  * The one migration history, shared by SQLite and MySQL, in timestamp order (migrations.spec.ts
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   IdempotencyKeyLength1764830000000,
   StockChangeFeedIndex1764840000000,
   ItemNameWordsSort1764860000000,
+  InvoicePaidLater1764870000000,
 ];
