@@ -4,10 +4,10 @@ import { InvoiceSettlement, InvoiceSettlementReader } from '../application/invoi
 import type { StoreWindow } from '../application/session-drawer.reader';
 
 /**
- * Reads the sales context's `invoices` and `sales` tables, read only, in two grouped statements
- * over small sets: the invoices paid on after the sale (`paid_later > 0`, the index that leads
- * with it also holds store, issue time and status: the statement reads that index alone), and the
- * invoices in status `credited` (the (status, store_id, issued_at) index). Only on-account
+ * Reads the sales context's `invoices` table (and `sales` for a warehouse's scope), read only, in
+ * two grouped statements over small sets, each from an index alone: the invoices paid on after
+ * the sale (the index that leads with `paid_later` also holds store, issue time and status), and
+ * the invoices in status `credited` (the open-invoices index, by status, store and issue time). Only on-account
  * invoices (a balance left at the till) of sales that were not voided count.
  *
  * The later payments need no `sales` row: a payment is taken only on an invoice with a balance
@@ -15,18 +15,17 @@ import type { StoreWindow } from '../application/session-drawer.reader';
  * `void`. Joining every payment ever recorded to its invoice and sale by key was most of a second
  * at a million sales with a buffer pool smaller than the data (issue 29); `sales` is joined only
  * for a warehouse's scope. A credited invoice may have been paid in full at the till (then
- * returned whole): that statement keeps the sale's balance due as the test.
+ * returned whole): it counts when less than its amount was taken at the till (`paid` is the till's
+ * part plus `paid_later`), which the open-invoices index also holds, so neither statement reads a
+ * sale or an invoice row.
  */
-/** A sale that was not voided and left a balance at the till (an on-account invoice). */
-const ON_ACCOUNT_SALE = "s.status <> 'voided' AND s.balance_due > 0";
-
 @Injectable()
 export class SqlInvoiceSettlementReader extends TxRepository implements InvoiceSettlementReader {
   async settled(filter: { windows: StoreWindow[]; warehouseId?: number }): Promise<InvoiceSettlement[]> {
     if (!filter.windows.length) return [];
     const [paid, credited] = await Promise.all([
-      this.grouped('COUNT(*) AS invoices, SUM(i.paid_later) AS amount', 'invoices i', "i.paid_later > 0 AND i.status <> 'void'", filter),
-      this.grouped('COUNT(*) AS invoices, 0 AS amount', 'invoices i', "i.status = 'credited'", filter, ON_ACCOUNT_SALE),
+      this.grouped('COUNT(*) AS invoices, SUM(i.paid_later) AS amount', "i.paid_later > 0 AND i.status <> 'void'", filter),
+      this.grouped('COUNT(*) AS invoices, 0 AS amount', "i.status = 'credited' AND i.paid - i.paid_later < i.amount", filter),
     ]);
     const out = new Map<number, InvoiceSettlement>();
     const of = (storeId: number) => {
@@ -41,21 +40,19 @@ export class SqlInvoiceSettlementReader extends TxRepository implements InvoiceS
 
   private async grouped(
     select: string,
-    from: string,
     where: string,
     f: { windows: StoreWindow[]; warehouseId?: number },
-    saleTest?: string,
   ): Promise<{ storeId: number; invoices: number; amount: number }[]> {
     const params: unknown[] = [];
     const windows = f.windows.map((w) => {
       params.push(w.storeId, this.date(w.from), this.date(w.to));
       return '(i.store_id = ? AND i.issued_at >= ? AND i.issued_at < ?)';
     });
-    const sale = [saleTest, f.warehouseId !== undefined ? 's.warehouse_id = ?' : undefined].filter((t) => t !== undefined);
-    const join = sale.length ? ' JOIN sales s ON s.id = i.sale_id' : '';
-    let sql = `SELECT i.store_id AS store_id, ${select} FROM ${from}${join} WHERE ${where} AND (${windows.join(' OR ')})`;
-    for (const test of sale) sql += ` AND ${test}`;
-    if (f.warehouseId !== undefined) params.push(f.warehouseId);
+    const warehouse = f.warehouseId !== undefined;
+    if (warehouse) params.push(f.warehouseId);
+    const sql =
+      `SELECT i.store_id AS store_id, ${select} FROM invoices i${warehouse ? ' JOIN sales s ON s.id = i.sale_id' : ''} ` +
+      `WHERE ${where} AND (${windows.join(' OR ')})${warehouse ? ' AND s.warehouse_id = ?' : ''}`;
     const rows = (await this.em.query(`${sql} GROUP BY i.store_id`, params)) as Record<string, unknown>[];
     return rows.map((r) => ({ storeId: Number(r.store_id), invoices: Number(r.invoices ?? 0), amount: Number(r.amount ?? 0) }));
   }
