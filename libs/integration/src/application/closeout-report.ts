@@ -4,7 +4,7 @@ import { SESSION_PAYMENTS, SESSIONS } from '../domain/rollup-tables';
 import { ReportContext, ReportParts, rowsOnPage } from '../reports/definition';
 import { Drawer, drawersOf } from './closeout-drawers';
 import { closeoutCharts, closeoutSummary, DayRow, SM, TenderRow } from './closeout-figures';
-import { groupRows, Money, n } from './report-kit';
+import { Money, n } from './report-kit';
 import { ReportScope } from './report-scope';
 import { SessionDrawer, SessionDrawerReader } from './session-drawer.reader';
 
@@ -63,10 +63,14 @@ function closeoutRows(days: DayRow[], tenders: TenderRow[], drawers: Map<number,
   const key = (day: number, session: number) => `${day}:${session}`;
   // A session is one cashier's; the sales without a drawer (session 0) are each cashier's own.
   const tenderKey = (day: number, session: number, user: number) => `${day}:${session}:${session ? 0 : user}`;
-  const tendersOf = groupRows(
-    tenders.map((t) => ({ ...t, key: tenderKey(n(t, 'day'), n(t, 'session_id'), n(t, 'user_id')) })),
-    'key',
-  );
+  // grouped in place (a year is tens of thousands of tender rows: no copy of each)
+  const tendersOf = new Map<string, TenderRow[]>();
+  for (const t of tenders) {
+    const k = tenderKey(n(t, 'day'), n(t, 'session_id'), n(t, 'user_id'));
+    const list = tendersOf.get(k);
+    if (list) list.push(t);
+    else tendersOf.set(k, [t]);
+  }
   const rows = days.map((r): CloseoutRow => {
     const sessionId = n(r, 'session_id');
     const drawer = drawers.get(sessionId);
