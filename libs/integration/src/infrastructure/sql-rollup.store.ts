@@ -170,23 +170,13 @@ export class SqlRollupStore extends TxRepository implements RollupStore, RollupR
     };
     if (q.sumInApp) {
       // Rows already at (or near) the grain asked for: read them and add up here, sparing the
-      // database a temporary table for thousands of groups of one or two rows. A group's key is
-      // built from the raw values; each group is converted once.
+      // database a temporary table for thousands of groups of one or two rows. The first row of a
+      // group becomes the group (converted in place: no second object per group, the rows are ours).
       const rows = (await this.em.query(
         `SELECT ${[...q.groupBy, ...q.measures].join(', ')} FROM ${q.table.name} WHERE ${where.join(' AND ')}`,
         params,
       )) as Record<string, unknown>[];
-      const groups = new Map<string, RollupResult>();
-      const by = q.groupBy;
-      const measures = q.measures;
-      for (const raw of rows) {
-        let key = '';
-        for (let i = 0; i < by.length; i++) key += `${String(raw[by[i]])}|`;
-        const g = groups.get(key);
-        if (!g) groups.set(key, convert(raw));
-        else for (let i = 0; i < measures.length; i++) g[measures[i]] = (g[measures[i]] as number) + Number(raw[measures[i]] ?? 0);
-      }
-      return [...groups.values()];
+      return sumInPlace(rows, q.groupBy, q.measures);
     }
     const select = [...q.groupBy, ...q.measures.map((m) => `SUM(${m}) AS ${m}`)].join(', ');
     const group = q.groupBy.length ? ` GROUP BY ${q.groupBy.join(', ')}` : '';
@@ -292,5 +282,24 @@ function placeholders(rows: number, cols: number): string {
 function values(table: RollupTable, rows: RollupRow[]): KeyValue[] {
   const out: KeyValue[] = [];
   for (const r of rows) out.push(...r.key, ...r.attrs, ...r.values);
+  return out;
+}
+
+/** Rows summed by `by` (first seen first): each group is its first row, its values converted in place. */
+function sumInPlace(rows: Record<string, unknown>[], by: readonly string[], measures: readonly string[]): RollupResult[] {
+  const text = by.map((c) => TEXT_COLUMNS.has(c));
+  const groups = new Map<string, RollupResult>();
+  const out: RollupResult[] = [];
+  for (const raw of rows) {
+    let key = String(raw[by[0]]);
+    for (let i = 1; i < by.length; i++) key += `|${String(raw[by[i]])}`;
+    const g = groups.get(key);
+    if (g === undefined) {
+      for (let i = 0; i < by.length; i++) raw[by[i]] = text[i] ? String(raw[by[i]]) : Number(raw[by[i]]);
+      for (const m of measures) raw[m] = Number(raw[m] ?? 0);
+      groups.set(key, raw as RollupResult);
+      out.push(raw as RollupResult);
+    } else for (const m of measures) g[m] = (g[m] as number) + Number(raw[m] ?? 0);
+  }
   return out;
 }
