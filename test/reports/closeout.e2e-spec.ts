@@ -183,6 +183,19 @@ describe('Closeout: every drawer of the period, once', () => {
     expect(fig(dayOf.body, 'discrepancy')).toBe(1);
   });
 
+  it('each page holds the same rows as the whole list, takings by payment method included', async () => {
+    const range = { store_id: 1, date_from: A, date_to: today };
+    const whole = await report(t, all, 'closeout', { ...range, per_page: 1000 });
+    expect(whole.status).toBe(200);
+    const rows = whole.body.data.rows as Row[];
+    expect(rows.filter((r) => Object.keys(r.totals_by_payment_method as object).length > 0).length).toBeGreaterThanOrEqual(3);
+    for (let page = 1; page <= rows.length; page++) {
+      const one = await report(t, all, 'closeout', { ...range, per_page: 1, page });
+      expect(one.body.data.rows).toEqual([rows[page - 1]]);
+      expect(one.body.data.summary).toEqual(whole.body.data.summary);
+    }
+  });
+
   it('a session still open shows as open on the day it was opened, expected cash so far', async () => {
     const id = await open(manager, 20);
     await api().post(`/api/v1/sessions/${id}/cash-movement`).set(bearer(manager)).send({ type: 'cash_in', amount: 5, reason: 'Change float' }).expect(200);

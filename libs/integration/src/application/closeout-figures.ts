@@ -23,9 +23,11 @@ export const SM = [
 /** A day and session's sales (rpt_sessions) and its takings per payment method (rpt_session_payments). */
 export type DayRow = SumRow<(typeof SM)[number], 'day' | 'store_id' | 'user_id' | 'session_id' | 'currency_code'>;
 export type TenderRow = SumRow<'amount' | 'refund_amount', 'day' | 'session_id' | 'user_id' | 'method_code' | 'method_type' | 'currency_code'>;
+/** The period's takings per currency and payment method. */
+export type MethodTotal = SumRow<'amount', 'method_code' | 'currency_code'>;
 
 /** A currency's closeout summary: sales summed by day, drawers by session (the closed ones' cash). */
-export function closeoutSummary(money: Money, c: string, days: DayRow[], tenders: TenderRow[], drawers: Map<number, Drawer>): SummaryFigure[] {
+export function closeoutSummary(money: Money, c: string, days: DayRow[], tenders: MethodTotal[], drawers: Map<number, Drawer>): SummaryFigure[] {
   const mine = days.filter((r) => r.currency_code === c);
   const t = total(mine, SM);
   const own = [...drawers.values()].filter((d) => d.currency === c);
@@ -68,7 +70,7 @@ export function closeoutSummary(money: Money, c: string, days: DayRow[], tenders
 }
 
 /** Taken by payment method, the day's total, and the discrepancy of the sessions closed each day. */
-export function closeoutCharts(scope: ReportScope, money: Money, days: DayRow[], tenders: TenderRow[], drawers: Map<number, Drawer>): Chart[] {
+export function closeoutCharts(scope: ReportScope, money: Money, days: DayRow[], tenders: MethodTotal[], drawers: Map<number, Drawer>): Chart[] {
   const perDay = (rows: { day: number; v: number }[], c: string) => {
     const byDay = new Map<number, number>();
     for (const r of rows) byDay.set(r.day, (byDay.get(r.day) ?? 0) + r.v);

@@ -21,29 +21,53 @@ import { SessionDrawer, SessionDrawerReader } from './session-drawer.reader';
 export async function closeoutReport(ctx: ReportContext): Promise<ReportParts> {
   const { scope, money, kit } = ctx;
   const sessions = ctx.use(SessionDrawerReader);
-  const [days, tenders, drawers] = await Promise.all([
+  const [days, taken, drawers] = await Promise.all([
     kit.sum(scope, { table: SESSIONS, groupBy: ['day', 'store_id', 'user_id', 'session_id', 'currency_code'], measures: SM, sumInApp: true }),
-    kit.sum(scope, {
-      table: SESSION_PAYMENTS,
-      groupBy: ['day', 'session_id', 'user_id', 'method_code', 'method_type', 'currency_code'],
-      measures: ['amount', 'refund_amount'],
-      sumInApp: true,
-    }),
+    // the period's takings per method (summary and chart), summed by the database
+    kit.sum(scope, { table: SESSION_PAYMENTS, groupBy: ['currency_code', 'method_code'], measures: ['amount'] }),
     drawersOf(scope, kit, sessions),
   ]);
   // Sessions whose sales are in the period but whose drawer is not (closed after it, or opened before it and still open).
   const others = await sessions.byIds([...new Set(days.map((r) => n(r, 'session_id')).filter((id) => id > 0 && !drawers.has(id)))]);
   const sessionOf = new Map([...[...drawers.values()].map((d) => d.s), ...others].map((s) => [s.sessionId, s]));
-  const rows = closeoutRows(days, tenders, drawers, sessionOf);
-  // only the asked page's rows are viewed and their cashiers named (a year is thousands of rows)
+  const rows = closeoutRows(days, drawers, sessionOf);
+  // only the asked page's rows are viewed, their takings by method read and their cashiers named (a year is thousands of rows)
   const page = rowsOnPage(rows, ctx.rows);
-  const names = await kit.users(page.map((r) => r.userId));
+  const [tenders, names] = await Promise.all([pageTenders(scope, kit, page), kit.users(page.map((r) => r.userId))]);
+  const byMethod = [...taken].sort((a, b) => String(a.method_code).localeCompare(String(b.method_code)));
   return {
-    summary: scope.currencies.flatMap((c) => closeoutSummary(money, c, days, tenders, drawers)),
-    rows: page.map((r) => rowView(scope, money, r, names.get(r.userId) ?? null)),
+    summary: scope.currencies.flatMap((c) => closeoutSummary(money, c, days, byMethod, drawers)),
+    rows: page.map((r) => rowView(scope, money, r, tenders.get(tenderKey(r.day, r.sessionId, r.userId)) ?? [], names.get(r.userId) ?? null)),
     rowsTotal: rows.length,
-    charts: closeoutCharts(scope, money, days, tenders, drawers),
+    charts: closeoutCharts(scope, money, days, byMethod, drawers),
   };
+}
+
+/** A session's takings are keyed by day and session; the sales without a drawer (session 0) by their cashier too. */
+const tenderKey = (day: number, session: number, user: number) => `${day}:${session}:${session ? 0 : user}`;
+
+/** The takings by method of the page's rows: only the page's days (rows are in day order) and sessions are read. */
+async function pageTenders(scope: ReportScope, kit: ReportContext['kit'], page: CloseoutRow[]): Promise<Map<string, TenderRow[]>> {
+  const out = new Map<string, TenderRow[]>();
+  if (!page.length) return out;
+  const period = { ...scope.period, from: page[0].day, to: page[page.length - 1].day };
+  const tenders = await kit.sum(
+    { ...scope, period },
+    {
+      table: SESSION_PAYMENTS,
+      where: { session_id: [...new Set(page.map((r) => r.sessionId))] },
+      groupBy: ['day', 'session_id', 'user_id', 'method_code', 'method_type', 'currency_code'],
+      measures: ['amount', 'refund_amount'],
+      sumInApp: true,
+    },
+  );
+  for (const t of tenders) {
+    const k = tenderKey(n(t, 'day'), n(t, 'session_id'), n(t, 'user_id'));
+    const list = out.get(k);
+    if (list) list.push(t);
+    else out.set(k, [t]);
+  }
+  return out;
 }
 
 interface CloseoutRow {
@@ -54,23 +78,12 @@ interface CloseoutRow {
   sessionId: number;
   session: SessionDrawer | null;
   sales: Partial<DayRow>;
-  tenders: TenderRow[];
   drawer: Drawer | null;
 }
 
 /** One row per business day and session with sales that day, plus the drawer's row where that day had none. */
-function closeoutRows(days: DayRow[], tenders: TenderRow[], drawers: Map<number, Drawer>, sessionOf: Map<number, SessionDrawer>): CloseoutRow[] {
+function closeoutRows(days: DayRow[], drawers: Map<number, Drawer>, sessionOf: Map<number, SessionDrawer>): CloseoutRow[] {
   const key = (day: number, session: number) => `${day}:${session}`;
-  // A session is one cashier's; the sales without a drawer (session 0) are each cashier's own.
-  const tenderKey = (day: number, session: number, user: number) => `${day}:${session}:${session ? 0 : user}`;
-  // grouped in place (a year is tens of thousands of tender rows: no copy of each)
-  const tendersOf = new Map<string, TenderRow[]>();
-  for (const t of tenders) {
-    const k = tenderKey(n(t, 'day'), n(t, 'session_id'), n(t, 'user_id'));
-    const list = tendersOf.get(k);
-    if (list) list.push(t);
-    else tendersOf.set(k, [t]);
-  }
   const rows = days.map((r): CloseoutRow => {
     const sessionId = n(r, 'session_id');
     const drawer = drawers.get(sessionId);
@@ -82,7 +95,6 @@ function closeoutRows(days: DayRow[], tenders: TenderRow[], drawers: Map<number,
       sessionId,
       session: sessionOf.get(sessionId) ?? null,
       sales: r,
-      tenders: tendersOf.get(tenderKey(n(r, 'day'), sessionId, n(r, 'user_id'))) ?? [],
       drawer: drawer && drawer.day === n(r, 'day') ? drawer : null,
     };
   });
@@ -97,17 +109,16 @@ function closeoutRows(days: DayRow[], tenders: TenderRow[], drawers: Map<number,
         sessionId: d.s.sessionId,
         session: d.s,
         sales: {},
-        tenders: [],
         drawer: d,
       });
   return rows.sort((a, b) => a.day - b.day || a.storeId - b.storeId || a.sessionId - b.sessionId || a.userId - b.userId);
 }
 
-function rowView(scope: ReportScope, money: Money, r: CloseoutRow, cashierName: string | null) {
+function rowView(scope: ReportScope, money: Money, r: CloseoutRow, tenders: TenderRow[], cashierName: string | null) {
   const c = r.currency;
   const m = (v: number) => money.v(v, c);
-  const byMethod = (k: 'amount' | 'refund_amount') => Object.fromEntries(r.tenders.map((t) => [String(t.method_code), m(n(t, k))]));
-  const ofType = (type: string, k: 'amount' | 'refund_amount') => r.tenders.filter((t) => t.method_type === type).reduce((a, t) => a + n(t, k), 0);
+  const byMethod = (k: 'amount' | 'refund_amount') => Object.fromEntries(tenders.map((t) => [String(t.method_code), m(n(t, k))]));
+  const ofType = (type: string, k: 'amount' | 'refund_amount') => tenders.filter((t) => t.method_type === type).reduce((a, t) => a + n(t, k), 0);
   const d = r.drawer;
   const closed = d !== null && d.s.status === 'closed';
   return row({
