@@ -54,6 +54,22 @@ describe('Report rows paged', () => {
     expect(page2.map((r) => r.rank)).toEqual([3, 4]);
   });
 
+  // These build only the asked page's rows (ReportParts.rowsTotal); each page must be the same rows as the whole list.
+  it.each(['invoices/aging'])('%s built a page at a time: each page is the slice of the whole list', async (path) => {
+    // two customers owing: sale D's invoice moved to another customer than Jane's
+    const [other] = (await t.db.query('SELECT id FROM customers WHERE id <> ? ORDER BY id LIMIT 1', [day.janeId])) as { id: number }[];
+    await t.db.query('UPDATE invoices SET customer_id = ? WHERE id = ?', [other.id, day.sales.D.invoice.id]);
+    const whole = (await report(t, token, path, { per_page: 1000 })).body as Body;
+    const total = whole.data.rows.length;
+    expect(total).toBeGreaterThan(1);
+    for (let page = 1; page <= total + 1; page++) {
+      const body = (await report(t, token, path, { per_page: 1, page })).body as Body;
+      expect(body.data.rows).toEqual(whole.data.rows.slice(page - 1, page));
+      expect(body.meta.rows).toEqual({ current_page: page, per_page: 1, total, last_page: total });
+      expect(without(body)).toEqual(without(whole));
+    }
+  });
+
   it('staff routes page the same way', async () => {
     const res = await request(t.http).get('/api/v1/reports/inventory/stock').set(bearer(day.manager)).query({ per_page: 2, page: 2 });
     expect(res.status).toBe(200);

@@ -2,7 +2,7 @@ import { chart } from '../../application/report-kit';
 import { figure, row } from '../../domain/report-figures';
 import { AGING_BUCKETS, agingCutoffs } from '../../domain/report-math';
 import type { SummaryFigure } from '../../domain/report-payload';
-import { defineReport } from '../definition';
+import { defineReport, rowsOnPage } from '../definition';
 import { currencyOf, openInvoices } from './receivables';
 
 const sum = (values: number[]) => values.reduce((a, v) => a + v, 0);
@@ -41,11 +41,13 @@ export default defineReport({
       if (g.overdue) entry.overdue += g.balance;
       perCustomer.set(key, entry);
     }
-    const names = await ctx.kit.customers([...perCustomer.values()].map((e) => e.customerId).filter((id): id is number => id !== null));
     const entries = [...perCustomer.values()]
       .map((e) => ({ ...e, total: sum(e.buckets) }))
       .sort((a, b) => b.total - a.total || (a.customerId ?? 0) - (b.customerId ?? 0));
-    const rows = entries.map((e) => {
+    // only the asked page's rows are built and their customers named (a customer a row: thousands)
+    const page = rowsOnPage(entries, ctx.rows);
+    const names = await ctx.kit.customers(page.map((e) => e.customerId).filter((id): id is number => id !== null));
+    const rows = page.map((e) => {
       const m = (minor: number) => money.v(minor, e.currency);
       return row({
         customer_id: e.customerId,
@@ -78,6 +80,7 @@ export default defineReport({
     return {
       summary,
       rows,
+      rowsTotal: entries.length,
       charts: [chart('bar', 'Open receivables by age (days since issue)', series)],
       note: 'Balances and ages as of generated_at; invoices issued up to date_to.',
     };
