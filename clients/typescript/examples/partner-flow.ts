@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPosClient, verifyWebhook, WebhookVerificationError, type DataOf, type VerifiedWebhook } from '@pos/client';
+import { createPosClient, PosApiError, verifyWebhook, WebhookVerificationError, type DataOf, type VerifiedWebhook } from '@pos/client';
 
 /**
  * A partner integration: an application user and its read-only token (issued by an admin), a
@@ -53,7 +53,8 @@ export async function runPartnerFlow(baseUrl: string, options: PartnerFlowOption
     const received = receiver.next(endpoint.secret, options.webhookWaitMs ?? 120_000);
     await admin.call('pingWebhook', { params: { path: { webhook: String(endpoint.id) } } });
     const { verified, rawBody, headers } = await received;
-    await admin.call('deleteWebhook', { params: { path: { webhook: String(endpoint.id) } } });
+    // A 503 (busy records, or a short outage) changed nothing: send it again after Retry-After.
+    await whenServed(() => admin.call('deleteWebhook', { params: { path: { webhook: String(endpoint.id) } } }));
     return {
       applicationId: application.id,
       tokenAbilities: issued.abilities,
@@ -63,6 +64,18 @@ export async function runPartnerFlow(baseUrl: string, options: PartnerFlowOption
     };
   } finally {
     await receiver.close();
+  }
+}
+
+/** Sends a request again while the answer is retryable (429 or 503: nothing was changed), a few times. */
+async function whenServed<T>(send: () => Promise<T>, tries = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!(error instanceof PosApiError) || !error.retryable || attempt >= tries) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5, error.retryAfterSeconds ?? 1) * 1000));
+    }
   }
 }
 
