@@ -34,7 +34,7 @@ export async function closeoutReport(ctx: ReportContext): Promise<ReportParts> {
   // only the asked page's rows are viewed, their takings by method read and their cashiers named (a year is thousands of rows)
   const page = rowsOnPage(rows, ctx.rows);
   const [tenders, names] = await Promise.all([pageTenders(scope, kit, page), kit.users(page.map((r) => r.userId))]);
-  const byMethod = [...taken].sort((a, b) => String(a.method_code).localeCompare(String(b.method_code)));
+  const byMethod = [...taken].sort((a, b) => (String(a.method_code) < String(b.method_code) ? -1 : String(a.method_code) > String(b.method_code) ? 1 : 0));
   return {
     summary: scope.currencies.flatMap((c) => closeoutSummary(money, c, days, byMethod, drawers)),
     rows: page.map((r) => rowView(scope, money, r, tenders.get(tenderKey(r.day, r.sessionId, r.userId)) ?? [], names.get(r.userId) ?? null)),
