@@ -193,6 +193,7 @@ describe('Closeout: every drawer of the period, once', () => {
       const one = await report(t, all, 'closeout', { ...range, per_page: 1, page });
       expect(one.body.data.rows).toEqual([rows[page - 1]]);
       expect(one.body.data.summary).toEqual(whole.body.data.summary);
+      expect(one.body.data.charts).toEqual(whole.body.data.charts);
     }
   });
 

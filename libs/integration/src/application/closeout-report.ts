@@ -2,11 +2,11 @@ import { formatDay } from '../domain/calendar';
 import { row } from '../domain/report-figures';
 import { SESSION_PAYMENTS, SESSIONS } from '../domain/rollup-tables';
 import { ReportContext, ReportParts, rowsOnPage } from '../reports/definition';
-import { Drawer, drawersOf } from './closeout-drawers';
-import { closeoutCharts, closeoutSummary, DayRow, SM, TenderRow } from './closeout-figures';
+import { Drawer, DrawerRecord, drawersIn, withCash } from './closeout-drawers';
+import { closeoutCharts, closeoutSummary, DAY_MEASURES, DayRow, RowKey, SM, TenderRow } from './closeout-figures';
 import { Money, n } from './report-kit';
 import { ReportScope } from './report-scope';
-import { SessionDrawer, SessionDrawerReader } from './session-drawer.reader';
+import { SessionDrawerReader, SessionRecord } from './session-drawer.reader';
 
 /**
  * Closeout (decisions.md): per business day and cashier session, the sales of that day (totals by
@@ -17,30 +17,72 @@ import { SessionDrawer, SessionDrawerReader } from './session-drawer.reader';
  * drawer's figures are on the row of the day it closed only (domain/closeout.ts), so a session
  * spanning midnight has its sales on each day and its drawer once; the summary sums sales by day
  * and drawers by session (closeout-figures.ts).
+ *
+ * A year is thousands of rows: the period's figures come summed by the database (sales per day,
+ * takings per method) or from the sessions' records (what a closed drawer counted), the rows'
+ * keys are read to order and count them, and only the page's rows are read whole: their sales,
+ * takings, drawers' cash and cashiers.
  */
 export async function closeoutReport(ctx: ReportContext): Promise<ReportParts> {
   const { scope, money, kit } = ctx;
   const sessions = ctx.use(SessionDrawerReader);
-  const [days, taken, drawers] = await Promise.all([
-    kit.sum(scope, { table: SESSIONS, groupBy: ['day', 'store_id', 'user_id', 'session_id', 'currency_code'], measures: SM, sumInApp: true }),
-    // the period's takings per method (summary and chart), summed by the database
+  const [keys, perDay, taken, drawers] = await Promise.all([
+    kit.sum(scope, { table: SESSIONS, groupBy: ['day', 'store_id', 'user_id', 'session_id', 'currency_code'], measures: [], sumInApp: true }),
+    kit.sum(scope, { table: SESSIONS, groupBy: ['day', 'currency_code'], measures: DAY_MEASURES }),
+    // the period's takings per method (summary and chart)
     kit.sum(scope, { table: SESSION_PAYMENTS, groupBy: ['currency_code', 'method_code'], measures: ['amount'] }),
-    drawersOf(scope, kit, sessions),
+    drawersIn(scope, sessions),
   ]);
-  // Sessions whose sales are in the period but whose drawer is not (closed after it, or opened before it and still open).
-  const others = await sessions.byIds([...new Set(days.map((r) => n(r, 'session_id')).filter((id) => id > 0 && !drawers.has(id)))]);
-  const sessionOf = new Map([...[...drawers.values()].map((d) => d.s), ...others].map((s) => [s.sessionId, s]));
-  const rows = closeoutRows(days, drawers, sessionOf);
-  // only the asked page's rows are viewed, their takings by method read and their cashiers named (a year is thousands of rows)
+  const rows = closeoutRows(keys, drawers);
   const page = rowsOnPage(rows, ctx.rows);
-  const [tenders, names] = await Promise.all([pageTenders(scope, kit, page), kit.users(page.map((r) => r.userId))]);
+  // the page's drawers with their cash, and the sessions of its rows whose drawer is not in the period (their status);
+  // a closed drawer without a stored expected cash (none is closed so today) is read whole too, for the summary
+  const unstored = [...drawers.values()].filter((d) => d.s.status === 'closed' && d.s.expectedCash === null);
+  const [others, cashed, sales, tenders, names] = await Promise.all([
+    sessions.byIds([...new Set(page.map((r) => r.sessionId))].filter((id) => id > 0 && !drawers.has(id))),
+    withCash(kit, sessions, [...page.flatMap((r) => (r.drawer ? [r.drawer] : [])), ...unstored]),
+    pageSales(scope, kit, page),
+    pageTenders(scope, kit, page),
+    kit.users(page.map((r) => r.userId)),
+  ]);
+  const otherOf = new Map(others.map((s) => [s.sessionId, s]));
+  const expectedOf = (d: DrawerRecord) => d.s.expectedCash ?? cashed.get(d.s.sessionId)?.expected ?? 0;
   const byMethod = [...taken].sort((a, b) => (String(a.method_code) < String(b.method_code) ? -1 : String(a.method_code) > String(b.method_code) ? 1 : 0));
   return {
-    summary: scope.currencies.flatMap((c) => closeoutSummary(money, c, days, byMethod, drawers)),
-    rows: page.map((r) => rowView(scope, money, r, tenders.get(tenderKey(r.day, r.sessionId, r.userId)) ?? [], names.get(r.userId) ?? null)),
+    summary: scope.currencies.flatMap((c) => closeoutSummary(money, c, { keys, sales: perDay }, byMethod, drawers, expectedOf)),
+    rows: page.map((r) =>
+      rowView(scope, money, {
+        r,
+        session: drawers.get(r.sessionId)?.s ?? otherOf.get(r.sessionId) ?? null,
+        sales: sales.get(salesKey(r)) ?? {},
+        drawer: r.drawer ? (cashed.get(r.sessionId) ?? null) : null,
+        tenders: tenders.get(tenderKey(r.day, r.sessionId, r.userId)) ?? [],
+        cashierName: names.get(r.userId) ?? null,
+      }),
+    ),
     rowsTotal: rows.length,
-    charts: closeoutCharts(scope, money, days, byMethod, drawers),
+    charts: closeoutCharts(scope, money, perDay, byMethod, drawers),
   };
+}
+
+const salesKey = (r: { day: number; storeId: number; userId: number; sessionId: number; currency: string }) =>
+  `${r.day}:${r.storeId}:${r.userId}:${r.sessionId}:${r.currency}`;
+
+/** The sales of the page's rows: only the page's days (rows are in day order) and sessions are read. */
+async function pageSales(scope: ReportScope, kit: ReportContext['kit'], page: CloseoutRow[]): Promise<Map<string, DayRow>> {
+  const withSales = page.filter((r) => r.sales);
+  if (!withSales.length) return new Map();
+  const rows = await kit.sum(
+    { ...scope, period: { ...scope.period, from: withSales[0].day, to: withSales[withSales.length - 1].day } },
+    {
+      table: SESSIONS,
+      where: { session_id: [...new Set(withSales.map((r) => r.sessionId))] },
+      groupBy: ['day', 'store_id', 'user_id', 'session_id', 'currency_code'],
+      measures: SM,
+      sumInApp: true,
+    },
+  );
+  return new Map(rows.map((x) => [salesKey({ day: x.day, storeId: x.store_id, userId: x.user_id, sessionId: x.session_id, currency: x.currency_code }), x]));
 }
 
 /** A session's takings are keyed by day and session; the sales without a drawer (session 0) by their cashier too. */
@@ -70,77 +112,69 @@ async function pageTenders(scope: ReportScope, kit: ReportContext['kit'], page: 
   return out;
 }
 
+/** A row's key, with its drawer's record on the day the drawer is on. */
 interface CloseoutRow {
   day: number;
   storeId: number;
   userId: number;
   currency: string;
   sessionId: number;
-  session: SessionDrawer | null;
-  sales: Partial<DayRow>;
-  drawer: Drawer | null;
+  /** The row has sales (rpt_sessions); otherwise it is a drawer's row alone. */
+  sales: boolean;
+  drawer: DrawerRecord | null;
 }
 
 /** One row per business day and session with sales that day, plus the drawer's row where that day had none. */
-function closeoutRows(days: DayRow[], drawers: Map<number, Drawer>, sessionOf: Map<number, SessionDrawer>): CloseoutRow[] {
+function closeoutRows(keys: RowKey[], drawers: Map<number, DrawerRecord>): CloseoutRow[] {
   const key = (day: number, session: number) => `${day}:${session}`;
-  const rows = days.map((r): CloseoutRow => {
-    const sessionId = n(r, 'session_id');
-    const drawer = drawers.get(sessionId);
-    return {
-      day: n(r, 'day'),
-      storeId: n(r, 'store_id'),
-      userId: n(r, 'user_id'),
-      currency: String(r.currency_code),
-      sessionId,
-      session: sessionOf.get(sessionId) ?? null,
-      sales: r,
-      drawer: drawer && drawer.day === n(r, 'day') ? drawer : null,
-    };
+  const rows = keys.map((r): CloseoutRow => {
+    const drawer = drawers.get(r.session_id);
+    const { day, store_id: storeId, user_id: userId, session_id: sessionId, currency_code: currency } = r;
+    return { day, storeId, userId, currency, sessionId, sales: true, drawer: drawer && drawer.day === day ? drawer : null };
   });
   const withSales = new Set(rows.map((r) => key(r.day, r.sessionId)));
   for (const d of drawers.values())
     if (!withSales.has(key(d.day, d.s.sessionId)))
-      rows.push({
-        day: d.day,
-        storeId: d.s.storeId,
-        userId: d.s.userId,
-        currency: d.currency,
-        sessionId: d.s.sessionId,
-        session: d.s,
-        sales: {},
-        drawer: d,
-      });
+      rows.push({ day: d.day, storeId: d.s.storeId, userId: d.s.userId, currency: d.currency, sessionId: d.s.sessionId, sales: false, drawer: d });
   return rows.sort((a, b) => a.day - b.day || a.storeId - b.storeId || a.sessionId - b.sessionId || a.userId - b.userId);
 }
 
-function rowView(scope: ReportScope, money: Money, r: CloseoutRow, tenders: TenderRow[], cashierName: string | null) {
+/** What a page's row shows: its key, its session's record, its sales and takings, its drawer whole (on the drawer's day). */
+interface RowParts {
+  r: CloseoutRow;
+  session: SessionRecord | null;
+  sales: Partial<DayRow>;
+  drawer: Drawer | null;
+  tenders: TenderRow[];
+  cashierName: string | null;
+}
+
+function rowView(scope: ReportScope, money: Money, { r, session, sales, drawer: d, tenders, cashierName }: RowParts) {
   const c = r.currency;
   const m = (v: number) => money.v(v, c);
   const byMethod = (k: 'amount' | 'refund_amount') => Object.fromEntries(tenders.map((t) => [String(t.method_code), m(n(t, k))]));
   const ofType = (type: string, k: 'amount' | 'refund_amount') => tenders.filter((t) => t.method_type === type).reduce((a, t) => a + n(t, k), 0);
-  const d = r.drawer;
   const closed = d !== null && d.s.status === 'closed';
   return row({
     date: formatDay(r.day),
     store_id: r.storeId,
     store_name: scope.stores.find((s) => s.id === r.storeId)?.name ?? null,
     session_id: r.sessionId || null,
-    session_status: r.session?.status ?? null,
+    session_status: session?.status ?? null,
     cashier_id: r.userId,
     cashier_name: cashierName,
     currency: c,
-    sales_count: n(r.sales, 'sales_count'),
-    gross_sales: m(n(r.sales, 'gross')),
-    discounts: m(n(r.sales, 'discounts')),
-    net_sales: m(n(r.sales, 'net')),
-    tax: m(n(r.sales, 'tax')),
-    total: m(n(r.sales, 'total')),
-    voids: n(r.sales, 'void_count'),
-    voided_total: m(n(r.sales, 'void_total')),
-    returns: n(r.sales, 'return_count'),
-    refunds: m(n(r.sales, 'refund_total')),
-    refunded_tax: m(n(r.sales, 'refund_tax')),
+    sales_count: n(sales, 'sales_count'),
+    gross_sales: m(n(sales, 'gross')),
+    discounts: m(n(sales, 'discounts')),
+    net_sales: m(n(sales, 'net')),
+    tax: m(n(sales, 'tax')),
+    total: m(n(sales, 'total')),
+    voids: n(sales, 'void_count'),
+    voided_total: m(n(sales, 'void_total')),
+    returns: n(sales, 'return_count'),
+    refunds: m(n(sales, 'refund_total')),
+    refunded_tax: m(n(sales, 'refund_tax')),
     totals_by_payment_method: byMethod('amount'),
     refunds_by_payment_method: byMethod('refund_amount'),
     cash_sales: m(ofType('cash', 'amount')),

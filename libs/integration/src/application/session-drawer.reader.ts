@@ -1,9 +1,8 @@
 /**
- * A cashier session's drawer as closeout shows it, in minor units of its store's currency:
- * the session's own record (opening float, and once closed the counted cash, the expected cash
- * stored at close and the discrepancy) with its cash movements summed.
+ * A cashier session's record as closeout reads it, in minor units of its store's currency: the
+ * opening float, and once closed the counted cash, the expected cash stored at close and the discrepancy.
  */
-export interface SessionDrawer {
+export interface SessionRecord {
   sessionId: number;
   storeId: number;
   userId: number;
@@ -11,12 +10,19 @@ export interface SessionDrawer {
   openedAt: Date;
   closedAt: Date | null;
   openingBalance: number;
-  cashIn: number;
-  cashOut: number;
   expectedCash: number | null;
   countedCash: number | null;
   discrepancy: number | null;
 }
+
+/** A session's cash movements summed. */
+export interface CashMoved {
+  cashIn: number;
+  cashOut: number;
+}
+
+/** A session's drawer as a closeout row shows it: its record with its cash movements summed. */
+export type SessionDrawer = SessionRecord & CashMoved;
 
 /** A store's business days as instants: [from, to). */
 export interface StoreWindow {
@@ -33,8 +39,10 @@ export interface StoreWindow {
  * `cashier_sessions` and `cash_movements` tables.
  */
 export abstract class SessionDrawerReader {
-  /** Sessions of each store closed within its window, and those still open or suspended that were opened within it. */
-  abstract inWindows(windows: StoreWindow[]): Promise<SessionDrawer[]>;
-  /** These sessions, whatever their state (sessions whose sales are in a period they did not close in). */
-  abstract byIds(ids: number[]): Promise<SessionDrawer[]>;
+  /** Sessions of each store closed within its window, and those still open or suspended that were opened within it: their records. */
+  abstract inWindows(windows: StoreWindow[]): Promise<SessionRecord[]>;
+  /** These sessions, whatever their state (sessions on a page of rows whose drawer is not in the period). */
+  abstract byIds(ids: number[]): Promise<SessionRecord[]>;
+  /** These sessions' cash movements summed, by session (none moved: absent). */
+  abstract cashMoved(ids: number[]): Promise<Map<number, CashMoved>>;
 }

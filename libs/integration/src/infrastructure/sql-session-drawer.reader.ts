@@ -1,41 +1,47 @@
 import { Injectable } from '@nestjs/common';
 import { TxRepository } from '@pos/platform';
 import { utcDate } from '@pos/platform/database/columns';
-import { SessionDrawer, SessionDrawerReader, StoreWindow } from '../application/session-drawer.reader';
+import { CashMoved, SessionDrawerReader, SessionRecord, StoreWindow } from '../application/session-drawer.reader';
 
 const SESSION_COLUMNS = 'id, store_id, user_id, status, opened_at, closed_at, opening_balance, closing_balance, expected_cash, discrepancy';
 
 /**
  * Reads the sessions context's `cashier_sessions` and `cash_movements` tables, read only: one
- * statement for the sessions (a store's window uses its (store_id, opened_at) index: a session
- * closed in the window was opened before its end) and one grouped sum of their movements.
+ * statement for the sessions of a period (by the (store_id, closed_at) and (status, store_id,
+ * opened_at) indexes), and one grouped sum of movements (by session id).
  */
 @Injectable()
 export class SqlSessionDrawerReader extends TxRepository implements SessionDrawerReader {
-  async inWindows(windows: StoreWindow[]): Promise<SessionDrawer[]> {
+  async inWindows(windows: StoreWindow[]): Promise<SessionRecord[]> {
     if (!windows.length) return [];
-    const params: unknown[] = [];
-    const match = windows.map((w) => {
+    const closed: unknown[] = [];
+    const open: unknown[] = [];
+    for (const w of windows) {
       const [from, to] = [this.date(w.from), this.date(w.to)];
-      params.push(w.storeId, to, from, to, from);
-      return "(store_id = ? AND opened_at < ? AND ((closed_at >= ? AND closed_at < ?) OR (status <> 'closed' AND opened_at >= ?)))";
-    });
-    return this.withMovements(await this.em.query(`SELECT ${SESSION_COLUMNS} FROM cashier_sessions WHERE ${match.join(' OR ')}`, params));
+      closed.push(w.storeId, from, to);
+      open.push(w.storeId, from, to);
+    }
+    // closed in the window (a session closed in it was opened before its end), or not closed and opened in it: each by its own index
+    const rows = (await this.em.query(
+      `SELECT ${SESSION_COLUMNS} FROM cashier_sessions WHERE ${windows.map(() => '(store_id = ? AND closed_at >= ? AND closed_at < ?)').join(' OR ')} ` +
+        `UNION SELECT ${SESSION_COLUMNS} FROM cashier_sessions WHERE status <> 'closed' AND (${windows.map(() => '(store_id = ? AND opened_at >= ? AND opened_at < ?)').join(' OR ')})`,
+      [...closed, ...open],
+    )) as Record<string, unknown>[];
+    return rows.map((r) => this.record(r));
   }
 
-  async byIds(ids: number[]): Promise<SessionDrawer[]> {
+  async byIds(ids: number[]): Promise<SessionRecord[]> {
     const unique = [...new Set(ids)];
     const rows: Record<string, unknown>[] = [];
     for (let i = 0; i < unique.length; i += 1000) {
       const part = unique.slice(i, i + 1000);
       rows.push(...((await this.em.query(`SELECT ${SESSION_COLUMNS} FROM cashier_sessions WHERE id IN (${part.map(() => '?').join(', ')})`, part)) as []));
     }
-    return this.withMovements(rows);
+    return rows.map((r) => this.record(r));
   }
 
-  private async withMovements(rows: Record<string, unknown>[]): Promise<SessionDrawer[]> {
-    const moved = new Map<number, { cashIn: number; cashOut: number }>();
-    const ids = rows.map((r) => Number(r.id));
+  async cashMoved(ids: number[]): Promise<Map<number, CashMoved>> {
+    const moved = new Map<number, CashMoved>();
     for (let i = 0; i < ids.length; i += 1000) {
       const part = ids.slice(i, i + 1000);
       const sums = (await this.em.query(
@@ -49,8 +55,12 @@ export class SqlSessionDrawerReader extends TxRepository implements SessionDrawe
         moved.set(Number(s.session_id), m);
       }
     }
+    return moved;
+  }
+
+  private record(r: Record<string, unknown>): SessionRecord {
     const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-    return rows.map((r) => ({
+    return {
       sessionId: Number(r.id),
       storeId: Number(r.store_id),
       userId: Number(r.user_id),
@@ -58,12 +68,10 @@ export class SqlSessionDrawerReader extends TxRepository implements SessionDrawe
       openedAt: utcDate.from(r.opened_at) as Date,
       closedAt: (utcDate.from(r.closed_at) as Date | null) ?? null,
       openingBalance: Number(r.opening_balance),
-      cashIn: moved.get(Number(r.id))?.cashIn ?? 0,
-      cashOut: moved.get(Number(r.id))?.cashOut ?? 0,
       expectedCash: num(r.expected_cash),
       countedCash: num(r.closing_balance),
       discrepancy: num(r.discrepancy),
-    }));
+    };
   }
 
   /** Datetimes as the drivers store them (UTC text on SQLite). */

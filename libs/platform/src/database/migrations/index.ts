@@ -35,6 +35,7 @@ import { IdempotencyKeyLength1764830000000 } from './1764830000000-idempotency-k
 import { StockChangeFeedIndex1764840000000 } from './1764840000000-stock-change-feed-index';
 import { ItemNameWordsSort1764860000000 } from './1764860000000-item-name-words-sort';
 import { InvoicePaidLater1764870000000 } from './1764870000000-invoice-paid-later';
+import { CloseoutDrawerIndexes1764880000000 } from './1764880000000-closeout-drawer-indexes';
 
 /**
  * The one migration history, shared by SQLite and MySQL, in timestamp order (migrations.spec.ts
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   StockChangeFeedIndex1764840000000,
   ItemNameWordsSort1764860000000,
   InvoicePaidLater1764870000000,
+  CloseoutDrawerIndexes1764880000000,
 ];
