@@ -70,11 +70,7 @@ export function closeoutSummary(
     figure('discounts', money.v(n(t, 'discounts'), c), c),
     figure('refunds', money.v(n(t, 'refund_total'), c), c),
     ...[...methods].map(([code, list]) => figure('taken_{method}', money.v(n(total(list, ['amount']), 'amount'), c), c, { method: code })),
-    figure(
-      'expected_cash',
-      sumOf(expectedOf),
-      c,
-    ),
+    figure('expected_cash', sumOf(expectedOf), c),
     figure(
       'counted_cash',
       sumOf((d) => d.s.countedCash ?? 0),

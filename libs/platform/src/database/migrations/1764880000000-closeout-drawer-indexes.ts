@@ -16,7 +16,10 @@ export class CloseoutDrawerIndexes1764880000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.createIndex('cashier_sessions', new TableIndex({ name: CLOSED, columnNames: ['store_id', 'closed_at'] }));
     await q.createIndex('cashier_sessions', new TableIndex({ name: OPEN, columnNames: ['status', 'store_id', 'opened_at'] }));
-    await q.createIndex('rpt_session_payments', new TableIndex({ name: TENDERS, columnNames: ['session_id', 'method_type', 'amount', 'change_given', 'refund_amount'] }));
+    await q.createIndex(
+      'rpt_session_payments',
+      new TableIndex({ name: TENDERS, columnNames: ['session_id', 'method_type', 'amount', 'change_given', 'refund_amount'] }),
+    );
     const plain = await sessionIndex(q);
     if (plain) await q.dropIndex('rpt_session_payments', plain);
   }
