@@ -197,6 +197,24 @@ describe('Closeout: every drawer of the period, once', () => {
     }
   });
 
+  it('a closed drawer without a stored expected cash counts its cash in the summary on every page', async () => {
+    const range = { store_id: 1, date_from: A, date_to: today };
+    const whole = await report(t, all, 'closeout', { ...range, per_page: 1000 });
+    const rows = whole.body.data.rows as Row[];
+    const drawer = rows.find((r) => r.drawer_figures && r.session_status === 'closed')!;
+    expect(rows.length).toBeGreaterThan(1);
+    const [{ expected_cash: stored }] = await t.db.query('SELECT expected_cash FROM cashier_sessions WHERE id = ?', [drawer.session_id]);
+    await t.db.query('UPDATE cashier_sessions SET expected_cash = NULL WHERE id = ?', [drawer.session_id]);
+    try {
+      for (let page = 1; page <= rows.length; page++) {
+        const one = await report(t, all, 'closeout', { ...range, per_page: 1, page });
+        expect([page, fig(one.body, 'expected_cash')]).toEqual([page, fig(whole.body, 'expected_cash')]);
+      }
+    } finally {
+      await t.db.query('UPDATE cashier_sessions SET expected_cash = ? WHERE id = ?', [stored, drawer.session_id]);
+    }
+  });
+
   it('a session still open shows as open on the day it was opened, expected cash so far', async () => {
     const id = await open(manager, 20);
     await api().post(`/api/v1/sessions/${id}/cash-movement`).set(bearer(manager)).send({ type: 'cash_in', amount: 5, reason: 'Change float' }).expect(200);

@@ -36,7 +36,7 @@ export async function closeoutReport(ctx: ReportContext): Promise<ReportParts> {
   const rows = closeoutRows(keys, drawers);
   const page = rowsOnPage(rows, ctx.rows);
   // the page's drawers with their cash, and the sessions of its rows whose drawer is not in the period (their status);
-  // a closed drawer without a stored expected cash (none is closed so today) is read whole too, for the summary
+  // a closed drawer without a stored expected cash (closing stores it today; the column allows none) is read whole too, for the summary
   const unstored = [...drawers.values()].filter((d) => d.s.status === 'closed' && d.s.expectedCash === null);
   const [others, cashed, sales, tenders, names] = await Promise.all([
     sessions.byIds([...new Set(page.map((r) => r.sessionId))].filter((id) => id > 0 && !drawers.has(id))),

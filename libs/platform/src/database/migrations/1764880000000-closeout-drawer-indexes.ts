@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
 
 /**
- * Two indexes for closeout's drawers (issue 29):
+ * Three indexes for closeout's drawers (issue 29):
  * - `cashier_sessions (store_id, closed_at)` and `(status, store_id, opened_at)`: the sessions a
  *   store closed in a period, and those still open that it opened in it, are read by range. Before,
  *   the only index led with opening time, so "closed in the period" read every session the store
