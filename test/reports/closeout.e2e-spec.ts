@@ -195,6 +195,9 @@ describe('Closeout: every drawer of the period, once', () => {
       expect(one.body.data.summary).toEqual(whole.body.data.summary);
       expect(one.body.data.charts).toEqual(whole.body.data.charts);
     }
+    // past the last page: no rows, the same figures
+    const past = await report(t, all, 'closeout', { ...range, per_page: 1, page: rows.length + 1 });
+    expect([past.status, past.body.data.rows, past.body.data.summary]).toEqual([200, [], whole.body.data.summary]);
   });
 
   it('a closed drawer without a stored expected cash counts its cash in the summary on every page', async () => {
