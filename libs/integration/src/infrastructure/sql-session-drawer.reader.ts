@@ -14,18 +14,12 @@ const SESSION_COLUMNS = 'id, store_id, user_id, status, opened_at, closed_at, op
 export class SqlSessionDrawerReader extends TxRepository implements SessionDrawerReader {
   async inWindows(windows: StoreWindow[]): Promise<SessionRecord[]> {
     if (!windows.length) return [];
-    const closed: unknown[] = [];
-    const open: unknown[] = [];
-    for (const w of windows) {
-      const [from, to] = [this.date(w.from), this.date(w.to)];
-      closed.push(w.storeId, from, to);
-      open.push(w.storeId, from, to);
-    }
+    const params = windows.flatMap((w) => [w.storeId, this.date(w.from), this.date(w.to)]);
     // closed in the window (a session closed in it was opened before its end), or not closed and opened in it: each by its own index
     const rows = (await this.em.query(
       `SELECT ${SESSION_COLUMNS} FROM cashier_sessions WHERE ${windows.map(() => '(store_id = ? AND closed_at >= ? AND closed_at < ?)').join(' OR ')} ` +
         `UNION SELECT ${SESSION_COLUMNS} FROM cashier_sessions WHERE status <> 'closed' AND (${windows.map(() => '(store_id = ? AND opened_at >= ? AND opened_at < ?)').join(' OR ')})`,
-      [...closed, ...open],
+      [...params, ...params],
     )) as Record<string, unknown>[];
     return rows.map((r) => this.record(r));
   }
