@@ -5,7 +5,7 @@ import { ProcessLifecycle } from '@pos/platform';
 import { BulkPriceService } from '@pos/pricing';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
-import { until } from './fault-tools';
+import { jobProgress, untilProgressStops } from './fault-tools';
 
 /**
  * Issue 25 item 6: a bulk price job handed back at a drain (the worker's SIGTERM: the running
@@ -99,11 +99,10 @@ describe('A bulk price job handed back at a drain resumes from its progress (emb
     try {
       const res = await request(t.http).post('/api/v1/prices/bulk').set(bearer(manager)).send({ changes }).expect(200);
       const jobId = res.body.data.job_id as number;
-      const done = await until(
+      const done = await untilProgressStops(
         () => jobRow(jobId),
         (r) => r.status === 'completed' || r.status === 'failed',
-        25_000,
-        100,
+        jobProgress,
       );
       expect(done).toMatchObject({ status: 'completed', processed: changes.length });
       expect(applied[0]).toBe(service.chunkSize); // the drain came after chunk 1
@@ -128,10 +127,10 @@ describe('A bulk price job handed back at a drain resumes from its progress (emb
       .send({ changes: changes.slice(20) })
       .expect(200);
     const jobId = res.body.data.job_id as number;
-    await until(
+    await untilProgressStops(
       () => jobRow(jobId),
       (r) => r.status === 'completed',
-      25_000,
+      jobProgress,
     );
     // What a drain leaves when the queue refuses the hand-back (the in-process queue is closing):
     // the row `queued` at 500 of 1180, nothing queued. Marks: one entry of each side of the boundary.
@@ -149,10 +148,10 @@ describe('A bulk price job handed back at a drain resumes from its progress (emb
       jobId,
     ]);
     expect(await runner().get(BulkPriceService).sweep(1000, 60_000)).toBeGreaterThanOrEqual(1);
-    const done = await until(
+    const done = await untilProgressStops(
       () => jobRow(jobId),
       (r) => r.status === 'completed',
-      25_000,
+      jobProgress,
     );
     expect(done).toMatchObject({ status: 'completed', processed: 1180 });
     expect(await entryPrice(20)).toBe(4343); // before the hand-back: not applied again

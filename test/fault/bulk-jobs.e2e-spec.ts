@@ -5,7 +5,7 @@ import request from 'supertest';
 import { BulkPriceService } from '@pos/pricing';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { bearer, DEMO, login, startTestApp, TestApp, usingMysql } from '../support/test-app';
-import { PrivateRedis, until } from './fault-tools';
+import { jobProgress, PrivateRedis, untilProgressStops } from './fault-tools';
 
 /**
  * Issue 14 item 4: the bulk price job row is the job. A lost queue entry is queued again by
@@ -65,9 +65,10 @@ describe('Bulk price jobs survive a lost queue entry and a crash (embedded and M
     const jobId = res.body.data.job_id as number;
     expect(
       (
-        await until(
+        await untilProgressStops(
           () => status(jobId),
           (r) => r.body.data.status === 'completed',
+          (r) => jobProgress(r.body.data),
         )
       ).body.data.status,
     ).toBe('completed');
@@ -87,9 +88,10 @@ describe('Bulk price jobs survive a lost queue entry and a crash (embedded and M
     ]);
     const service = (worker ?? t.app).get(BulkPriceService);
     expect(await service.sweep(1000, 60_000)).toBeGreaterThanOrEqual(1);
-    const done = await until(
+    const done = await untilProgressStops(
       () => status(jobId),
       (r) => r.body.data.status === 'completed',
+      (r) => jobProgress(r.body.data),
     );
     expect(done.body.data).toMatchObject({ status: 'completed', processed: CHANGES.length });
     expect(await entryPrice(t, 0)).toBe(4242); // chunk 1 was committed before the crash: not applied again
@@ -108,9 +110,10 @@ describe('Bulk price jobs survive a lost queue entry and a crash (embedded and M
       .send({ changes: CHANGES.slice(0, 3) })
       .expect(200);
     const jobId = res.body.data.job_id as number;
-    await until(
+    await untilProgressStops(
       () => status(jobId),
       (r) => r.body.data.status === 'completed',
+      (r) => jobProgress(r.body.data),
     );
     // a row whose payload cannot be applied (damaged), run again by a lost-entry sweep
     await t.db.query("UPDATE bulk_price_jobs SET status = 'queued', processed = 0, payload = 'not json' WHERE id = ?", [jobId]);
@@ -157,10 +160,11 @@ describeMysql('Bulk price job whose queue entry is lost (Redis restarted empty)'
     // the worker starts on the emptied Redis; only the database still knows the job
     worker = await NestFactory.createApplicationContext(WorkerModule.register(t.config), { logger: false });
     await worker.init();
-    const done = await until(
+    const done = await untilProgressStops(
       () => request(t.http).get(`/api/v1/prices/bulk/${jobId}`).set(bearer(manager)),
       (r) => r.body.data.status === 'completed',
-      25_000,
+      (r) => jobProgress(r.body.data),
+      30_000,
       250,
     );
     expect(done.body.data).toMatchObject({ status: 'completed', processed: CHANGES.length });

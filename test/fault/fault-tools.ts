@@ -146,6 +146,33 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: nu
   return { value, ms: Math.round(performance.now() - started) };
 }
 
+/**
+ * Polls `fn` until `ok`, for as long as the thing watched moves: the wait gives up only when
+ * `progress` has shown the same key for `idleMs`, so a slow, busy machine that is still working
+ * is waited for, and a stuck one fails. Returns the last value.
+ */
+export async function untilProgressStops<T>(
+  fn: () => Promise<T>,
+  ok: (v: T) => boolean,
+  progress: (v: T) => string,
+  idleMs = 30_000,
+  everyMs = 100,
+): Promise<T> {
+  let key: string | undefined;
+  let idleSince = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    const now = progress(v);
+    if (now !== key) [key, idleSince] = [now, Date.now()];
+    else if (Date.now() - idleSince > idleMs) return v;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** A bulk price job's row or status body, as the waits below watch it: status and chunks done. */
+export const jobProgress = (j: { status: string; processed: number }) => `${j.status}:${j.processed}`;
+
 /** Polls `fn` until `ok` (or the time is up) and returns the last value. */
 export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000, everyMs = 100): Promise<T> {
   const end = Date.now() + ms;

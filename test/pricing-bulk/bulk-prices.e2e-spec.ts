@@ -5,16 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
+import { jobProgress, untilProgressStops } from '../fault/fault-tools';
 import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp, usingMysql } from '../support/test-app';
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('Bulk prices (POST /prices/bulk)', () => {
   let t: TestApp;
@@ -87,9 +79,10 @@ describe('Bulk prices (POST /prices/bulk)', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'queued', total: changes.length });
     const jobId = res.body.data.job_id;
-    const done = await until(
+    const done = await untilProgressStops(
       () => request(t.http).get(`/api/v1/prices/bulk/${jobId}`).set(bearer(manager)),
       (r) => r.body.data.status === 'completed',
+      (r) => jobProgress(r.body.data),
     );
     expect(done.body.data).toMatchObject({
       status: 'completed',
