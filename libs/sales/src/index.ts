@@ -18,6 +18,6 @@ export { SaleFactsReader, ReceivablesReader } from './application/sale-read-mode
 export type { SaleDetailView } from './application/sale.views';
 export * from './application/sale.events';
 export type { SaleRecord, SaleItemRecord, SalePaymentRecord, InvoiceRecord } from './application/sale.ports';
-export type { ReceivableFilter, ReceivableGroup } from './application/sale-queries.ports';
+export type { AgingFilter, AgingGroup, ReceivableFilter, ReceivableGroup } from './application/sale-queries.ports';
 export { settle } from './domain/payments';
 export type { Settlement, Tender, TenderType } from './domain/payments';

@@ -22,10 +22,7 @@ export interface SaleFilter {
 /** Open invoices (a balance left, not void) aggregated for receivables reports. */
 export interface ReceivableGroup {
   storeId: number;
-  customerId: number | null;
   status: string;
-  /** Index of the first age cutoff the issue date is after (cutoffs.length: older than all). */
-  bucket: number;
   overdue: boolean;
   count: number;
   amount: number;
@@ -38,10 +35,22 @@ export interface ReceivableFilter {
   /** Only invoices of sales whose every line left this warehouse. */
   warehouseId?: number;
   now: Date;
-  /** Descending instants: bucket i holds invoices issued after cutoffs[i] (and not after an earlier one). */
+}
+
+/** One customer's open invoices at one store, their balance split by age (aging). */
+export interface AgingGroup {
+  storeId: number;
+  customerId: number | null;
+  count: number;
+  /** Balance per age bucket: [i] issued after ageCutoffs[i] (and not after an earlier one); the last, older than all. */
+  buckets: number[];
+  /** Balance past its due date. */
+  overdue: number;
+}
+
+export interface AgingFilter extends ReceivableFilter {
+  /** Descending instants, the buckets' bounds. */
   ageCutoffs: Date[];
-  /** Group by customer too (aging); otherwise customerId is null in the groups. */
-  byCustomer?: boolean;
 }
 
 /** The reads over many sales: the sales feed's pages, the facts rebuild, receivables, and the feed's counts. */
@@ -51,6 +60,8 @@ export abstract class SaleQueries {
   /** Sales with id > afterId in id order, at most `limit`, with their lines and payments (rebuilding read models). */
   abstract factsAfter(afterId: number, limit: number): Promise<{ sales: SaleRecord[]; items: SaleItemRecord[]; payments: SalePaymentRecord[] }>;
   abstract receivables(filter: ReceivableFilter): Promise<ReceivableGroup[]>;
+  /** The open invoices per store and customer, with the balance per age bucket as columns. */
+  abstract aging(filter: AgingFilter): Promise<AgingGroup[]>;
   /** Recounts the per-day and per-month sale counts the feeds read (after a bulk load). */
   abstract rebuildSaleCounts(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SaleFacts } from './sale.events';
-import { ReceivableFilter, ReceivableGroup, SaleQueries } from './sale-queries.ports';
+import { AgingFilter, AgingGroup, ReceivableFilter, ReceivableGroup, SaleQueries } from './sale-queries.ports';
 import { SaleRepository } from './sale.ports';
 
 /**
@@ -40,8 +40,8 @@ export class SaleFactsReader {
 
 /**
  * Published by sales, read only: the open invoices (on-account balances) aggregated by store,
- * customer, status, age bucket and whether past due, for receivables reports (aging, DSO, funnel).
- * One grouped query over the open invoices only.
+ * status and whether past due, for receivables reports (DSO, funnel); or by store and customer
+ * with the balance per age bucket as columns (aging). One grouped query over the open invoices only.
  */
 @Injectable()
 export class ReceivablesReader {
@@ -49,5 +49,9 @@ export class ReceivablesReader {
 
   open(filter: ReceivableFilter): Promise<ReceivableGroup[]> {
     return this.queries.receivables(filter);
+  }
+
+  aging(filter: AgingFilter): Promise<AgingGroup[]> {
+    return this.queries.aging(filter);
   }
 }

@@ -1,11 +1,35 @@
+import type { AgingGroup } from '@pos/sales';
 import { chart } from '../../application/report-kit';
 import { figure, row } from '../../domain/report-figures';
 import { AGING_BUCKETS, agingCutoffs } from '../../domain/report-math';
 import type { SummaryFigure } from '../../domain/report-payload';
 import { defineReport, rowsOnPage } from '../definition';
-import { currencyOf, openInvoices } from './receivables';
+import { agingGroups } from './receivables';
 
-const sum = (values: number[]) => values.reduce((a, v) => a + v, 0);
+interface AgingRow {
+  customerId: number | null;
+  currency: string;
+  buckets: number[];
+  count: number;
+  overdue: number;
+  total: number;
+}
+
+const newRow = (customerId: number | null, currency: string): AgingRow => ({
+  customerId,
+  currency,
+  buckets: AGING_BUCKETS.map(() => 0),
+  count: 0,
+  overdue: 0,
+  total: 0,
+});
+
+function add(row: AgingRow, g: AgingGroup): void {
+  for (let i = 0; i < row.buckets.length; i++) row.buckets[i] += g.buckets[i];
+  row.count += g.count;
+  row.overdue += g.overdue;
+  row.total += g.buckets.reduce((a, v) => a + v, 0);
+}
 
 // A compute report: the open invoices now, bucketed by age per customer (no rollup holds balances).
 export default defineReport({
@@ -30,19 +54,21 @@ export default defineReport({
   ],
   build: async (ctx) => {
     const { scope, money } = ctx;
-    const groups = await openInvoices(ctx, true, agingCutoffs(scope.now), true);
-    const perCustomer = new Map<string, { customerId: number | null; currency: string; buckets: number[]; count: number; overdue: number }>();
+    const groups = await agingGroups(ctx, agingCutoffs(scope.now));
+    // one pass: a row per currency and customer (a customer's stores of one currency add up), and the currency's totals
+    const currencyOfStore = new Map(scope.stores.map((s) => [s.id, s.currencyCode]));
+    const perCurrency = new Map(scope.currencies.map((c) => [c, { rows: new Map<number, AgingRow>(), total: newRow(null, c) }]));
     for (const g of groups) {
-      const c = currencyOf(scope, g.storeId);
-      const key = `${c}:${g.customerId ?? 0}`;
-      const entry = perCustomer.get(key) ?? { customerId: g.customerId, currency: c, buckets: AGING_BUCKETS.map(() => 0), count: 0, overdue: 0 };
-      entry.buckets[g.bucket] += g.balance;
-      entry.count += g.count;
-      if (g.overdue) entry.overdue += g.balance;
-      perCustomer.set(key, entry);
+      const of = perCurrency.get(currencyOfStore.get(g.storeId) ?? '');
+      if (!of) continue;
+      const key = g.customerId ?? 0;
+      let entry = of.rows.get(key);
+      if (!entry) of.rows.set(key, (entry = newRow(g.customerId, of.total.currency)));
+      add(entry, g);
+      add(of.total, g);
     }
-    const entries = [...perCustomer.values()]
-      .map((e) => ({ ...e, total: sum(e.buckets) }))
+    const entries = [...perCurrency.values()]
+      .flatMap((c) => [...c.rows.values()])
       .sort((a, b) => b.total - a.total || (a.customerId ?? 0) - (b.customerId ?? 0));
     // only the asked page's rows are built and their customers named (a customer a row: thousands)
     const page = rowsOnPage(entries, ctx.rows);
@@ -65,17 +91,15 @@ export default defineReport({
     });
     const summary: SummaryFigure[] = [];
     const series = [];
-    for (const c of scope.currencies) {
-      const mine = entries.filter((e) => e.currency === c);
-      const buckets = AGING_BUCKETS.map((_, i) => sum(mine.map((e) => e.buckets[i])));
+    for (const [c, { rows: mine, total: all }] of perCurrency) {
       summary.push(
-        figure('receivables', money.v(sum(buckets), c), c),
-        figure('open_invoices', sum(mine.map((e) => e.count)), c),
-        figure('customers', mine.length, c),
-        figure('past_due', money.v(sum(mine.map((e) => e.overdue)), c), c),
-        ...AGING_BUCKETS.map((b, i) => figure('bucket_{range}', money.v(buckets[i], c), c, { range: b })),
+        figure('receivables', money.v(all.total, c), c),
+        figure('open_invoices', all.count, c),
+        figure('customers', mine.size, c),
+        figure('past_due', money.v(all.overdue, c), c),
+        ...AGING_BUCKETS.map((b, i) => figure('bucket_{range}', money.v(all.buckets[i], c), c, { range: b })),
       );
-      series.push({ name: c, currency: c, data: AGING_BUCKETS.map((b, i) => ({ x: b, y: money.v(buckets[i], c) })) });
+      series.push({ name: c, currency: c, data: AGING_BUCKETS.map((b, i) => ({ x: b, y: money.v(all.buckets[i], c) })) });
     }
     return {
       summary,

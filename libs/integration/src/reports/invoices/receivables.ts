@@ -1,4 +1,4 @@
-import { ReceivableGroup, ReceivablesReader } from '@pos/sales';
+import { AgingGroup, ReceivableFilter, ReceivableGroup, ReceivablesReader } from '@pos/sales';
 import { InvoiceSettlement, InvoiceSettlementReader } from '../../application/invoice-settlement.reader';
 import type { StoreWindow } from '../../application/session-drawer.reader';
 import { ZoneCalendar } from '../../domain/calendar';
@@ -37,14 +37,21 @@ function windows(scope: ReportScope): StoreWindow[] {
 }
 
 /** Open invoices of the scope's stores issued in the period (or, `upToEnd`, at any time up to its end). */
-export function openInvoices(ctx: ReportContext, upToEnd: boolean, cutoffs: Date[] = [], byCustomer = false): Promise<ReceivableGroup[]> {
-  return ctx.use(ReceivablesReader).open({
+export function openInvoices(ctx: ReportContext, upToEnd: boolean): Promise<ReceivableGroup[]> {
+  return ctx.use(ReceivablesReader).open(openFilter(ctx, upToEnd));
+}
+
+/** Open invoices issued up to the period's end, per store and customer, their balances split at the cutoffs (aging). */
+export function agingGroups(ctx: ReportContext, ageCutoffs: Date[]): Promise<AgingGroup[]> {
+  return ctx.use(ReceivablesReader).aging({ ...openFilter(ctx, true), ageCutoffs });
+}
+
+function openFilter(ctx: ReportContext, upToEnd: boolean): ReceivableFilter {
+  return {
     windows: windows(ctx.scope).map((w) => (upToEnd ? { storeId: w.storeId, to: w.to } : w)),
     warehouseId: ctx.scope.warehouseId ?? undefined,
     now: ctx.scope.now,
-    ageCutoffs: cutoffs,
-    byCustomer,
-  });
+  };
 }
 
 /** Per currency: what became of the on-account invoices issued in the period (payments received later, credited whole). */
