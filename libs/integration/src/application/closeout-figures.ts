@@ -20,38 +20,32 @@ export const SM = [
   'refund_total',
 ] as const;
 
-/** The sales measures of the summary and the chart, summed by day. */
-export const DAY_MEASURES = ['sales_count', 'total', 'tax', 'discounts', 'refund_total'] as const;
+/** The sales measures of the summary. */
+const SUMMED = ['sales_count', 'total', 'tax', 'discounts', 'refund_total'] as const;
 
-/** The key of a closeout row with sales: a day and session (a session-less cashier's sales by cashier). */
-export type RowKey = SumRow<never, 'day' | 'store_id' | 'user_id' | 'session_id' | 'currency_code'>;
-/** A day and session's sales (rpt_sessions) and its takings per payment method (rpt_session_payments). */
+/** A closeout row's key and sales (rpt_sessions): a day and session (a session-less cashier's sales by cashier). */
 export type DayRow = SumRow<(typeof SM)[number], 'day' | 'store_id' | 'user_id' | 'session_id' | 'currency_code'>;
-/** The period's sales of a day, per currency. */
-export type DaySales = SumRow<(typeof DAY_MEASURES)[number], 'day' | 'currency_code'>;
 export type TenderRow = SumRow<'amount' | 'refund_amount', 'day' | 'session_id' | 'user_id' | 'method_code' | 'method_type' | 'currency_code'>;
 /** The period's takings per currency and payment method. */
 export type MethodTotal = SumRow<'amount', 'method_code' | 'currency_code'>;
 
 /**
- * A currency's closeout summary: sales summed by day, drawers by session (the closed ones' cash:
+ * A currency's closeout summary: sales summed over the rows, drawers by session (the closed ones' cash:
  * `expectedOf` a closed drawer is the expected cash stored at its close).
  */
 export function closeoutSummary(
   money: Money,
   c: string,
-  days: { keys: RowKey[]; sales: DaySales[] },
+  days: DayRow[],
   tenders: MethodTotal[],
   drawers: Map<number, DrawerRecord>,
   expectedOf: (d: DrawerRecord) => number,
 ): SummaryFigure[] {
-  const t = total(
-    days.sales.filter((r) => r.currency_code === c),
-    DAY_MEASURES,
-  );
+  const mine = days.filter((r) => r.currency_code === c);
+  const t = total(mine, SUMMED);
   const own = [...drawers.values()].filter((d) => d.currency === c);
   const closed = own.filter((d) => d.s.status === 'closed');
-  const sessions = new Set([...days.keys.filter((r) => r.currency_code === c && r.session_id > 0).map((r) => r.session_id), ...own.map((d) => d.s.sessionId)]);
+  const sessions = new Set([...mine.filter((r) => r.session_id > 0).map((r) => r.session_id), ...own.map((d) => d.s.sessionId)]);
   const sumOf = (f: (d: DrawerRecord) => number) =>
     money.v(
       closed.reduce((a, d) => a + f(d), 0),
@@ -85,7 +79,7 @@ export function closeoutSummary(
 }
 
 /** Taken by payment method, the day's total, and the discrepancy of the sessions closed each day. */
-export function closeoutCharts(scope: ReportScope, money: Money, days: DaySales[], tenders: MethodTotal[], drawers: Map<number, DrawerRecord>): Chart[] {
+export function closeoutCharts(scope: ReportScope, money: Money, days: DayRow[], tenders: MethodTotal[], drawers: Map<number, DrawerRecord>): Chart[] {
   const perDay = (rows: { day: number; v: number }[], c: string) => {
     const byDay = new Map<number, number>();
     for (const r of rows) byDay.set(r.day, (byDay.get(r.day) ?? 0) + r.v);

@@ -3,7 +3,7 @@ import { row } from '../domain/report-figures';
 import { SESSION_PAYMENTS, SESSIONS } from '../domain/rollup-tables';
 import { ReportContext, ReportParts, rowsOnPage } from '../reports/definition';
 import { Drawer, DrawerRecord, drawersIn, withCash } from './closeout-drawers';
-import { closeoutCharts, closeoutSummary, DAY_MEASURES, DayRow, RowKey, SM, TenderRow } from './closeout-figures';
+import { closeoutCharts, closeoutSummary, DayRow, SM, TenderRow } from './closeout-figures';
 import { Money, n } from './report-kit';
 import { ReportScope } from './report-scope';
 import { SessionDrawerReader, SessionRecord } from './session-drawer.reader';
@@ -18,30 +18,29 @@ import { SessionDrawerReader, SessionRecord } from './session-drawer.reader';
  * spanning midnight has its sales on each day and its drawer once; the summary sums sales by day
  * and drawers by session (closeout-figures.ts).
  *
- * A year is thousands of rows: the period's figures come summed by the database (sales per day,
- * takings per method) or from the sessions' records (what a closed drawer counted), the rows'
- * keys are read to order and count them, and only the page's rows are read whole: their sales,
- * takings, drawers' cash and cashiers.
+ * A year is thousands of rows: every row's key and sales are read (one range of rpt_sessions:
+ * they order and count the rows, and add up to the summary and the daily chart), the takings per
+ * method come summed by the database and the drawers' figures from the sessions' records (what a
+ * closed drawer counted); only the page's rows read more: their takings, drawers' cash and cashiers.
  */
 export async function closeoutReport(ctx: ReportContext): Promise<ReportParts> {
   const { scope, money, kit } = ctx;
   const sessions = ctx.use(SessionDrawerReader);
-  const [keys, perDay, taken, drawers] = await Promise.all([
-    kit.sum(scope, { table: SESSIONS, groupBy: ['day', 'store_id', 'user_id', 'session_id', 'currency_code'], measures: [], sumInApp: true }),
-    kit.sum(scope, { table: SESSIONS, groupBy: ['day', 'currency_code'], measures: DAY_MEASURES }),
+  const [days, taken, drawers] = await Promise.all([
+    // every row's sales: they key the rows and add up to the summary and the daily chart
+    kit.sum(scope, { table: SESSIONS, groupBy: ['day', 'store_id', 'user_id', 'session_id', 'currency_code'], measures: SM, sumInApp: true }),
     // the period's takings per method (summary and chart)
     kit.sum(scope, { table: SESSION_PAYMENTS, groupBy: ['currency_code', 'method_code'], measures: ['amount'] }),
     drawersIn(scope, sessions),
   ]);
-  const rows = closeoutRows(keys, drawers);
+  const rows = closeoutRows(days, drawers);
   const page = rowsOnPage(rows, ctx.rows);
   // the page's drawers with their cash, and the sessions of its rows whose drawer is not in the period (their status);
   // a closed drawer without a stored expected cash (closing stores it today; the column allows none) is read whole too, for the summary
   const unstored = [...drawers.values()].filter((d) => d.s.status === 'closed' && d.s.expectedCash === null);
-  const [others, cashed, sales, tenders, names] = await Promise.all([
+  const [others, cashed, tenders, names] = await Promise.all([
     sessions.byIds([...new Set(page.map((r) => r.sessionId))].filter((id) => id > 0 && !drawers.has(id))),
     withCash(kit, sessions, [...page.flatMap((r) => (r.drawer ? [r.drawer] : [])), ...unstored]),
-    pageSales(scope, kit, page),
     pageTenders(scope, kit, page),
     kit.users(page.map((r) => r.userId)),
   ]);
@@ -49,40 +48,20 @@ export async function closeoutReport(ctx: ReportContext): Promise<ReportParts> {
   const expectedOf = (d: DrawerRecord) => d.s.expectedCash ?? cashed.get(d.s.sessionId)?.expected ?? 0;
   const byMethod = [...taken].sort((a, b) => (String(a.method_code) < String(b.method_code) ? -1 : String(a.method_code) > String(b.method_code) ? 1 : 0));
   return {
-    summary: scope.currencies.flatMap((c) => closeoutSummary(money, c, { keys, sales: perDay }, byMethod, drawers, expectedOf)),
+    summary: scope.currencies.flatMap((c) => closeoutSummary(money, c, days, byMethod, drawers, expectedOf)),
     rows: page.map((r) =>
       rowView(scope, money, {
         r,
         session: drawers.get(r.sessionId)?.s ?? otherOf.get(r.sessionId) ?? null,
-        sales: sales.get(salesKey(r)) ?? {},
+        sales: r.sales ?? {},
         drawer: r.drawer ? (cashed.get(r.sessionId) ?? null) : null,
         tenders: tenders.get(tenderKey(r.day, r.sessionId, r.userId)) ?? [],
         cashierName: names.get(r.userId) ?? null,
       }),
     ),
     rowsTotal: rows.length,
-    charts: closeoutCharts(scope, money, perDay, byMethod, drawers),
+    charts: closeoutCharts(scope, money, days, byMethod, drawers),
   };
-}
-
-const salesKey = (r: { day: number; storeId: number; userId: number; sessionId: number; currency: string }) =>
-  `${r.day}:${r.storeId}:${r.userId}:${r.sessionId}:${r.currency}`;
-
-/** The sales of the page's rows: only the page's days (rows are in day order) and sessions are read. */
-async function pageSales(scope: ReportScope, kit: ReportContext['kit'], page: CloseoutRow[]): Promise<Map<string, DayRow>> {
-  const withSales = page.filter((r) => r.sales);
-  if (!withSales.length) return new Map();
-  const rows = await kit.sum(
-    { ...scope, period: { ...scope.period, from: withSales[0].day, to: withSales[withSales.length - 1].day } },
-    {
-      table: SESSIONS,
-      where: { session_id: [...new Set(withSales.map((r) => r.sessionId))] },
-      groupBy: ['day', 'store_id', 'user_id', 'session_id', 'currency_code'],
-      measures: SM,
-      sumInApp: true,
-    },
-  );
-  return new Map(rows.map((x) => [salesKey({ day: x.day, storeId: x.store_id, userId: x.user_id, sessionId: x.session_id, currency: x.currency_code }), x]));
 }
 
 /** A session's takings are keyed by day and session; the sales without a drawer (session 0) by their cashier too. */
@@ -119,23 +98,23 @@ interface CloseoutRow {
   userId: number;
   currency: string;
   sessionId: number;
-  /** The row has sales (rpt_sessions); otherwise it is a drawer's row alone. */
-  sales: boolean;
+  /** The row's sales (rpt_sessions); none: a drawer's row alone. */
+  sales: DayRow | null;
   drawer: DrawerRecord | null;
 }
 
 /** One row per business day and session with sales that day, plus the drawer's row where that day had none. */
-function closeoutRows(keys: RowKey[], drawers: Map<number, DrawerRecord>): CloseoutRow[] {
+function closeoutRows(keys: DayRow[], drawers: Map<number, DrawerRecord>): CloseoutRow[] {
   const key = (day: number, session: number) => `${day}:${session}`;
   const rows = keys.map((r): CloseoutRow => {
     const drawer = drawers.get(r.session_id);
     const { day, store_id: storeId, user_id: userId, session_id: sessionId, currency_code: currency } = r;
-    return { day, storeId, userId, currency, sessionId, sales: true, drawer: drawer && drawer.day === day ? drawer : null };
+    return { day, storeId, userId, currency, sessionId, sales: r, drawer: drawer && drawer.day === day ? drawer : null };
   });
   const withSales = new Set(rows.map((r) => key(r.day, r.sessionId)));
   for (const d of drawers.values())
     if (!withSales.has(key(d.day, d.s.sessionId)))
-      rows.push({ day: d.day, storeId: d.s.storeId, userId: d.s.userId, currency: d.currency, sessionId: d.s.sessionId, sales: false, drawer: d });
+      rows.push({ day: d.day, storeId: d.s.storeId, userId: d.s.userId, currency: d.currency, sessionId: d.s.sessionId, sales: null, drawer: d });
   return rows.sort((a, b) => a.day - b.day || a.storeId - b.storeId || a.sessionId - b.sessionId || a.userId - b.userId);
 }
 
