@@ -67,6 +67,10 @@ describe('CLI help and refusals', () => {
     expect(missing.stderr).toBe('token:issue: --app, --abilities are required; "npm run cli -- token:issue --help" shows usage\n');
     const bad = await cli('seed:volume', '--sales', 'lots');
     expect(bad).toMatchObject({ code: 64, stderr: '--sales must be a whole number of at least 1 (got "lots")\n' });
+    const notADay = await cli('seed:volume', '--sales', '10', '--as-of', '2026-02-30');
+    expect(notADay).toMatchObject({ code: 64, stderr: '--as-of must be a date YYYY-MM-DD (got "2026-02-30")\n' });
+    const later = await cli('seed:volume', '--sales', '10', '--as-of', '2999-01-01');
+    expect(later).toMatchObject({ code: 64, stderr: '--as-of must be today or an earlier day\n' });
   });
 
   it('refuses a made-up permission or ability by name (exit 65), before opening the database', async () => {

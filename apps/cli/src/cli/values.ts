@@ -27,6 +27,16 @@ export function int(flags: Flags, name: string, o: { min?: number; max?: number 
   return Number(v);
 }
 
+/** A calendar day (YYYY-MM-DD, a real date) as its UTC epoch day, or undefined when the flag is absent. */
+export function utcDay(flags: Flags, name: string): number | undefined {
+  const v = str(flags, name);
+  if (v === undefined) return undefined;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  const at = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+  if (!m || new Date(at).toISOString().slice(0, 10) !== v) throw new CliRefusal(`--${name} must be a date YYYY-MM-DD (got "${v}")`);
+  return at / 86_400_000;
+}
+
 /** Comma-separated ids (store ids). */
 export function ids(flags: Flags, name: string): number[] {
   const v = str(flags, name);

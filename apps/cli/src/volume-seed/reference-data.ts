@@ -10,7 +10,7 @@ import { Item, Reference, Store, VolumeOptions } from './types';
  * items (the items' popularity a shuffled long tail). Idempotent: what is there is kept.
  */
 export async function loadReference(db: RowWriter, rand: Rand, o: VolumeOptions): Promise<Reference> {
-  const now = new Date();
+  const now = o.now;
   const ts = { created_at: dt(now), updated_at: dt(now) };
   const one = async (sql: string, params: unknown[] = []) => (await db.qr.query(sql, params))[0] as Record<string, unknown> | undefined;
   const id = async (sql: string, params: unknown[] = []) => Number((await one(sql, params))?.id);

@@ -27,6 +27,8 @@ export class ReturnBook {
   constructor(
     private readonly db: RowWriter,
     private readonly rand: Rand,
+    /** The seed's now: no return is dated after it. */
+    private readonly now: Date,
   ) {}
 
   /** The manager who approves the returns, the reasons' ids and the numbers already used. */
@@ -83,7 +85,7 @@ export class ReturnBook {
     for (const t of sale.tenders) paid.push({ paymentMethodId: await this.db.methodId(t.code), methodCode: t.code, methodType: t.type, amount: t.amount });
     const total = lines.reduce((a, l) => a + l.refund.total, 0);
     const localMidnight = dayStart - offsetMs(store.tz, dayStart + 12 * 3_600_000);
-    const at = new Date(Math.min(localMidnight + (9 + this.rand() * 11) * 3_600_000, Date.now() - 60_000));
+    const at = new Date(Math.min(localMidnight + (9 + this.rand() * 11) * 3_600_000, this.now.getTime() - 60_000));
     const broken = lines.some((l) => !l.restock);
     return {
       id,

@@ -10,6 +10,8 @@ export interface SeedVolumeOptions {
   customers: number;
   days: number;
   seed: number;
+  /** The instant the seed runs at (the trading is the `days` days before its day). */
+  now: Date;
 }
 
 /** seed:volume: the demo data if the database is empty, the trading (a progress bar per sale), the feeds' counts, the name index, the rollups. */

@@ -14,7 +14,7 @@ import { Counts, DAY, Reference, Store, VolumeOptions } from './types';
  */
 export async function trade(db: RowWriter, rand: Rand, o: VolumeOptions, ref: Reference, counts: Counts): Promise<void> {
   const { stores, items, order, cumulative, central } = ref;
-  const now = new Date();
+  const now = o.now;
   const next = async (table: string) => Number((await db.qr.query(`SELECT COALESCE(MAX(id), 0) AS n FROM ${table}`))[0].n) + 1;
   const ids = {
     sale: await next('sales'),
@@ -53,7 +53,7 @@ export async function trade(db: RowWriter, rand: Rand, o: VolumeOptions, ref: Re
   };
 
   ids.return = await next('sale_returns');
-  const returns = new ReturnBook(db, rand);
+  const returns = new ReturnBook(db, rand, now);
   await returns.load(ref.managerId);
   const t: Trading = {
     db,

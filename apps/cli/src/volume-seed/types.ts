@@ -7,6 +7,8 @@ export interface VolumeOptions {
   customers: number;
   days: number;
   seed: number;
+  /** The instant the seed runs at: the trading is the `days` days before its UTC day, and nothing is dated after it. */
+  now: Date;
   /** Called after each sale written, with the sales written so far. */
   progress?: (sales: number) => void;
 }
