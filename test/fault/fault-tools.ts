@@ -170,7 +170,7 @@ export async function untilProgressStops<T>(
   }
 }
 
-/** A bulk price job's row or status body, as the waits below watch it: status and chunks done. */
+/** What a bulk price job's wait watches move (its row or its status body): the status and the changes processed. */
 export const jobProgress = (j: { status: string; processed: number }) => `${j.status}:${j.processed}`;
 
 /** Polls `fn` until `ok` (or the time is up) and returns the last value. */

@@ -1,4 +1,5 @@
 import type { Flags } from './command';
+import { utcDayOf } from '@pos/kernel';
 import { CliRefusal, EXIT } from './errors';
 
 /** Flag value readers: each refuses a bad value with one line naming the flag (the API's rules). */
@@ -34,7 +35,7 @@ export function utcDay(flags: Flags, name: string): number | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   const at = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
   if (!m || new Date(at).toISOString().slice(0, 10) !== v) throw new CliRefusal(`--${name} must be a date YYYY-MM-DD (got "${v}")`);
-  return at / 86_400_000;
+  return utcDayOf(new Date(at));
 }
 
 /** Comma-separated ids (store ids). */

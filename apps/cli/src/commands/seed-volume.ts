@@ -1,3 +1,4 @@
+import { DAY_MS, utcDayOf } from '@pos/kernel';
 import { defineCommand } from '../cli/command';
 import { CliRefusal } from '../cli/errors';
 import { int, utcDay } from '../cli/values';
@@ -35,8 +36,8 @@ export default defineCommand({
 
 /** The instant the seed runs at: now, or noon UTC of an earlier --as-of day (every store's day before it has ended by then). */
 function seedTime(asOf: number | undefined, now = new Date()): Date {
-  const today = Math.floor(now.getTime() / 86_400_000);
+  const today = utcDayOf(now);
   if (asOf === undefined || asOf === today) return now;
   if (asOf > today) throw new CliRefusal('--as-of must be today or an earlier day');
-  return new Date(asOf * 86_400_000 + 12 * 3_600_000);
+  return new Date(asOf * DAY_MS + DAY_MS / 2);
 }
