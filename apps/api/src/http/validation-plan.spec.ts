@@ -1,50 +1,14 @@
 import fc from 'fast-check';
+import { bodyOf, Dto } from '../../../../test/support/dto-bodies';
 import { plainToInstance, Type } from 'class-transformer';
-import { Allow, getMetadataStorage, IsArray, IsInt, Min, validate, ValidateIf, ValidateNested } from 'class-validator';
+import { Allow, IsArray, IsInt, Min, validate, ValidateIf, ValidateNested } from 'class-validator';
 import { CheckoutDto } from '../sales/sales.dto';
 import { CalculateDto, CreateRuleDto, PricingCartDto, PricingValidateDto } from '../pricing/pricing.dto';
-import { arrayShapeOf } from './validators';
 import { ValidationPlans } from './validation-plan';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
-type Dto = new () => object;
-
 /** The pipe's class-validator options (validation.ts). */
 const OPTIONS = { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: true } };
-
-const keysOf = (dto: Dto) => [
-  ...new Set(
-    getMetadataStorage()
-      .getTargetValidationMetadatas(dto, '', true, false)
-      .map((m) => m.propertyName),
-  ),
-];
-
-/** Any JSON value a client may send in a field: right, wrong, null, nested. */
-const scalar = fc.oneof(
-  fc.integer({ min: -5, max: 200 }),
-  fc.double({ min: -10, max: 1000, noNaN: true }),
-  fc.constantFrom('1', '2.5', '12abc', '', ' x ', 'percent', 'amount', 'card', 'cash', '2026-11-18', 'true', '0'),
-  fc.boolean(),
-  fc.constant(null),
-);
-const loose = fc.oneof(
-  { weight: 6, arbitrary: scalar },
-  { weight: 1, arbitrary: fc.array(scalar, { maxLength: 3 }) },
-  { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 3 }), scalar, { maxKeys: 2 }) },
-);
-
-/** A body for `dto`: each field left out, or any value; an array field gets bodies of its element class. */
-function bodyOf(dto: Dto, depth = 0): fc.Arbitrary<Record<string, unknown>> {
-  const fields: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const key of keysOf(dto)) {
-    const nested = arrayShapeOf(dto, key)?.nested?.();
-    const value =
-      nested && depth < 2 ? fc.oneof({ weight: 4, arbitrary: fc.array(bodyOf(nested, depth + 1), { maxLength: 4 }) }, { weight: 1, arbitrary: loose }) : loose;
-    fields[key] = fc.option(value, { nil: undefined, freq: 3 });
-  }
-  return fc.record(fields, { requiredKeys: [] }).map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>);
-}
 
 class Inner {
   @IsInt() @Min(1) n!: number;

@@ -1,11 +1,11 @@
 import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage } from 'class-validator';
 import { FieldErrors, ValidationFailedError } from '@pos/kernel';
 import { arrayShapeOf } from './validators';
 import { aliasesOf, renameErrorFields, sameJson, UNKNOWN_FIELD_MESSAGE } from './body-names';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 import { ValidationPlans } from './validation-plan';
+import { InstanceBuilder } from './instance-builder';
 
 const REQUIRED_CONSTRAINTS = new Set(['isDefined', 'isNotEmpty', 'arrayNotEmpty']);
 /** When the type is wrong, range/length messages about the same value are noise. */
@@ -29,6 +29,7 @@ type Dto = new () => object;
 @Injectable()
 export class AppValidationPipe extends ValidationPipe {
   private readonly plans = new ValidationPlans();
+  private readonly instances: InstanceBuilder;
 
   constructor() {
     cacheValidationMetadata();
@@ -40,6 +41,7 @@ export class AppValidationPipe extends ValidationPipe {
       validationError: { target: false, value: true },
       exceptionFactory: (errors) => new ValidationFailedError(capErrors(flattenValidationErrors(errors))),
     });
+    this.instances = new InstanceBuilder(this.transformOptions ?? {});
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -71,16 +73,15 @@ export class AppValidationPipe extends ValidationPipe {
   }
 
   /**
-   * A JSON body through class-transformer and the DTO's validation plan (validation-plan.ts), as
-   * ValidationPipe.transform takes it: the instance when the plan finds it valid, else undefined
-   * (ValidationPipe then runs class-validator, whose errors make the 422). A JSON body holds no
-   * binary values (body-parsing.ts accepts JSON only).
+   * A JSON body built as the DTO's instance (instance-builder.ts: class-transformer's instance,
+   * planned per class) and checked by the DTO's validation plan (validation-plan.ts): the instance
+   * when both are sure it is valid, else undefined (ValidationPipe then runs class-transformer and
+   * class-validator, whose errors make the 422). A JSON body holds no binary values and no sparse
+   * arrays (body-parsing.ts accepts JSON only).
    */
   private validBody(value: Record<string, unknown>, dto: Dto): object | undefined {
-    this.closeArrayGaps(value);
-    this.stripProtoKeys(value);
-    const entity = plainToInstance(dto, value, this.transformOptions) as object;
-    return entity.constructor === dto && this.plans.validate(entity) ? entity : undefined;
+    const entity = this.instances.build(dto, value);
+    return entity !== undefined && this.plans.validate(entity) ? entity : undefined;
   }
 }
 
