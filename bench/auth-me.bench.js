@@ -18,7 +18,23 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { runAs } = require('./run-as');
 const { answerCpu } = require('./server-cpu');
-const { DIST, DURATION, built, limiterStoreOf, bareAccess, listen, call, measure, warmUp, printRow, verdict, startServer, stopServer } = require('./same-work');
+const {
+  DIST,
+  DURATION,
+  ROUNDS,
+  built,
+  limiterStoreOf,
+  bareAccess,
+  listen,
+  call,
+  measureSides,
+  roundRatios,
+  warmUp,
+  printRow,
+  verdict,
+  startServer,
+  stopServer,
+} = require('./same-work');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
@@ -83,13 +99,13 @@ async function main() {
   const sides = [at(s.bare), { ...at(s.same), headers: auth }, { url: `${s.full}/auth/me`, headers: auth, connections: CONNECTIONS }];
   try {
     await warmUp(autocannon, sides);
-    const [bare, same, full] = [
-      await measure(autocannon, child, sides[0]),
-      await measure(autocannon, child, sides[1]),
-      await measure(autocannon, child, sides[2]),
-    ];
-    console.log(`GET /api/v1/auth/me, ${CONNECTIONS} connections, ${DURATION} s each, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}, dist ${DIST}`);
+    const measured = await measureSides(autocannon, child, sides);
+    const [bare, same, full] = measured.sides;
+    console.log(
+      `GET /api/v1/auth/me, ${CONNECTIONS} connections, ${DURATION} s each, medians of ${ROUNDS} rounds, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}, dist ${DIST}`,
+    );
     printRow('GET /auth/me', { full, bare, same }, { bare: 'bare Express route', bareShort: 'bare route', same: 'bare Express, same work' });
+    console.log(`  full/same work ${roundRatios(measured.rounds, 2, 1)}`);
     console.log(verdict('auth/me', full, same, { min: 0.7, against: 'same work' }));
   } finally {
     await stopServer(child);

@@ -23,7 +23,7 @@ const http = require('node:http');
 const { join } = require('node:path');
 const { runAs } = require('./run-as');
 const { answerCpu } = require('./server-cpu');
-const { DIST, built, call, measure, warmUp, printRow, verdict, startServer, stopServer } = require('./same-work');
+const { DIST, ROUNDS, built, call, measureSides, roundRatios, warmUp, printRow, verdict, startServer, stopServer } = require('./same-work');
 const { statementRecorder, catalogSameWork } = require('./catalog-same-work');
 
 const DB = process.env.BENCH_DB ?? 'pos_bench_catalog';
@@ -212,7 +212,7 @@ async function main() {
   const origin = (port) => `http://127.0.0.1:${port}`;
   const apiOrigin = s.base.replace(/\/api\/v1$/, '');
   const barcodeApi = codes.map((c) => `/api/v1/pos/products/search?q=${c}&store_id=1`);
-  console.log(`MySQL/MariaDB, ${ITEMS} items x 3 warehouses, ${CONNECTIONS} connections, ${DURATION} s each, dist ${DIST}`);
+  console.log(`MySQL/MariaDB, ${ITEMS} items x 3 warehouses, ${CONNECTIONS} connections, ${DURATION} s each, medians of ${ROUNDS} rounds, dist ${DIST}`);
   const verdicts = [];
   try {
     const sidesOf = ([key, , apiPaths, barePaths]) => [
@@ -224,10 +224,10 @@ async function main() {
     for (const c of cases()) {
       const [key, name] = c;
       const sides = sidesOf(c);
-      const bare = await measure(autocannon, child, sides[0], `${name} (bare)`);
-      const same = await measure(autocannon, child, sides[1], `${name} (same work)`);
-      const full = await measure(autocannon, child, sides[2], name);
+      const measured = await measureSides(autocannon, child, sides, [`${name} (bare)`, `${name} (same work)`, name]);
+      const [bare, same, full] = measured.sides;
       printRow(name, { full, bare, same }, { bare: 'bare mysql2 query', bareShort: 'bare query', same: 'bare Express, same work' });
+      console.log(`  full/same work ${roundRatios(measured.rounds, 2, 1)}, full/bare query ${roundRatios(measured.rounds, 2, 0)}`);
       if (key === 'barcode' || key === 'prefix') verdicts.push(verdict(name, full, same, { min: 0.6, against: 'same work' }));
       if (key === 'items' || key === 'later') verdicts.push(verdict(name, full, bare, { min: 0.5, against: 'the bare prefix lookup' }));
     }

@@ -18,7 +18,23 @@ const { randomUUID } = require('node:crypto');
 const { join } = require('node:path');
 const { runAs } = require('./run-as');
 const { answerCpu } = require('./server-cpu');
-const { DIST, DURATION, built, limiterStoreOf, bareAccess, listen, call, measure, warmUp, printRow, verdict, startServer, stopServer } = require('./same-work');
+const {
+  DIST,
+  DURATION,
+  built,
+  limiterStoreOf,
+  bareAccess,
+  listen,
+  call,
+  measureSides,
+  roundRatios,
+  ROUNDS,
+  warmUp,
+  printRow,
+  verdict,
+  startServer,
+  stopServer,
+} = require('./same-work');
 
 const DB = process.env.BENCH_DB ?? 'pos_bench_checkout';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -244,12 +260,12 @@ async function main() {
   const sides = [post(`http://127.0.0.1:${s.bare}/`, {}), post(`http://127.0.0.1:${s.same}/pos/checkout`, headers), post(`${s.base}/pos/checkout`, headers)];
   try {
     await warmUp(autocannon, sides);
-    const bare = await measure(autocannon, child, sides[0]);
-    const same = await measure(autocannon, child, sides[1]);
-    const full = await measure(autocannon, child, sides[2]);
+    const measured = await measureSides(autocannon, child, sides);
+    const [bare, same, full] = measured.sides;
     console.log(`MySQL/MariaDB, 5-line cart, ${CONNECTIONS} connections, ${DURATION} s each, dist ${DIST}`);
     printRow('POST /pos/checkout', { full, bare, same }, { bare: 'bare mysql2 transaction', bareShort: 'bare transaction', same: 'bare Express, same work' });
     // The issue states this target against the bare transaction of the same writes.
+    console.log(`  full/bare transaction ${roundRatios(measured.rounds, 2, 0)} (medians of ${ROUNDS} rounds above)`);
     console.log(verdict('pos/checkout', full, bare, { min: 0.6, maxCpu: 2, against: 'bare transaction' }));
   } finally {
     await stopServer(child);

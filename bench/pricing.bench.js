@@ -18,7 +18,22 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { runAs } = require('./run-as');
 const { answerCpu } = require('./server-cpu');
-const { DIST, built, limiterStoreOf, bareAccess, listen, call, measure, warmUp, printRow, verdict, startServer, stopServer } = require('./same-work');
+const {
+  DIST,
+  ROUNDS,
+  built,
+  limiterStoreOf,
+  bareAccess,
+  listen,
+  call,
+  measureSides,
+  roundRatios,
+  warmUp,
+  printRow,
+  verdict,
+  startServer,
+  stopServer,
+} = require('./same-work');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -244,14 +259,15 @@ async function main() {
   const sides = [opts(`http://127.0.0.1:${s.same}/pricing/cart`), opts(`${s.base}/pricing/cart`)];
   try {
     await warmUp(autocannon, sides);
-    const same = await measure(autocannon, child, sides[0]);
-    const full = await measure(autocannon, child, sides[1]);
+    const measured = await measureSides(autocannon, child, sides);
+    const [same, full] = measured.sides;
     const engineUs = 1e6 / inproc.full;
     console.log(`POST /pricing/cart (50 lines, 200 rules, 20 bundles), ${CONNECTIONS} connections, ${DURATION} s each`);
     printRow('POST /pricing/cart', { full, same }, { same: 'bare Express, same work' });
     console.log(
       `  full / engine in process ${((full.rps / inproc.full) * 100).toFixed(1)}% (CPU a cart, engine ${engineUs.toFixed(0)} us / server ${full.cpu.toFixed(0)} us = ${((engineUs * 100) / full.cpu).toFixed(1)}%)`,
     );
+    console.log(`  full/same work ${roundRatios(measured.rounds, 1, 0)} (medians of ${ROUNDS} rounds above)`);
     console.log(verdict('pricing/cart', full, same, { min: 0.6, against: 'same work' }));
   } finally {
     await stopServer(child);

@@ -7,6 +7,7 @@
  * verdict per target.
  *
  *   BENCH_DIST=/tmp/wt-before/dist node bench/auth-me.bench.js   serves an older build
+ *   BENCH_ROUNDS=3 (default): rounds of every side, alternated; each figure is the median of its rounds
  */
 const { createHash } = require('node:crypto');
 const { join, resolve } = require('node:path');
@@ -15,6 +16,8 @@ const { cpuAtRest, cpuOf, cpuPerRequest } = require('./server-cpu');
 /** The dist directory every require of the built service goes through (default <repo>/dist). */
 const DIST = resolve(process.env.BENCH_DIST ?? join(__dirname, '..', 'dist'));
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+/** Rounds of every side, alternated: one side measured once drifts with the machine (a VM's neighbours). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 
 /** `require` of a built module, by its path under dist (e.g. 'libs/identity/src'). */
 const built = (rel) => require(join(DIST, rel));
@@ -122,6 +125,35 @@ async function measure(autocannon, child, opts, label) {
 }
 
 /**
+ * Every side measured BENCH_ROUNDS times, the sides alternated within a round and the round's
+ * first side rotated, so a slow spell of the machine falls on every side alike. Each side's
+ * figures are the medians of its rounds (each figure on its own); `rounds` keeps every round's
+ * figures, for the ratios round by round.
+ */
+async function measureSides(autocannon, child, sides, labels = []) {
+  const rounds = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const round = new Array(sides.length);
+    for (let k = 0; k < sides.length; k++) {
+      const i = (r + k) % sides.length;
+      round[i] = await measure(autocannon, child, sides[i], labels[i]);
+    }
+    rounds.push(round);
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const sideMedians = sides.map((_, i) => {
+    const of = (k) => median(rounds.map((round) => round[i][k]));
+    return { rps: of('rps'), p50: of('p50'), p99: of('p99'), cpu: of('cpu') };
+  });
+  return { sides: sideMedians, rounds };
+}
+
+/** The throughput ratio of side `a` to side `b` in every round: how far the medians can be trusted. */
+function roundRatios(rounds, a, b) {
+  return `rounds: ${rounds.map((round) => pct(round[a].rps, round[b].rps)).join(', ')}`;
+}
+
+/**
  * A first pass over every side before any is measured: the first traffic a fresh server child
  * sees pays for its start (the heap's first major collections, code not yet optimised), which
  * would otherwise be charged to whichever side is measured first.
@@ -210,6 +242,9 @@ async function stopServer(child) {
 module.exports = {
   DIST,
   DURATION,
+  ROUNDS,
+  measureSides,
+  roundRatios,
   built,
   builtExport,
   tokenHasher,
