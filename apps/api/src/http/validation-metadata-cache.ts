@@ -5,6 +5,13 @@ type Metadatas = ReturnType<Storage['getTargetValidationMetadatas']>;
 type Grouped = ReturnType<Storage['groupByPropertyName']>;
 
 let installed = false;
+/** Counts the times the kept lookups were forgotten (a rule added): what is built on them is stale once it moves. */
+let generation = 0;
+
+/** The rules' generation when the cache is installed (it moves whenever a rule is added), else undefined: nothing may be kept. */
+export function validationRulesGeneration(): number | undefined {
+  return installed ? generation : undefined;
+}
 
 /**
  * class-validator looks a DTO's rules up again for every object it validates: it filters the
@@ -27,6 +34,7 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
   const forget = () => {
     byClass = new Map();
     grouped = new WeakMap();
+    generation += 1;
   };
 
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {

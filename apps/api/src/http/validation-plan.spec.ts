@@ -59,6 +59,16 @@ describe('ValidationPlans', () => {
     expect(mine).toStrictEqual(theirs);
   });
 
+  it('sees a rule added to a class after its plan was made', () => {
+    class Late {
+      @IsInt() n!: number;
+    }
+    expect(plans.validate(Object.assign(new Late(), { n: 1 }))).toBe(true);
+    Min(5)(Late.prototype, 'n');
+    expect(plans.validate(Object.assign(new Late(), { n: 1 }))).toBe(false);
+    expect(plans.validate(Object.assign(new Late(), { n: 6 }))).toBe(true);
+  });
+
   it('follows conditions, nested objects and arrays, and strips what has no rule', async () => {
     const cases: [unknown, boolean][] = [
       [{ kind: 'b', a: 'x', inners: [{ n: 1 }], one: { n: 2 } }, true],

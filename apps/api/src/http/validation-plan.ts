@@ -1,4 +1,5 @@
 import { getMetadataStorage, ValidationArguments, ValidationTypes } from 'class-validator';
+import { validationRulesGeneration } from './validation-metadata-cache';
 
 type Storage = ReturnType<typeof getMetadataStorage>;
 type Metadatas = ReturnType<Storage['getTargetValidationMetadatas']>;
@@ -49,6 +50,9 @@ interface Plan {
  */
 export class ValidationPlans {
   private readonly plans = new WeakMap<Metadatas, Plan>();
+  /** Plans by class and schema, while the rules' generation (validation-metadata-cache.ts) stays `generation`. */
+  private byClass = new Map<unknown, Map<string | undefined, Plan>>();
+  private generation: number | undefined;
 
   constructor(private readonly storage: Storage = getMetadataStorage()) {}
 
@@ -58,6 +62,21 @@ export class ValidationPlans {
   }
 
   private planOf(target: object, schema: string | undefined): Plan {
+    const generation = validationRulesGeneration();
+    if (generation === undefined) return this.lookUp(target, schema);
+    if (generation !== this.generation) {
+      this.byClass = new Map();
+      this.generation = generation;
+    }
+    let mine = this.byClass.get(target);
+    if (!mine) this.byClass.set(target, (mine = new Map()));
+    let plan = mine.get(schema);
+    if (!plan) mine.set(schema, (plan = this.lookUp(target, schema)));
+    return plan;
+  }
+
+  /** The class's rules as class-validator finds them, and their plan (kept per rules array). */
+  private lookUp(target: object, schema: string | undefined): Plan {
     const metadatas = this.storage.getTargetValidationMetadatas(target as new () => object, schema as string, false, false, undefined);
     let plan = this.plans.get(metadatas);
     if (!plan) {
@@ -93,34 +112,30 @@ export class ValidationPlans {
     const plan = this.planOf(object.constructor, schema);
     const grouped = plan.grouped as Record<string, Metadata[] | undefined>;
     for (const key of Object.keys(object)) if (!grouped[key] || grouped[key].length === 0) delete (object as Record<string, unknown>)[key];
+    const targetName = object.constructor ? object.constructor.name : (undefined as unknown as string);
     for (const p of plan.properties) {
       const value = (object as Record<string, unknown>)[p.name];
       if (p.promised && value instanceof Promise) return false;
-      if (!this.property(object, value, p)) return false;
+      if (!this.property(object, targetName, value, p)) return false;
     }
     return true;
   }
 
   /** ValidationExecutor.performValidations: conditions, then IsDefined, then the checks, then nested values. */
-  private property(object: object, value: unknown, p: PropertyPlan): boolean {
+  private property(object: object, targetName: string, value: unknown, p: PropertyPlan): boolean {
     for (const condition of p.conditions) if (!condition(object, value)) return true;
-    if (!this.checks(object, value, p.defined) || !this.checks(object, value, p.checks)) return false;
+    if ((p.defined.length || p.checks.length) && (value instanceof Set || value instanceof Map)) return false;
+    if (!this.checks(object, targetName, value, p.defined) || !this.checks(object, targetName, value, p.checks)) return false;
     if (value === undefined) return true;
     for (const schema of p.nested) if (!this.nested(value, schema)) return false;
     return true;
   }
 
-  private checks(object: object, value: unknown, checks: Check[]): boolean {
+  /** The checks' constraints on the value (a Set or Map was sent to class-validator by `property`). */
+  private checks(object: object, targetName: string, value: unknown, checks: Check[]): boolean {
     for (const { metadata, constraints } of checks) {
       for (const constraint of constraints) {
-        const args: ValidationArguments = {
-          targetName: object.constructor ? object.constructor.name : (undefined as unknown as string),
-          property: metadata.propertyName,
-          object,
-          value,
-          constraints: metadata.constraints,
-        };
-        if (value instanceof Set || value instanceof Map) return false;
+        const args: ValidationArguments = { targetName, property: metadata.propertyName, object, value, constraints: metadata.constraints };
         if (!metadata.each || !Array.isArray(value)) {
           if (!passed(constraint.instance.validate(value, args))) return false;
         } else {
