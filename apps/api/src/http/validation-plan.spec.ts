@@ -3,7 +3,11 @@ import { bodyOf, Dto } from '../../../../test/support/dto-bodies';
 import { plainToInstance, Type } from 'class-transformer';
 import { Allow, IsArray, IsInt, Min, validate, ValidateIf, ValidateNested } from 'class-validator';
 import { CheckoutDto } from '../sales/sales.dto';
-import { CalculateDto, CreateRuleDto, PricingCartDto, PricingValidateDto } from '../pricing/pricing.dto';
+import { SalesFeedQuery } from '../integration/feeds.dto';
+import { ReportQuery } from '../integration/reports.dto';
+import { ItemListQuery } from '../catalog/catalog.dto';
+import { CustomerSearchQuery } from '../customers/customers.dto';
+import { CalculateDto, CreateRuleDto, PosSearchQuery, PricingCartDto, PricingValidateDto } from '../pricing/pricing.dto';
 import { ValidationPlans } from './validation-plan';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
@@ -42,6 +46,24 @@ describe('ValidationPlans', () => {
           expect(verdict).toBe(errors.length === 0);
           if (verdict) expect(mine).toStrictEqual(theirs);
         }),
+        { numRuns: 300 },
+      );
+    },
+  );
+
+  it.each([SalesFeedQuery, ItemListQuery, ReportQuery, CustomerSearchQuery, PosSearchQuery] as Dto[])(
+    '%p: a query string is valid by the plan exactly when class-validator finds no error',
+    async (dto) => {
+      const value = fc.oneof(fc.constantFrom('1', '42', '-3', '2.5', 'abc', '', ' 7 ', 'true', '2026-11-27', 'asc', 'created_at'), fc.string({ maxLength: 4 }));
+      await fc.assert(
+        fc.asyncProperty(
+          bodyOf(dto, fc.oneof({ weight: 4, arbitrary: value }, { weight: 1, arbitrary: fc.array(value, { minLength: 2, maxLength: 3 }) })),
+          async (query) => {
+            const { verdict, errors, mine, theirs } = await both(dto, query);
+            expect(verdict).toBe(errors.length === 0);
+            if (verdict) expect(mine).toStrictEqual(theirs);
+          },
+        ),
         { numRuns: 300 },
       );
     },

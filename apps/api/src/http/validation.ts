@@ -59,7 +59,7 @@ export class AppValidationPipe extends ValidationPipe {
       const ctx: Preflight = { errors: {}, renamed: new Map(), refuseUnknown: metadata.type === 'body' };
       const trimmed = preflight(value as Record<string, unknown>, dto, '', ctx);
       if (Object.keys(ctx.errors).length) throw new ValidationFailedError(capErrors(ctx.errors));
-      const valid = metadata.type === 'body' ? this.validBody(trimmed, dto) : undefined;
+      const valid = this.validInstance(trimmed, dto);
       if (valid) return valid;
       try {
         return await super.transform(trimmed, metadata);
@@ -73,13 +73,14 @@ export class AppValidationPipe extends ValidationPipe {
   }
 
   /**
-   * A JSON body built as the DTO's instance (instance-builder.ts: class-transformer's instance,
-   * planned per class) and checked by the DTO's validation plan (validation-plan.ts): the instance
-   * when both are sure it is valid, else undefined (ValidationPipe then runs class-transformer and
-   * class-validator, whose errors make the 422). A JSON body holds no binary values and no sparse
-   * arrays (body-parsing.ts accepts JSON only).
+   * A body or query (preflight's copy) built as the DTO's instance (instance-builder.ts:
+   * class-transformer's instance, planned per class) and checked by the DTO's validation plan
+   * (validation-plan.ts): the instance when both are sure it is valid, else undefined
+   * (ValidationPipe then runs class-transformer and class-validator, whose errors make the 422).
+   * Neither holds binary values or sparse arrays: body-parsing.ts accepts JSON only, and Express's
+   * simple query parser makes strings and arrays of strings.
    */
-  private validBody(value: Record<string, unknown>, dto: Dto): object | undefined {
+  private validInstance(value: Record<string, unknown>, dto: Dto): object | undefined {
     const entity = this.instances.build(dto, value);
     return entity !== undefined && this.plans.validate(entity) ? entity : undefined;
   }
