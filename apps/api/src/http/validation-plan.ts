@@ -27,6 +27,8 @@ interface PropertyPlan {
 
 interface Plan {
   grouped: Grouped;
+  /** The properties with rules, which whitelisting keeps (a Set: no lookup through Object.prototype's names). */
+  ruled: Set<string>;
   properties: PropertyPlan[];
 }
 
@@ -83,6 +85,7 @@ export class ValidationPlans {
       const grouped = this.storage.groupByPropertyName(metadatas);
       plan = {
         grouped,
+        ruled: new Set(Object.keys(grouped).filter((name) => grouped[name].length > 0)),
         properties: Object.keys(grouped).map((name) => this.propertyPlan(name, grouped[name])),
       };
       this.plans.set(metadatas, plan);
@@ -111,7 +114,9 @@ export class ValidationPlans {
   private execute(object: object, schema: string | undefined): boolean {
     const plan = this.planOf(object.constructor, schema);
     const grouped = plan.grouped as Record<string, Metadata[] | undefined>;
-    for (const key of Object.keys(object)) if (!grouped[key] || grouped[key].length === 0) delete (object as Record<string, unknown>)[key];
+    // class-validator's whitelist test (an own key named like an Object.prototype member is judged by that member, as it is there).
+    for (const key of Object.keys(object))
+      if (!plan.ruled.has(key) && (!grouped[key] || grouped[key].length === 0)) delete (object as Record<string, unknown>)[key];
     const targetName = object.constructor ? object.constructor.name : (undefined as unknown as string);
     for (const p of plan.properties) {
       const value = (object as Record<string, unknown>)[p.name];
