@@ -30,8 +30,8 @@ const MODELLED: ClassTransformOptions = { ...defaultOptions, enableImplicitConve
 const NOT_SURE = Symbol('not sure');
 
 /**
- * `plainToInstance` for a JSON body, planned once per DTO class: what AppValidationPipe did
- * before validating a body (Nest's closeArrayGaps and stripProtoKeys, then class-transformer)
+ * `plainToInstance` for a body or a query, planned once per DTO class: what AppValidationPipe did
+ * before validating one (Nest's closeArrayGaps and stripProtoKeys, then class-transformer)
  * without walking class-transformer's metadata for every key of every object (51 objects for a
  * 50-line cart). A plan keeps, per field, the @Type class and the @Transform functions, and
  * builds the same instance: `new Dto()`, the body's keys in their order, nested DTOs built the
@@ -40,10 +40,12 @@ const NOT_SURE = Symbol('not sure');
  * field's transforms called with the arguments class-transformer passes.
  *
  * It answers the instance or "not sure" (undefined): a class with @Expose, @Exclude, a
- * discriminator or a @Type that converts (Date, String...), a nested DTO field holding something
- * other than objects, a key the class does not know. "Not sure" sends the body through
- * class-transformer itself. The body is never changed. instance-builder.spec.ts checks, over
- * every DTO of the API and generated bodies, that an instance built is class-transformer's.
+ * discriminator or a @Type that converts (Date, String...), a nested DTO field holding arrays of
+ * anything but objects. "Not sure" sends the input through class-transformer itself. The input is
+ * never changed. It is given preflight's copy (validation.ts), which holds the class's own fields
+ * only, so a class's field plans are bounded by its fields. instance-builder.spec.ts checks, over
+ * every DTO of the API and generated bodies and queries, that an instance built is
+ * class-transformer's.
  */
 export class InstanceBuilder {
   private readonly plans = new Map<Dto, ClassPlan>();
@@ -55,9 +57,9 @@ export class InstanceBuilder {
     if (differs.length) throw new Error(`InstanceBuilder does not model the class-transformer options ${differs.join(', ')}`);
   }
 
-  /** The instance class-transformer would build from `body`, or undefined when not sure. */
-  build(dto: Dto, body: Plain): object | undefined {
-    const built = this.object(dto, body);
+  /** The instance class-transformer would build from `input` (preflight's copy), or undefined when not sure. */
+  build(dto: Dto, input: Plain): object | undefined {
+    const built = this.object(dto, input);
     return built === NOT_SURE ? undefined : built;
   }
 
