@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import request from 'supertest';
+import { GUARDS_METADATA, INTERCEPTORS_METADATA } from '@nestjs/common/constants';
+import { IdempotencyBodyKeyGuard } from '../../apps/api/src/http/idempotency-body-key.guard';
 import { globalEnhancers } from '../../apps/api/src/http/lean-pipeline';
+import { ReturnsController } from '../../apps/api/src/returns/returns.controller';
+import { CheckoutController } from '../../apps/api/src/sales/checkout.controller';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
 
 // Lines written to fd 1 (pino's SonicBoom) are captured, not printed.
@@ -36,6 +40,14 @@ describe('The request pipeline stays lean', () => {
 
   it('runs one global guard and no interceptor on every route (nestjs-cls placeholders dropped)', () => {
     expect(globalEnhancers(t.app)).toEqual({ guards: ['AccessGuard'], interceptors: [] });
+  });
+
+  it('runs no interceptor on checkout or a return: their Idempotency-Key header is a route guard', () => {
+    for (const handler of [CheckoutController.prototype.create, ReturnsController.prototype.create]) {
+      expect(Reflect.getMetadata(INTERCEPTORS_METADATA, handler)).toBeUndefined();
+      const guards = Reflect.getMetadata(GUARDS_METADATA, handler) as unknown[];
+      expect(guards.filter((g) => g instanceof IdempotencyBodyKeyGuard)).toHaveLength(1);
+    }
   });
 
   it('still wraps every answer in the envelope (the HTTP adapter does it)', async () => {

@@ -1,13 +1,15 @@
-import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from '@pos/platform';
+import { IdempotencyBodyKeyGuard } from './idempotency-body-key.guard';
 import { IDEMPOTENT_CREATE, IdempotentCreateOptions, IdempotencyInterceptor } from './idempotency.interceptor';
 
 /** The body key's own limit on checkout and returns (their sales/returns columns): the header stands for it there. */
 const BODY_KEY_MAX_LENGTH = 128;
 
 /**
- * A POST that creates something honours the `Idempotency-Key` header (idempotency.interceptor.ts).
+ * A POST that creates something honours the `Idempotency-Key` header (idempotency.interceptor.ts;
+ * with `bodyKey`, idempotency-body-key.guard.ts: the route keeps no interceptor).
  * The header parameter is documented here; idempotency.openapi.ts turns it into the shared
  * `components.parameters.IdempotencyKey` and adds the response headers and the 409/422 cases.
  * test/idempotency checks that every POST answering 201 carries it.
@@ -15,7 +17,7 @@ const BODY_KEY_MAX_LENGTH = 128;
 export const IdempotentCreate = (options: IdempotentCreateOptions = {}) =>
   applyDecorators(
     SetMetadata(IDEMPOTENT_CREATE, options),
-    UseInterceptors(IdempotencyInterceptor),
+    options.bodyKey ? UseGuards(new IdempotencyBodyKeyGuard(options.bodyKey)) : UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
       name: IDEMPOTENCY_KEY_HEADER,
       required: false,

@@ -14,7 +14,6 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   idempotencyKeyFromHeader,
   IdempotentRequests,
-  mergeIdempotencyKeys,
   requestFingerprint,
   SecretSealer,
 } from '@pos/platform';
@@ -76,7 +75,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<Request & { user?: Principal }>();
     const res = context.switchToHttp().getResponse<Response>();
     const header = idempotencyKeyFromHeader(req.headersDistinct['idempotency-key']);
-    if (options.bodyKey) return this.inBody(options.bodyKey, header, req, res, next);
     if (header === undefined) return next.handle();
     stateRetention(res);
     const request = {
@@ -94,16 +92,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (outcome.replayed) res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
     res.status(outcome.status);
     return of(SerializedJson.of(outcome.body as Record<string, unknown>));
-  }
-
-  /** Checkout and returns: the header becomes the body's key before validation; the route replays itself. */
-  private inBody(field: string, header: string | undefined, req: Request, res: Response, next: CallHandler): Observable<unknown> {
-    const body = req.body as Record<string, unknown> | undefined;
-    const isObject = !!body && typeof body === 'object' && !Array.isArray(body);
-    const key = mergeIdempotencyKeys(header, isObject ? body[field] : undefined);
-    if (header !== undefined && isObject) body[field] = header;
-    if (key !== undefined) stateRetention(res);
-    return next.handle();
   }
 
   /** Seals the named string fields of the answer's `data`; a replay opens them again. */
@@ -132,6 +120,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-function stateRetention(res: Response): void {
+/** Every answer to a keyed request states how long its key is kept. */
+export function stateRetention(res: Response): void {
   res.setHeader(IDEMPOTENCY_RETENTION_HEADER, String(IDEMPOTENCY_RETENTION_SECONDS));
 }
