@@ -28,7 +28,7 @@ type EdgeResponse = Response & { [ARRIVED]: number; req: EdgeRequest };
  * The first middleware, and the only per-request bookkeeping outside the route itself: the
  * request id (echoed when safe, else made; `X-Request-Id` on every response, even a body-parser
  * error), helmet's headers (worked out at boot), the in-flight registry the drain and the
- * metrics read, the request context (one AsyncLocalStorage run: request id, then the caller for
+ * metrics read, the request context (one run of its async facet: request id, then the caller for
  * the audit trail and log lines), and, when the response is over, one duration observation
  * labelled by the matched route template and one log line (`request completed`, at error level
  * for a 5xx). One 'close' listener, the same function for every response (no closure, no child

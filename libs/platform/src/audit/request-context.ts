@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncFacet } from '../context/async-facet';
 
 /** What the audit trail needs to know about the request a change runs in. */
 export interface RequestFacts {
@@ -11,10 +11,10 @@ export interface RequestFacts {
   writeDeadline?: { at: number; ms: number };
 }
 
-const storage = new AsyncLocalStorage<RequestFacts>();
+const storage = new AsyncFacet<RequestFacts>('request facts');
 
 /**
- * A deliberately small request context: one AsyncLocalStorage entered by the first middleware
+ * A deliberately small request context: one async facet (context/async-facet.ts) entered by the first middleware
  * (one `run` per request, nothing else), holding the request id and, once the access guard has
  * authenticated the caller, who it is. The audit log reads it; nothing else depends on it, so a
  * use case called outside a request (a job, the CLI) simply names its actor itself. Write routes
@@ -25,11 +25,11 @@ export const RequestContext = {
     return storage.run(facts, fn);
   },
   get(): RequestFacts | undefined {
-    return storage.getStore();
+    return storage.get();
   },
   /** Records the authenticated caller on the current request's facts (no-op outside a request). */
   setActor(actor: { userId: number; name?: string }): void {
-    const facts = storage.getStore();
+    const facts = storage.get();
     if (facts) facts.actor = actor;
   },
 };

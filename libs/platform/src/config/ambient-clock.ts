@@ -1,12 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Clock } from '@pos/kernel';
+import { AsyncFacet } from '../context/async-facet';
 
 /** A moment that stands in for "now" within one async flow; the caller moves it along. */
 export interface HeldMoment {
   at: Date;
 }
 
-const held = new AsyncLocalStorage<HeldMoment>();
+const held = new AsyncFacet<HeldMoment>('held moment');
 
 /**
  * "Now" for the whole process: the system time, except inside `atMoment(moment, work)`, where it is
@@ -21,7 +21,7 @@ export function atMoment<T>(moment: HeldMoment, work: () => Promise<T>): Promise
 }
 
 export function ambientNow(): Date {
-  const moment = held.getStore();
+  const moment = held.get();
   return moment ? new Date(moment.at.getTime()) : new Date();
 }
 

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TransactionHost } from '@nestjs-cls/transactional';
@@ -6,6 +5,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { copyMethodMetadata } from 'nestjs-cls';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { AppConfig } from '../config';
+import { AsyncFacet } from '../context/async-facet';
 import { APP_CONFIG } from '../config/config.module';
 import { isDatabaseUnavailable } from './db-errors';
 import { mysqlPools } from './mysql-pools';
@@ -18,11 +18,11 @@ interface ReadScope {
   /** The replica's data holds every commit of the primary before this moment (its last heartbeat). */
   asOf?: Date;
 }
-const scopes = new AsyncLocalStorage<ReadScope>();
+const scopes = new AsyncFacet<ReadScope>('read scope');
 
 /** The replica's manager when the running use case reads on a replica (the transactional adapter asks). */
 export function replicaManager(): EntityManager | undefined {
-  return scopes.getStore()?.manager;
+  return scopes.get()?.manager;
 }
 
 /**
@@ -30,7 +30,7 @@ export function replicaManager(): EntityManager | undefined {
  * of the primary before it is there), or undefined on the primary (everything committed is).
  */
 export function readAsOf(): Date | undefined {
-  return scopes.getStore()?.asOf;
+  return scopes.get()?.asOf;
 }
 
 /** Runs `work` on the primary even inside a read-only use case (the one write it makes, e.g. a sync device's last download). */
@@ -184,7 +184,7 @@ export class ReadReplicas implements OnModuleInit, OnApplicationBootstrap, OnMod
 
   /** Runs a read-only use case on a usable replica, else on the primary (see the class). */
   async run<T>(work: () => Promise<T>): Promise<T> {
-    if (!this.enabled || scopes.getStore() || inTransaction()) return work();
+    if (!this.enabled || scopes.get() || inTransaction()) return work();
     const lease = await this.acquire();
     if (!lease) return scopes.run({ source: 'primary' }, work);
     let failed: unknown;

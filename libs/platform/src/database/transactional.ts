@@ -1,7 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { copyMethodMetadata } from 'nestjs-cls';
+import { AsyncFacet } from '../context/async-facet';
 import { isRetryableTransactionError } from './db-errors';
 import { assertWithinWriteDeadline, WRITE_DEADLINE_EXCEEDED } from './write-deadline';
 
@@ -54,7 +54,7 @@ class CommitScope {
     return result;
   }
 }
-const commitScopes = new AsyncLocalStorage<CommitScope>();
+const commitScopes = new AsyncFacet<CommitScope>('commit scope');
 
 /**
  * A value kept for the rest of the ambient transaction (one per `key`), and `flush(value)` run
@@ -64,7 +64,7 @@ const commitScopes = new AsyncLocalStorage<CommitScope>();
  * (or @Transactional) there is nowhere to keep it: undefined, and the caller writes at once.
  */
 export function perTransaction<T>(key: object, create: () => T, flush: (value: T) => Promise<void>): T | undefined {
-  const scope = commitScopes.getStore();
+  const scope = commitScopes.get();
   if (!scope) return undefined;
   if (scope.values.has(key)) return scope.values.get(key) as T;
   const value = create();
@@ -80,7 +80,7 @@ export function perTransaction<T>(key: object, create: () => T, flush: (value: T
  * the old row again). `done` must not throw.
  */
 export function afterCommit(done: () => void): void {
-  const scope = commitScopes.getStore();
+  const scope = commitScopes.get();
   if (scope) scope.committed.push(done);
   else done();
 }

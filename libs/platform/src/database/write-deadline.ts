@@ -36,9 +36,10 @@ export class WriteDeadlineExceededError extends Error {
  * that sale; it never makes a second one.
  *
  * The deadline lives in the request's facts (RequestContext), so a job, the CLI or anything run
- * outside a request has none. Work the request leaves behind inherits its context (an in-process
- * job's retry, minutes later): call the returned `disarm` once the response is sent, so that work
- * is not refused for a deadline that was never its own.
+ * outside a request has none (a queued job's handler starts in a fresh context, in process too:
+ * job-handler.registry.ts). Other work the request leaves behind inherits its context (a promise
+ * it did not await): call the returned `disarm` once the response is sent, so that work is not
+ * refused for a deadline that was never its own.
  */
 export function armWriteDeadline(ms: number): () => void {
   const facts = RequestContext.get();

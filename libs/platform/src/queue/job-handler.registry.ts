@@ -43,7 +43,8 @@ export class JobHandlerRegistry implements OnApplicationBootstrap {
         if (!name) continue;
         if (this.handlers.has(name)) duplicates.push(name);
         // A fresh CLS context per run: a job never joins the transaction of the request that
-        // enqueued it (in-process jobs would otherwise inherit its async context).
+        // enqueued it, nor carries its facts, write deadline or read scope (in-process jobs would
+        // otherwise inherit its async context; every platform context is a key of this one).
         this.handlers.set(name, (payload, meta) => this.cls.run({ ifNested: 'override' }, () => Promise.resolve(fn.call(instance, payload, meta))));
       }
     }
