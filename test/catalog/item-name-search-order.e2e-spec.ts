@@ -80,6 +80,37 @@ describe('Item name search: order, total and filters from the index', () => {
     expect((await pages({ q: 'ZEBRA zorb' }, 4)).ids).toEqual(await expected("lower(name) LIKE 'zebra zorblax%'"));
   });
 
+  it('counts the matches only when the page does not hold them all', async () => {
+    const counts: string[] = [];
+    const logger = t.db.logger;
+    const original = logger.logQuery;
+    logger.logQuery = function (this: unknown, query, parameters, runner) {
+      if (query.includes('item_name_words') && query.includes('COUNT(')) counts.push(query);
+      return original.call(logger, query, parameters, runner);
+    };
+    const total = async (query: Record<string, unknown>) => {
+      counts.length = 0;
+      const res = await api().get('/api/v1/items').query(query).set(bearer(manager));
+      expect(res.status).toBe(200);
+      return { total: res.body.meta.total as number, shown: (res.body.data as unknown[]).length, counted: counts.length };
+    };
+    try {
+      // 29 matches: a page of 50 holds them all; a page of 7 does not, nor do the first 10
+      expect(await total({ q: 'zorb', per_page: 50 })).toEqual({ total: 29, shown: 29, counted: 0 });
+      expect(await total({ q: 'zorb', per_page: 7 })).toEqual({ total: 29, shown: 7, counted: 1 });
+      expect(await total({ q: 'zorb', per_page: 5, page: 2 })).toEqual({ total: 29, shown: 5, counted: 1 });
+      // the last page and the one past it hold the rest: no count
+      expect(await total({ q: 'zorb', per_page: 14, page: 3 })).toEqual({ total: 29, shown: 1, counted: 0 });
+      expect(await total({ q: 'zorb', per_page: 14, page: 4 })).toEqual({ total: 29, shown: 0, counted: 0 });
+      // one match: a page of one cannot tell whether another follows; a page of two can
+      expect(await total({ q: 'zorblax zorb', per_page: 1 })).toEqual({ total: 1, shown: 1, counted: 1 });
+      expect(await total({ q: 'zorblax zorb', per_page: 2 })).toEqual({ total: 1, shown: 1, counted: 0 });
+      expect(await total({ q: 'nothing-like-this', per_page: 5 })).toEqual({ total: 0, shown: 0, counted: 0 });
+    } finally {
+      logger.logQuery = original;
+    }
+  });
+
   it('applies is_active and category_id as the plain list does', async () => {
     const active = await pages({ q: 'zorblax', is_active: true }, 6);
     const activeWant = await expected("(lower(name) LIKE '%zorblax%' OR sku LIKE 'ZORBLAX-%') AND is_active = ?", [1]);

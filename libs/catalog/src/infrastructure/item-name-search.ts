@@ -124,11 +124,13 @@ function sources(d: SearchDialect, q: string, filter: ListFilter) {
 
 /**
  * The first `limit` matches of each source of a list search (word index, SKU, barcode) in (name,
- * id) order, each with its item's row (`it.*`) and `src` (0 words, 1 SKU, 2 barcode), and the
- * exact total as `total_count` on every row; sorted by (name, id) here. The word branch is a
- * range of the word index alone (it carries the name and active flag), sorted by a LIMIT sort;
- * only its first `limit` rows meet items. An item with several matching word starts comes once
- * per start (adjacent: the caller keeps one); an item found by several sources likewise.
+ * id) order, each with its item's row (`it.*`) and `src` (0 words, 1 SKU, 2 barcode); sorted by
+ * (name, id) here. The word branch is a range of the word index alone (it carries the name and
+ * active flag), sorted by a LIMIT sort; only its first `limit` rows meet items. An item with
+ * several matching word starts comes once per start (adjacent: the caller keeps one); an item
+ * found by several sources likewise. The barcode branch has no limit (one barcode, few items).
+ * When the word and SKU branches each give fewer than `limit` rows, these are all the matches:
+ * their distinct items are the exact total, and searchCount is not needed.
  */
 export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limit: number): Statement {
   const src = sources(d, q, filter);
@@ -151,15 +153,14 @@ export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limi
     params: [q, ...bi.params],
   });
   const union = branches.map((b) => (d.sqlite ? `SELECT * FROM (${b.sql})` : `(${b.sql})`)).join(' UNION ALL ');
-  const count = searchCount(d, q, filter);
   return {
-    sql: `SELECT x.src, (${count.sql}) AS total_count, it.* FROM (${union}) x ${src.join} items it ON it.id = x.item_id ORDER BY x.name, x.item_id`,
-    params: [...count.params, ...branches.flatMap((b) => b.params)],
+    sql: `SELECT x.src, it.* FROM (${union}) x ${src.join} items it ON it.id = x.item_id ORDER BY x.name, x.item_id`,
+    params: branches.flatMap((b) => b.params),
   };
 }
 
 /**
- * The exact number of live items a list search finds, from the indexes: the distinct items of
+ * The exact number of live items a list search finds (as `n`), from the indexes: the distinct items of
  * the word range (the word index alone), plus those found by their SKU but by no word, plus the
  * one found by its barcode but by neither (`n`).
  */
@@ -185,5 +186,5 @@ export function searchCount(d: SearchDialect, q: string, filter: ListFilter): St
     sql: `SELECT COUNT(*) FROM item_barcodes b ${src.join} items bi ON bi.id = b.item_id WHERE b.barcode = ? AND ${bi.sql} AND NOT (${bsku.sql})${bw.sql}`,
     params: [q, ...bi.params, ...bsku.params, ...bw.params],
   });
-  return { sql: parts.map((p) => `(${p.sql})`).join(' + '), params: parts.flatMap((p) => p.params) };
+  return { sql: `SELECT ${parts.map((p) => `(${p.sql})`).join(' + ')} AS n`, params: parts.flatMap((p) => p.params) };
 }

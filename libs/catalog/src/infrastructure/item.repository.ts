@@ -6,7 +6,7 @@ import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, SearchHit, Sear
 import { TxRepository, utcDate } from '@pos/platform';
 import { ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 import { fillItemNameWords } from './item-name-words.backfill';
-import { insertNameWords, matchingIds, nameWordValues, SearchDialect, searchPage } from './item-name-search';
+import { insertNameWords, matchingIds, nameWordValues, SearchDialect, searchCount, searchPage } from './item-name-search';
 
 /** Every write of an items row moves its version on (ItemRecord.version). */
 const NEXT_VERSION = () => 'version + 1';
@@ -20,9 +20,9 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
   /**
    * Items by filter, by name. q finds names with a word starting with q (the word index:
    * item_name_words, which carries each live item's name and active flag), SKUs starting with q
-   * and the exact barcode. With q: the matches as (id, name) from the indexes alone, sorted and
-   * counted there (a window count: the page and its total in one statement), and only the page's
-   * ids joined to items. Without q: the page and a count.
+   * and the exact barcode. With q: the matches as (id, name) from the indexes alone, sorted there,
+   * only the page's ids joined to items, and counted from the indexes when the page does not hold
+   * them all (searchList). Without q: the page and a count.
    */
   async list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
     if (filter.change) return this.changeList(filter, filter.change);
@@ -49,9 +49,11 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
 
   /**
    * A page of a list search: the first (offset + per_page) matches of each source in name order,
-   * merged there, with the exact total (searchPage); an item found twice is kept once. Should the
-   * word branch's rows hold too few distinct items (an item matching at many word starts), it is
-   * read again with a larger limit.
+   * merged there (searchPage); an item found twice is kept once. Should the word branch's rows
+   * hold too few distinct items (an item matching at many word starts), it is read again with a
+   * larger limit. The exact total: when no limited branch filled its limit, every match is in
+   * hand and the total is their number; only otherwise is it counted (searchCount), so a search
+   * with fewer matches than the page holds is one statement.
    */
   private async searchList(q: string, filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
     const offset = pageOffset(page);
@@ -60,13 +62,20 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
       const s = searchPage(this.dialect, q, filter, limit);
       const rows = (await this.em.query(s.sql, s.params)) as Record<string, unknown>[];
       const wordRows = rows.filter((r) => Number(r.src) === 0);
+      const skuRows = rows.filter((r) => Number(r.src) === 1);
       const seen = new Set<number>();
       const distinct = rows.filter((r) => !seen.has(Number(r.id)) && seen.add(Number(r.id)));
       if (wordRows.length === limit && new Set(wordRows.map((r) => Number(r.id))).size < want) continue;
-      // No row from any source: nothing matches (each source gives at least one row when something does).
-      const total = rows.length ? Number(rows[0].total_count) : 0;
+      const complete = wordRows.length < limit && skuRows.length < limit;
+      const total = complete ? distinct.length : await this.searchTotal(q, filter);
       return new Page(distinct.slice(offset, want).map(itemFromRow), total, page.page, page.perPage);
     }
+  }
+
+  private async searchTotal(q: string, filter: ItemFilter): Promise<number> {
+    const c = searchCount(this.dialect, q, filter);
+    const [row] = (await this.em.query(c.sql, c.params)) as { n: number | string }[];
+    return Number(row.n);
   }
 
   /**
