@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, IsNull, Not } from 'typeorm';
+import { IsNull, Not } from 'typeorm';
 import { Page, pageOffset, PageRequest } from '@pos/kernel';
 import { CategoryRecord } from '../application/catalog.records';
 import { CategoryFilter, CategoryRepository } from '../application/catalog.ports';
@@ -33,7 +33,7 @@ export class TypeOrmCategoryRepository extends TxRepository implements CategoryR
   }
 
   findByIds(ids: number[]): Promise<CategoryRecord[]> {
-    return ids.length ? this.em.getRepository(CategoryEntity).findBy({ id: In(ids) }) : Promise.resolve([]);
+    return this.findByIdsRaw(CategoryEntity, ids);
   }
 
   async findSibling(name: string, parentId: number | null, excludeId?: number): Promise<CategoryRecord | null> {

@@ -199,11 +199,11 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
   }
 
   barcodes(itemIds: number[]): Promise<ItemBarcodeRecord[]> {
-    return itemIds.length ? this.em.getRepository(ItemBarcodeEntity).find({ where: { itemId: In(itemIds) }, order: { id: 'ASC' } }) : Promise.resolve([]);
+    return this.findInRaw(ItemBarcodeEntity, 'item_id', itemIds);
   }
 
   units(itemIds: number[]): Promise<ItemUnitRecord[]> {
-    return itemIds.length ? this.em.getRepository(ItemUnitEntity).find({ where: { itemId: In(itemIds) }, order: { id: 'ASC' } }) : Promise.resolve([]);
+    return this.findInRaw(ItemUnitEntity, 'item_id', itemIds);
   }
 
   async barcodesTaken(barcodes: string[], excludeItemId?: number): Promise<string[]> {

@@ -22,13 +22,25 @@ export abstract class TxRepository {
    * in chunks of 1,000, without the query builder's parameter expansion and alias mapping, whose
    * cost grows with the list. Rows come back in id order.
    */
-  protected async findByIdsRaw<E extends ObjectLiteral>(entity: EntityTarget<E>, ids: readonly number[]): Promise<E[]> {
-    const unique = [...new Set(ids)].sort((a, b) => a - b);
+  protected findByIdsRaw<E extends ObjectLiteral>(entity: EntityTarget<E>, ids: readonly number[]): Promise<E[]> {
+    return this.findInRaw(entity, 'id', ids);
+  }
+
+  /**
+   * Entities whose `column` (its database name) holds one of `values` (a page's items' barcodes or
+   * units by item_id), as findByIdsRaw reads them: what `find({ where: { [column]: In(values) },
+   * order: { id: 'ASC' } })` returns, in id order.
+   */
+  protected async findInRaw<E extends ObjectLiteral>(entity: EntityTarget<E>, column: string, values: readonly number[]): Promise<E[]> {
+    const unique = [...new Set(values)].sort((a, b) => a - b);
     const out: E[] = [];
+    const col = this.em.connection.driver.escape(column);
     for (let i = 0; i < unique.length; i += 1000) {
       const part = unique.slice(i, i + 1000);
-      out.push(...(await this.selectRaw(entity, `id IN (${part.map(() => '?').join(', ')}) ORDER BY id`, part)));
+      out.push(...(await this.selectRaw(entity, `${col} IN (${part.map(() => '?').join(', ')}) ORDER BY id`, part)));
     }
+    // One chunk is in id order already (and chunks of ids follow one another); rows of several chunks of another column are sorted together.
+    if (unique.length > 1000 && column !== 'id') out.sort((a, b) => Number(a.id) - Number(b.id));
     return out;
   }
 
