@@ -128,6 +128,40 @@ describe('Idempotency-Key header: replays on the create routes', () => {
     expect((await post('/pos/checkout', cashier, 'k'.repeat(129), body)).body.errors?.idempotency_key).toBeDefined();
   });
 
+  it('checkout and returns: a malformed header is 422 on idempotency_key (401 first without a token), nothing created', async () => {
+    const eggs = Number((await t.db.query("SELECT id FROM items WHERE sku = 'GRO-003'"))[0].id);
+    const body = { store_id: 1, items: [{ id: eggs, qty: 1 }], payments: [{ payment_method_code: 'card', amount: 4.38 }], total_amount: 4.38 };
+    const sales = () => n('SELECT COUNT(*) AS n FROM sales');
+    const returns = () => n('SELECT COUNT(*) AS n FROM sale_returns');
+    const [salesBefore, returnsBefore] = [await sales(), await returns()];
+    const bad: [string | string[], string][] = [
+      ['', 'must not be empty'],
+      ['caf\u00e9', 'printable ASCII'],
+      [['hdr-bad-a', 'hdr-bad-b'], 'one Idempotency-Key'],
+    ];
+    for (const [key, message] of bad) {
+      for (const [path, payload] of [
+        ['/pos/checkout', body],
+        ['/returns', { sale_id: 999_999_999, items: [{ sale_item_id: 1, quantity: 1 }] }],
+      ] as const) {
+        const res = await api().post(`/api/v1${path}`).set(bearer(cashier)).set('Idempotency-Key', key).send(payload);
+        expectErrorEnvelope(res, 422);
+        expect([path, res.body.errors.idempotency_key]).toEqual([path, [expect.stringContaining(message)]]);
+      }
+    }
+    // a body that is not an object: the header is not copied into it; 400 as without the header
+    expectErrorEnvelope(await post('/pos/checkout', cashier, 'hdr-array-body', [body]), 400);
+    // no token: the access guard answers first, whatever the header
+    const anonymous = await api().post('/api/v1/pos/checkout').set('Idempotency-Key', '').send(body);
+    expectErrorEnvelope(anonymous, 401);
+    // a return of an unknown sale under a well-formed header: the route's own 4xx
+    const unknown = await post('/returns', cashier, 'hdr-return-unknown', { sale_id: 999_999_999, items: [{ sale_item_id: 1, quantity: 1 }] });
+    expect(unknown.status).toBeGreaterThanOrEqual(400);
+    expect(unknown.status).toBeLessThan(500);
+    expect(unknown.body.success).toBe(false);
+    expect([await sales(), await returns()]).toEqual([salesBefore, returnsBefore]);
+  });
+
   it('offline upload (claim mode): the whole answer replays, the sale exists once', async () => {
     // The cashier's session opened in the sessions test, maybe a few ms ago: a second ahead (within
     // OFFLINE_CLOCK_SKEW_SECONDS) is after its opening on any machine and any DATETIME rounding.
