@@ -144,7 +144,11 @@ describe('Idempotency-Key header: replays on the create routes', () => {
         ['/pos/checkout', body],
         ['/returns', { sale_id: 999_999_999, items: [{ sale_item_id: 1, quantity: 1 }] }],
       ] as const) {
-        const res = await api().post(`/api/v1${path}`).set(bearer(cashier)).set('Idempotency-Key', key as string).send(payload);
+        const res = await api()
+          .post(`/api/v1${path}`)
+          .set(bearer(cashier))
+          .set('Idempotency-Key', key as string)
+          .send(payload);
         expectErrorEnvelope(res, 422);
         expect([path, res.body.errors.idempotency_key]).toEqual([path, [expect.stringContaining(message)]]);
       }
