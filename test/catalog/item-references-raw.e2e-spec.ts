@@ -1,7 +1,10 @@
 import { In } from 'typeorm';
 import { ItemRepository } from '../../libs/catalog/src/application/catalog.ports';
-import { ItemBarcodeEntity, ItemUnitEntity } from '../../libs/catalog/src/infrastructure/catalog.entities';
-import { startTestApp, TestApp } from '../support/test-app';
+import request from 'supertest';
+import { RequestContext } from '@pos/platform';
+import { CategoryEntity, ItemBarcodeEntity, ItemUnitEntity } from '../../libs/catalog/src/infrastructure/catalog.entities';
+import { COUNTED_APP_ENV, countQueries } from '../support/query-count';
+import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
 
 /**
  * An item page's barcodes and units are read without TypeORM's query builder (findInRaw, in
@@ -14,7 +17,7 @@ describe('Barcodes and units of many items, read raw', () => {
   const N = 1_100;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp(COUNTED_APP_ENV);
     const now = '2026-01-01 00:00:00';
     const first = Number(((await t.db.query('SELECT COALESCE(MAX(id), 0) AS m FROM items')) as { m: number | string }[])[0].m) + 1;
     ids = Array.from({ length: N }, (_, k) => first + k);
@@ -71,5 +74,52 @@ describe('Barcodes and units of many items, read raw', () => {
     const repo = t.app.get(ItemRepository, { strict: false });
     expect(await repo.barcodes([])).toEqual([]);
     expect((await repo.barcodes([ids[0], ids[0], ids[1]])).map((b) => b.itemId)).toEqual([ids[1], ids[0]]);
+  });
+
+  it("reads a page's barcodes, units and category names in one statement, as the three reads answer them", async () => {
+    const repo = t.app.get(ItemRepository, { strict: false });
+    const page = ids.filter((id) => id % 3 === 0).slice(0, 40);
+    const categories = ((await t.db.query('SELECT id FROM categories ORDER BY id')) as { id: number }[]).map((c) => Number(c.id));
+    const counter = countQueries(t.db);
+    const details = await RequestContext.run({ requestId: 'page-details' }, () =>
+      repo.pageDetails([...page, page[0]], [categories[1], categories[0], categories[1]]),
+    );
+    counter.stop();
+    expect(counter.statements).toHaveLength(1);
+    expect(plain(details.barcodes)).toEqual(plain(await repo.barcodes(page)));
+    expect(plain(details.units)).toEqual(plain(await repo.units(page)));
+    expect(details.units).toHaveLength(40);
+    expect((details.units[0] as ItemUnitEntity).createdAt).toBeInstanceOf(Date);
+    expect(details.units.some((u) => u.price === null) && details.units.some((u) => u.price === 1200)).toBe(true);
+    const full = await t.db.getRepository(CategoryEntity).find({ where: { id: In(categories.slice(0, 2)) }, order: { id: 'ASC' } });
+    expect(plain(details.categories)).toEqual(full.map((c) => ({ id: c.id, name: c.name })));
+    expect(await repo.pageDetails([], [])).toEqual({ barcodes: [], units: [], categories: [] });
+    // More than a chunk: read part by part, the same records.
+    const many = await repo.pageDetails(ids, []);
+    expect(plain(many.barcodes)).toEqual(plain(await repo.barcodes(ids)));
+    expect(plain(many.units)).toEqual(plain(await repo.units(ids)));
+  });
+
+  it("serves GET /items pages in the page's statements and one more for their details", async () => {
+    const manager = await login(t, DEMO.manager);
+    const get = (path: string) => request(t.http).get(path).set(bearer(manager));
+    expect((await get('/api/v1/items?per_page=5')).status).toBe(200);
+    const counter = countQueries(t.db);
+    // By SKU (these rows were written raw, without the name index): one no other SKU starts with, with a unit.
+    const pick = ids.filter((id) => id % 3 === 0 && id * 10 > ids[N - 1]).pop()!;
+    const search = await get(`/api/v1/items?q=RAW-${pick}`);
+    const searchStatements = [...counter.statements];
+    counter.reset();
+    const list = await get('/api/v1/items?per_page=50');
+    const listStatements = [...counter.statements];
+    counter.stop();
+    expect(search.status).toBe(200);
+    expect(search.body.data.map((i: { id: number }) => i.id)).toEqual([pick]);
+    expect(search.body.data[0].units).toEqual([expect.objectContaining({ name: 'case', factor: 12 })]);
+    expect(search.body.data[0].barcodes).toEqual([`RAWCODE${pick}`]);
+    expect(searchStatements).toHaveLength(2); // the search page (every match in hand: no count), the details
+    expect(list.status).toBe(200);
+    expect(list.body.data.some((i: { category: unknown }) => i.category !== null)).toBe(true);
+    expect(listStatements).toHaveLength(3); // the page, its count, the details
   });
 });

@@ -65,6 +65,13 @@ export interface SearchHit {
   level?: Pick<StockLevelRecord, 'quantity' | 'reorderLevel'> | null;
 }
 
+/** What an item page's views need besides the items (ItemRepository.pageDetails). */
+export interface PageDetails {
+  barcodes: ItemBarcodeRecord[];
+  units: ItemUnitRecord[];
+  categories: { id: number; name: string }[];
+}
+
 export abstract class ItemRepository {
   abstract list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>>;
   /**
@@ -82,6 +89,8 @@ export abstract class ItemRepository {
   abstract findByName(name: string, excludeId?: number): Promise<ItemRecord | null>;
   abstract barcodes(itemIds: number[]): Promise<ItemBarcodeRecord[]>;
   abstract units(itemIds: number[]): Promise<ItemUnitRecord[]>;
+  /** A page's barcodes and units (by item id, in id order) and its categories' names, in one read. */
+  abstract pageDetails(itemIds: number[], categoryIds: number[]): Promise<PageDetails>;
   /** Barcodes already used by other items (or other units), of those given. */
   abstract barcodesTaken(barcodes: string[], excludeItemId?: number): Promise<string[]>;
   /** A new item with its barcodes and units (inserts only: see the adapter on why). */

@@ -138,16 +138,11 @@ export class ItemService {
     return this.withDetails(await this.items.list(filter, page));
   }
 
-  /** Views for a page of items: barcodes, units and categories in three queries, not per row. */
+  /** Views for a page of items: barcodes, units and category names in one read, not per row. */
   async withDetails(result: Page<ItemRecord>): Promise<Page<ItemView>> {
     const ids = result.items.map((i) => i.id);
     const categoryIds = [...new Set(result.items.map((i) => i.categoryId).filter((c): c is number => c !== null))];
-    const [barcodes, units, categories, decimals] = await Promise.all([
-      this.items.barcodes(ids),
-      this.items.units(ids),
-      this.categories.findByIds(categoryIds),
-      this.currency.decimals(),
-    ]);
+    const [{ barcodes, units, categories }, decimals] = await Promise.all([this.items.pageDetails(ids, categoryIds), this.currency.decimals()]);
     return result.map((i) => {
       const c = categories.find((cat) => cat.id === i.categoryId);
       return itemView(i, barcodes, units, c ? { id: c.id, name: c.name } : null, decimals);

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
 import { ChangeRead, changeWhere, Page, pageOffset, PageRequest } from '@pos/kernel';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
-import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, SearchHit, SearchOptions, UnitWrite } from '../application/catalog.ports';
+import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, PageDetails, SearchHit, SearchOptions, UnitWrite } from '../application/catalog.ports';
 import { TxRepository, utcDate } from '@pos/platform';
-import { ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
+import { CategoryEntity, ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 import { fillItemNameWords } from './item-name-words.backfill';
 import { insertNameWords, matchingIds, nameWordValues, SearchDialect, searchCount, searchPage } from './item-name-search';
 
@@ -204,6 +204,16 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
 
   units(itemIds: number[]): Promise<ItemUnitRecord[]> {
     return this.findInRaw(ItemUnitEntity, 'item_id', itemIds);
+  }
+
+  /** One statement (a union) where there were three: a page's barcodes, units and category names. */
+  async pageDetails(itemIds: number[], categoryIds: number[]): Promise<PageDetails> {
+    const [barcodes, units, categories] = await this.findInRawTogether([
+      { entity: ItemBarcodeEntity, column: 'item_id', values: itemIds },
+      { entity: ItemUnitEntity, column: 'item_id', values: itemIds },
+      { entity: CategoryEntity, column: 'id', values: categoryIds, columns: ['id', 'name'] },
+    ] as const);
+    return { barcodes, units, categories };
   }
 
   async barcodesTaken(barcodes: string[], excludeItemId?: number): Promise<string[]> {
