@@ -122,4 +122,23 @@ describe('Barcodes and units of many items, read raw', () => {
     expect(list.body.data.some((i: { category: unknown }) => i.category !== null)).toBe(true);
     expect(listStatements).toHaveLength(3); // the page, its count, the details
   });
+
+  it("reads the till's references (live items, units, barcodes) in one statement, as the three reads answer them", async () => {
+    const repo = t.app.get(ItemRepository, { strict: false });
+    const some = ids.filter((id) => id % 3 === 0).slice(0, 30);
+    await t.db.query('UPDATE items SET deleted_at = ? WHERE id = ?', ['2026-01-02 00:00:00', some[1]]);
+    const counter = countQueries(t.db);
+    const refs = await RequestContext.run({ requestId: 'references' }, () => repo.references(some));
+    counter.stop();
+    expect(counter.statements).toHaveLength(1);
+    const live = await repo.findByIds(some);
+    expect(live).toHaveLength(29);
+    expect(refs.items.map((i) => i.id)).not.toContain(some[1]);
+    expect(plain(refs.items)).toEqual(plain([...live].sort((a, b) => a.id - b.id)));
+    expect(plain(refs.units)).toEqual(plain(await repo.units(some)));
+    expect(plain(refs.barcodes)).toEqual(plain(await repo.barcodes(some)));
+    expect(refs.items[0].createdAt).toBeInstanceOf(Date);
+    expect(typeof refs.items[0].isActive).toBe('boolean');
+    await t.db.query('UPDATE items SET deleted_at = NULL WHERE id = ?', [some[1]]);
+  });
 });

@@ -89,6 +89,8 @@ export abstract class ItemRepository {
   abstract findByName(name: string, excludeId?: number): Promise<ItemRecord | null>;
   abstract barcodes(itemIds: number[]): Promise<ItemBarcodeRecord[]>;
   abstract units(itemIds: number[]): Promise<ItemUnitRecord[]>;
+  /** Live items by id with their units and barcodes (each in id order), in one read: the till's references. */
+  abstract references(ids: number[]): Promise<{ items: ItemRecord[]; units: ItemUnitRecord[]; barcodes: ItemBarcodeRecord[] }>;
   /** A page's barcodes and units (by item id, in id order) and its categories' names, in one read. */
   abstract pageDetails(itemIds: number[], categoryIds: number[]): Promise<PageDetails>;
   /** Barcodes already used by other items (or other units), of those given. */

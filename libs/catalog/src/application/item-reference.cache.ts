@@ -15,7 +15,7 @@ export interface ItemReference {
 /**
  * Live items with their units and barcodes, kept per process by id for REFERENCE_CACHE_TTL_MS
  * (the scanner's and the checkout's reads: the same few thousand items all day). Ids not held are
- * read in one set query per table. Every write to an item (ItemService) calls `changed` once it
+ * read in one statement (ItemRepository.references). Every write to an item (ItemService) calls `changed` once it
  * has committed: this process forgets the ids at once and tells the other replicas to
  * (ReplicaBroadcast; while Redis is down they fall back to the TTL). Rows edited in the database
  * by hand show within the TTL.
@@ -42,7 +42,7 @@ export class ItemReferenceCache implements OnModuleInit {
   /** Live items by id (absent: null), with their units and barcodes. */
   of(ids: readonly number[]): Promise<Map<number, ItemReference | null>> {
     return this.cache.getMany(ids, async (missing) => {
-      const [items, units, barcodes] = await Promise.all([this.items.findByIds(missing), this.items.units(missing), this.items.barcodes(missing)]);
+      const { items, units, barcodes } = await this.items.references(missing);
       const out = new Map<number, ItemReference>(items.map((item) => [item.id, { item, units: [], barcodes: [] }]));
       for (const u of units) out.get(u.itemId)?.units.push(u);
       for (const b of barcodes) out.get(b.itemId)?.barcodes.push(b);

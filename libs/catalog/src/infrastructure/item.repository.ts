@@ -206,6 +206,16 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     return this.findInRaw(ItemUnitEntity, 'item_id', itemIds);
   }
 
+  /** One statement (a union) where there were three; a deleted item's row is read and dropped here. */
+  async references(ids: number[]): Promise<{ items: ItemRecord[]; units: ItemUnitRecord[]; barcodes: ItemBarcodeRecord[] }> {
+    const [items, units, barcodes] = await this.findInRawTogether([
+      { entity: ItemEntity, column: 'id', values: ids },
+      { entity: ItemUnitEntity, column: 'item_id', values: ids },
+      { entity: ItemBarcodeEntity, column: 'item_id', values: ids },
+    ] as const);
+    return { items: items.filter((i) => i.deletedAt === null), units, barcodes };
+  }
+
   /** One statement (a union) where there were three: a page's barcodes, units and category names. */
   async pageDetails(itemIds: number[], categoryIds: number[]): Promise<PageDetails> {
     const [barcodes, units, categories] = await this.findInRawTogether([
