@@ -214,11 +214,12 @@ function serverExecArgv() {
 /**
  * Forks `file serve` and resolves to its first message (the ports and tokens) once the child has
  * settled (a second), printing its CPU at rest (its background, counted in every side's CPU per
- * request).
+ * request). Its stdout is dropped unless BENCH_CHILD_STDOUT is set (e.g. with
+ * BENCH_SERVER_NODE_ARGS=--trace-gc, whose lines go to stdout).
  */
 function startServer(file) {
   const { fork } = require('node:child_process');
-  const child = fork(file, ['serve'], { execArgv: serverExecArgv(), stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(file, ['serve'], { execArgv: serverExecArgv(), stdio: ['ignore', process.env.BENCH_CHILD_STDOUT ? 'inherit' : 'ignore', 'inherit', 'ipc'] });
   const ready = new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
