@@ -219,7 +219,10 @@ function serverExecArgv() {
  */
 function startServer(file) {
   const { fork } = require('node:child_process');
-  const child = fork(file, ['serve'], { execArgv: serverExecArgv(), stdio: ['ignore', process.env.BENCH_CHILD_STDOUT ? 'inherit' : 'ignore', 'inherit', 'ipc'] });
+  const child = fork(file, ['serve'], {
+    execArgv: serverExecArgv(),
+    stdio: ['ignore', process.env.BENCH_CHILD_STDOUT ? 'inherit' : 'ignore', 'inherit', 'ipc'],
+  });
   const ready = new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
