@@ -15,10 +15,10 @@ export interface ItemReference {
 /**
  * Live items with their units and barcodes, kept per process by id for REFERENCE_CACHE_TTL_MS
  * (the scanner's and the checkout's reads: the same few thousand items all day). Ids not held are
- * read in one statement (ItemRepository.references). Every write to an item (ItemService) calls `changed` once it
- * has committed: this process forgets the ids at once and tells the other replicas to
- * (ReplicaBroadcast; while Redis is down they fall back to the TTL). Rows edited in the database
- * by hand show within the TTL.
+ * read in one statement (ItemRepository.references). Every write to an item (ItemService) calls
+ * `changed` once it has committed: this process forgets the ids at once and tells the other
+ * replicas to (ReplicaBroadcast; while Redis is down they fall back to the TTL). Rows edited in
+ * the database by hand show within the TTL.
  */
 @Injectable()
 export class ItemReferenceCache implements OnModuleInit {
