@@ -121,6 +121,16 @@ describe('Barcodes and units of many items, read raw', () => {
     expect(list.status).toBe(200);
     expect(list.body.data.some((i: { category: unknown }) => i.category !== null)).toBe(true);
     expect(listStatements).toHaveLength(3); // the page, its count, the details
+    // One item: its barcodes and units in one statement too.
+    const counted = countQueries(t.db);
+    const one = await get(`/api/v1/items/${pick}`);
+    counted.stop();
+    expect(one.status).toBe(200);
+    expect(one.body.data.barcodes).toEqual([`RAWCODE${pick}`]);
+    expect(one.body.data.units).toEqual([expect.objectContaining({ name: 'case', factor: 12 })]);
+    const reads = counted.statements.filter((s) => /item_barcodes|item_units/.test(s));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toMatch(/item_barcodes[\s\S]*UNION ALL[\s\S]*item_units/);
   });
 
   it("reads the till's references (live items, units, barcodes) in one statement, as the three reads answer them", async () => {

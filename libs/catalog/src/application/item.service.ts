@@ -157,9 +157,9 @@ export class ItemService {
   async show(principal: Principal, id: number) {
     const item = await this.items.find(id, true);
     if (!item) throw new NotFoundError('Item');
-    const [barcodes, units, category, levels, taxClasses, decimals] = await Promise.all([
-      this.items.barcodes([id]),
-      this.items.units([id]),
+    // Barcodes and units in one read; the category on its own (a deleted category is not shown).
+    const [{ barcodes, units }, category, levels, taxClasses, decimals] = await Promise.all([
+      this.items.pageDetails([id], []),
       item.categoryId ? this.categories.find(item.categoryId) : Promise.resolve(null),
       this.stock.levelsForItem(id),
       item.taxClassId ? this.taxClasses.find([item.taxClassId]) : Promise.resolve([]),
