@@ -65,6 +65,13 @@ export interface SearchHit {
   level?: Pick<StockLevelRecord, 'quantity' | 'reorderLevel'> | null;
 }
 
+/** Live items with their units and barcodes (ItemRepository.references). */
+export interface ItemReferences {
+  items: ItemRecord[];
+  units: ItemUnitRecord[];
+  barcodes: ItemBarcodeRecord[];
+}
+
 /** What an item page's views need besides the items (ItemRepository.pageDetails). */
 export interface PageDetails {
   barcodes: ItemBarcodeRecord[];
@@ -90,7 +97,7 @@ export abstract class ItemRepository {
   abstract barcodes(itemIds: number[]): Promise<ItemBarcodeRecord[]>;
   abstract units(itemIds: number[]): Promise<ItemUnitRecord[]>;
   /** Live items by id with their units and barcodes (each in id order), in one read: the till's references. */
-  abstract references(ids: number[]): Promise<{ items: ItemRecord[]; units: ItemUnitRecord[]; barcodes: ItemBarcodeRecord[] }>;
+  abstract references(ids: number[]): Promise<ItemReferences>;
   /** A page's barcodes and units (by item id, in id order) and its categories' names, in one read. */
   abstract pageDetails(itemIds: number[], categoryIds: number[]): Promise<PageDetails>;
   /** Barcodes already used by other items (or other units), of those given. */

@@ -2,7 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
 import { ChangeRead, changeWhere, Page, pageOffset, PageRequest } from '@pos/kernel';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
-import { ItemChangeQuery, ItemFilter, ItemRepository, ItemWrite, PageDetails, SearchHit, SearchOptions, UnitWrite } from '../application/catalog.ports';
+import {
+  ItemChangeQuery,
+  ItemFilter,
+  ItemReferences,
+  ItemRepository,
+  ItemWrite,
+  PageDetails,
+  SearchHit,
+  SearchOptions,
+  UnitWrite,
+} from '../application/catalog.ports';
 import { TxRepository, utcDate } from '@pos/platform';
 import { CategoryEntity, ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 import { fillItemNameWords } from './item-name-words.backfill';
@@ -207,7 +217,7 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
   }
 
   /** One statement (a union) where there were three; a deleted item's row is read and dropped here. */
-  async references(ids: number[]): Promise<{ items: ItemRecord[]; units: ItemUnitRecord[]; barcodes: ItemBarcodeRecord[] }> {
+  async references(ids: number[]): Promise<ItemReferences> {
     const [items, units, barcodes] = await this.findInRawTogether([
       { entity: ItemEntity, column: 'id', values: ids },
       { entity: ItemUnitEntity, column: 'item_id', values: ids },

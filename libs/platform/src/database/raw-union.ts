@@ -1,7 +1,10 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 
-/** One read of a union: rows of `entity` whose `column` holds one of `values`; `columns` (database names) limits what is read. */
+/**
+ * One read of a union: rows of `entity` whose `column` holds one of `values`. `columns` (database
+ * names) limits what is read: the rows then hold only those properties and the id.
+ */
 export interface RawPart<E extends ObjectLiteral = ObjectLiteral> {
   entity: EntityTarget<E>;
   column: string;
@@ -65,8 +68,8 @@ export function rawUnion(
     for (const row of rows) {
       const k = Number(row.k);
       const l = layouts[k];
-      const e: ObjectLiteral = { [l.id.propertyName]: value(driver, row.o, l.id) };
-      l.columns.forEach((c, i) => (e[c.propertyName] = value(driver, row[`s${slotOf[k][i]}`], c)));
+      const e: ObjectLiteral = { [l.id.propertyName]: hydratedValue(driver, row.o, l.id) };
+      l.columns.forEach((c, i) => (e[c.propertyName] = hydratedValue(driver, row[`s${slotOf[k][i]}`], c)));
       out[k].push(e);
     }
     return out;
@@ -79,6 +82,7 @@ function slotType(driver: EntityManager['connection']['driver'], c: ColumnMetada
   return [driver.normalizeType(c), c.precision ?? '', c.scale ?? '', c.unsigned ? 'u' : ''].join(':');
 }
 
-function value(driver: EntityManager['connection']['driver'], raw: unknown, c: ColumnMetadata): unknown {
+/** A column's value as an entity holds it: the driver's conversion (types, transformers); SQL NULL stays null. */
+export function hydratedValue(driver: EntityManager['connection']['driver'], raw: unknown, c: ColumnMetadata): unknown {
   return raw === null || raw === undefined ? null : driver.prepareHydratedValue(raw, c);
 }

@@ -4,7 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { insertRows } from './insert-rows';
 import { runStatement } from './raw-statement';
-import { RawPart, RawPartRows, rawUnion } from './raw-union';
+import { hydratedValue, RawPart, RawPartRows, rawUnion } from './raw-union';
 
 /**
  * Base of every TypeORM repository: reads and writes go through the ambient transaction of the
@@ -74,7 +74,7 @@ export abstract class TxRepository {
     const rows = await this.statement<Record<string, unknown>[]>(`SELECT * FROM ${driver.escape(meta.tableName)} WHERE ${where}`, params);
     return rows.map((row) => {
       const e: Record<string, unknown> = {};
-      for (const c of meta.columns) e[c.propertyName] = row[c.databaseName] === null ? null : driver.prepareHydratedValue(row[c.databaseName], c);
+      for (const c of meta.columns) e[c.propertyName] = hydratedValue(driver, row[c.databaseName], c);
       return e as E;
     });
   }
