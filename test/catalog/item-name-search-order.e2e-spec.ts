@@ -85,7 +85,7 @@ describe('Item name search: order, total and filters from the index', () => {
     const logger = t.db.logger;
     const original = logger.logQuery;
     logger.logQuery = function (this: unknown, query, parameters, runner) {
-      if (query.includes('item_name_words') && query.includes('COUNT(')) counts.push(query);
+      if (/item_name_(words|prefixes)/.test(query) && query.includes('COUNT(')) counts.push(query);
       return original.call(logger, query, parameters, runner);
     };
     const total = async (query: Record<string, unknown>) => {

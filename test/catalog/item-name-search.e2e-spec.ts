@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { ItemNamePrefixes1764890000000 } from '../../libs/platform/src/database/migrations/1764890000000-item-name-prefixes';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -34,6 +35,22 @@ describe('Item name search index', () => {
     expect(await names('pudd')).toEqual(['Vanilla Pudding Cup']);
     const rows = await t.db.query('SELECT tail FROM item_name_words WHERE item_id = ? ORDER BY position', [made.body.data.id]);
     expect(rows.map((r: { tail: string }) => r.tail)).toEqual(['vanilla pudding cup', 'pudding cup', 'cup']);
+    // The prefix index: the new name's prefixes, none of the old name's left
+    const prefixes = async () =>
+      ((await t.db.query('SELECT prefix, name FROM item_name_prefixes WHERE item_id = ?', [made.body.data.id])) as { prefix: string; name: string }[])
+        .map((r) => `${r.prefix}|${r.name}`)
+        .sort();
+    const { wordPrefixes, wordTails } = await import('@pos/kernel');
+    expect(await prefixes()).toEqual(
+      wordPrefixes(wordTails('Vanilla Pudding Cup'))
+        .map((p) => `${p}|Vanilla Pudding Cup`)
+        .sort(),
+    );
+    // Deleted: no row in either index
+    expect((await api().delete(`/api/v1/items/${made.body.data.id}`).set(bearer(manager))).status).toBeLessThan(300);
+    expect(await prefixes()).toEqual([]);
+    expect(await t.db.query('SELECT tail FROM item_name_words WHERE item_id = ?', [made.body.data.id])).toEqual([]);
+    expect(await names('pudd')).toEqual([]);
   });
 
   it('pages the matches with their exact total, past the last page too', async () => {
@@ -76,10 +93,41 @@ describe('Item name search index', () => {
 
   it('is rebuilt from the items by catalog:reindex-names (after a raw import)', async () => {
     await t.db.query('DELETE FROM item_name_words');
+    await t.db.query('DELETE FROM item_name_prefixes');
     expect(await names('water')).toEqual([]);
+    expect(await names('sparkling water 5')).toEqual([]);
     const { ItemService } = await import('@pos/catalog');
     expect(await t.app.get(ItemService).rebuildNameIndex()).toBeGreaterThan(60);
     expect(await names('water')).toEqual(['Sparkling Water 500ml', 'Still Water 500ml']);
+    expect(await names('sparkling water 5')).toEqual(['Sparkling Water 500ml']);
+  });
+
+  it('fills the prefix index in its migration as the item repository writes it', async () => {
+    for (const [k, name] of ['Separated  Double  Space', 'Äpfel äpfel Ölmühle', `${'x'.repeat(40)} long`, 'a-b-c d.e.f 1/2'].entries())
+      expect(
+        (
+          await api()
+            .post('/api/v1/items')
+            .set(bearer(manager))
+            .send({ sku: `MIG-${k}`, name, base_price: 1 })
+        ).status,
+      ).toBe(201);
+    const rows = async () =>
+      ((await t.db.query('SELECT prefix, name, item_id, is_active FROM item_name_prefixes')) as Record<string, unknown>[])
+        .map((r) => [r.prefix, r.name, Number(r.item_id), Number(r.is_active)].join('|'))
+        .sort();
+    const live = await rows();
+    // none ends in a space (two of the name's prefixes would)
+    expect(live.filter((r) => r.includes('|Separated  Double  Space|')).map((r) => r.split('|')[0])).toContain('separated  d');
+    expect(live.filter((r) => r.split('|')[0].endsWith(' '))).toEqual([]);
+    const runner = t.db.createQueryRunner();
+    try {
+      await new ItemNamePrefixes1764890000000().down(runner);
+      await new ItemNamePrefixes1764890000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await rows()).toEqual(live);
   });
 
   it('reads indexes only: the word index for names, the SKU index, items by key', async () => {
@@ -87,16 +135,18 @@ describe('Item name search index', () => {
     const logger = t.db.logger;
     const original = logger.logQuery;
     logger.logQuery = function (this: unknown, query, parameters, runner) {
-      if (query.includes('item_name_words') && !query.startsWith('EXPLAIN')) seen.push({ sql: query, params: parameters ?? [] });
+      if (/item_name_(words|prefixes)/.test(query) && !query.startsWith('EXPLAIN')) seen.push({ sql: query, params: parameters ?? [] });
       return original.call(logger, query, parameters, runner);
     };
     try {
       await names('water');
+      await names('sparkling water 5');
       await api().get('/api/v1/pos/products/search').query({ q: 'wat', store_id: 1 }).set(bearer(manager)).expect(200);
     } finally {
       logger.logQuery = original;
     }
-    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(seen.filter((s) => s.sql.includes('item_name_prefixes')).length).toBeGreaterThanOrEqual(1);
     for (const s of seen) {
       const plan = t.isMysql
         ? ((await t.db.query(`EXPLAIN ${s.sql}`, s.params)) as { table: string; type: string; key: string | null }[]).map(
@@ -104,7 +154,19 @@ describe('Item name search index', () => {
           )
         : ((await t.db.query(`EXPLAIN QUERY PLAN ${s.sql}`, s.params)) as { detail: string }[]).map((r) => r.detail);
       const text = plan.join(' | ');
-      expect(text).toMatch(/IDX_item_name_words_tail/);
+      // a short term: the prefix index's key (its primary key), in order; a longer one and the POS
+      // search: the word index's range
+      if (s.sql.includes('item_name_prefixes')) {
+        expect(text).toMatch(t.isMysql ? /w:ref:PRIMARY/ : /SEARCH w USING (COVERING )?INDEX sqlite_autoindex_item_name_prefixes_1 \(prefix=\?\)/);
+        if (t.isMysql) {
+          const explained = (await t.db.query(`EXPLAIN ${s.sql}`, s.params)) as { table: string; Extra: string | null }[];
+          expect(explained.filter((r) => r.table === 'w').map((r) => r.Extra ?? '')).not.toContainEqual(expect.stringMatching(/filesort/));
+        } else {
+          // SQLite sorts a branch with a temporary b-tree right after reading it: not this one
+          const at = plan.findIndex((p) => /^SEARCH w .*item_name_prefixes/.test(p));
+          expect(plan[at + 1]).not.toBe('USE TEMP B-TREE FOR ORDER BY');
+        }
+      } else expect(text).toMatch(/IDX_item_name_words_tail/);
       // no full read of a table (MySQL: type ALL on a real table; SQLite: SCAN of one)
       const full = t.isMysql
         ? plan.filter((p) => /^[a-z]\w*:ALL:/.test(p) || (p.startsWith('i:') && !p.startsWith('i:eq_ref:')))

@@ -1,4 +1,4 @@
-import { WORD_TAIL_LENGTH, wordSearchTerm, wordTails } from './word-starts';
+import { WORD_PREFIX_LENGTH, WORD_TAIL_LENGTH, wordPrefixes, wordPrefixTerm, wordSearchTerm, wordTails } from './word-starts';
 
 describe('wordTails', () => {
   it('starts a tail at every word: after spaces, and where a letter or digit follows punctuation', () => {
@@ -20,5 +20,36 @@ describe('wordTails', () => {
     const long = 'x'.repeat(300);
     expect(wordTails(long)).toEqual(['x'.repeat(WORD_TAIL_LENGTH)]);
     expect(wordTails('')).toEqual([]);
+  });
+});
+
+describe('wordPrefixes', () => {
+  it('gives every prefix of every tail up to the cut, none ending in a space, each once', () => {
+    expect(wordPrefixes(['cola 33', '33'])).toEqual(['c', 'co', 'col', 'cola', 'cola 3', 'cola 33', '3', '33']);
+    expect(wordPrefixes(['a a', 'a'])).toEqual(['a', 'a a']);
+    expect(wordPrefixes(['a\tb'])).toEqual(['a', 'a\t', 'a\tb']);
+    expect(wordPrefixes(['x'.repeat(40)])).toHaveLength(WORD_PREFIX_LENGTH);
+    expect(wordPrefixes([])).toEqual([]);
+  });
+
+  it('holds exactly the terms of up to the cut that some tail starts with', () => {
+    const tails = wordTails('Crème Brûlée Dessert-Cup (XL)');
+    const held = new Set(wordPrefixes(tails));
+    for (const q of ['crème', 'CRÈME BR', 'brûlée des', 'dessert-cup', 'cup (x', 'xl', 'rème', 'ssert', 'c'.repeat(3)]) {
+      const term = wordPrefixTerm(q);
+      expect([q, term !== null && held.has(term)]).toEqual([q, tails.some((t) => t.startsWith(wordSearchTerm(q)))]);
+    }
+  });
+});
+
+describe('wordPrefixTerm', () => {
+  it('keys short terms and leaves long, blank or space-ended ones to the tails range', () => {
+    expect(wordPrefixTerm('  Cola 3')).toBe('cola 3');
+    expect(wordPrefixTerm('x'.repeat(WORD_PREFIX_LENGTH))).toBe('x'.repeat(WORD_PREFIX_LENGTH));
+    expect(wordPrefixTerm('x'.repeat(WORD_PREFIX_LENGTH + 1))).toBeNull();
+    expect(wordPrefixTerm('cola ')).toBeNull();
+    expect(wordPrefixTerm('cola\t')).toBe('cola\t');
+    expect(wordPrefixTerm('   ')).toBeNull();
+    expect(wordPrefixTerm('😀'.repeat(WORD_PREFIX_LENGTH))).toBe('😀'.repeat(WORD_PREFIX_LENGTH));
   });
 });

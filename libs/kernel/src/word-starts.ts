@@ -30,3 +30,36 @@ export function wordTails(text: string): string[] {
 export function wordSearchTerm(q: string): string {
   return q.toLowerCase().replace(/^\s+/u, '');
 }
+
+/** Longest word-start prefix the prefix index holds (characters): longer terms read the tails' range. */
+export const WORD_PREFIX_LENGTH = 16;
+
+/**
+ * The distinct prefixes of these tails, up to WORD_PREFIX_LENGTH characters, that do not end in
+ * a space: "cola 33" gives "c", "co", "col", "cola", "cola 3" and "cola 33". The prefix index
+ * holds one row per prefix, sorted by name under each, so a search for a short term reads its
+ * first page in name order without sorting every match. (MySQL's PAD SPACE collations compare
+ * "cola " equal to "cola": a prefix ending in a space would only repeat the one before it.)
+ */
+export function wordPrefixes(tails: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const tail of tails) {
+    let prefix = '';
+    for (const c of Array.from(tail).slice(0, WORD_PREFIX_LENGTH)) {
+      prefix += c;
+      if (c !== ' ') out.add(prefix);
+    }
+  }
+  return [...out];
+}
+
+/**
+ * The prefix index's key for a search term (its wordSearchTerm), or null when the term is for the
+ * tails' range instead: empty, longer than WORD_PREFIX_LENGTH characters, or ending in a space.
+ */
+export function wordPrefixTerm(q: string): string | null {
+  const term = wordSearchTerm(q);
+  const chars = Array.from(term);
+  if (!chars.length || chars.length > WORD_PREFIX_LENGTH || chars[chars.length - 1] === ' ') return null;
+  return term;
+}

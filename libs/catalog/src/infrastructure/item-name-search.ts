@@ -1,4 +1,4 @@
-import { WORD_TAIL_LENGTH, wordSearchTerm, wordTails } from '@pos/kernel';
+import { WORD_TAIL_LENGTH, wordPrefixes, wordPrefixTerm, wordSearchTerm, wordTails } from '@pos/kernel';
 
 /** What the statements below need from the repository's connection. */
 export interface SearchDialect {
@@ -28,6 +28,27 @@ export function insertNameWords(rows: unknown[][]): Statement | null {
   if (!rows.length) return null;
   return {
     sql: `INSERT INTO item_name_words (item_id, position, tail, name, is_active) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+    params: rows.flat(),
+  };
+}
+
+/**
+ * The prefix index rows of an item (item_name_prefixes): one per word-start prefix of its name
+ * (`wordPrefixes`), as (prefix, name, item_id, is_active) values. Live items only have rows.
+ */
+export function namePrefixValues(id: number, name: string, isActive: boolean): unknown[][] {
+  return wordPrefixes(wordTails(name)).map((prefix) => [prefix, name, id, isActive ? 1 : 0]);
+}
+
+/**
+ * One INSERT of these rows of item_name_prefixes (null: none). Prefixes that only the collation
+ * tells apart from one another (MySQL: "straße" and "strasse") are one row of the key: the
+ * duplicate is ignored, so the index holds each item once under a prefix.
+ */
+export function insertNamePrefixes(d: Pick<SearchDialect, 'sqlite'>, rows: unknown[][]): Statement | null {
+  if (!rows.length) return null;
+  return {
+    sql: `INSERT ${d.sqlite ? 'OR IGNORE' : 'IGNORE'} INTO item_name_prefixes (prefix, name, item_id, is_active) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}`,
     params: rows.flat(),
   };
 }
@@ -97,10 +118,15 @@ function sources(d: SearchDialect, q: string, filter: ListFilter) {
     }
     return { sql: sql.join(' AND '), params };
   };
-  /** Word rows of live items matching (`w` the alias), or null when the term has no word. Only a category filter joins items. */
-  const words = (w: string): { from: string; where: Statement } | null => {
+  const prefix = wordPrefixTerm(q);
+  /**
+   * Word rows of live items matching (`w` the alias), or null when the term has no word: a key of
+   * the prefix index for a short term (each item once, in (name, id) order), else a range of the
+   * word index. Only a category filter joins items.
+   */
+  const words = (w: string): { from: string; where: Statement; distinct: boolean } | null => {
     if (!head) return null;
-    const r = tailRange(d, head, w);
+    const r = prefix !== null ? { sql: `${w}.prefix = ?`, params: [prefix] } : tailRange(d, head, w);
     const where = [r.sql];
     const params = [...r.params];
     if (filter.isActive !== undefined) {
@@ -111,13 +137,13 @@ function sources(d: SearchDialect, q: string, filter: ListFilter) {
       where.push(`${w}.name LIKE ?${d.esc}`);
       params.push(d.like(q, 'contains'));
     }
-    let from = `item_name_words ${w}`;
+    let from = `${prefix !== null ? 'item_name_prefixes' : 'item_name_words'} ${w}`;
     if (filter.categoryId !== undefined) {
       from += ` ${join} items ${w}c ON ${w}c.id = ${w}.item_id`;
       where.push(`${w}c.category_id = ?`);
       params.push(filter.categoryId);
     }
-    return { from, where: { sql: where.join(' AND '), params } };
+    return { from, where: { sql: where.join(' AND '), params }, distinct: prefix !== null };
   };
   return { words, items, sku: (alias: string) => skuRange(d, q, alias), join };
 }
@@ -125,10 +151,12 @@ function sources(d: SearchDialect, q: string, filter: ListFilter) {
 /**
  * The first `limit` matches of each source of a list search (word index, SKU, barcode) in (name,
  * id) order, each with its item's row (`it.*`) and `src` (0 words, 1 SKU, 2 barcode); sorted by
- * (name, id) here. The word branch is a range of the word index alone (it carries the name and
- * active flag), sorted by a LIMIT sort; only its first `limit` rows meet items. An item with
- * several matching word starts comes once per start (adjacent: the caller keeps one); an item
- * found by several sources likewise. The barcode branch has no limit (one barcode, few items).
+ * (name, id) here. The word branch reads the prefix index alone for a term of up to
+ * WORD_PREFIX_LENGTH characters: the first `limit` rows of its key, already in (name, id) order,
+ * each item once. A longer term reads a range of the word index alone (it carries the name and
+ * active flag), sorted by a LIMIT sort; there an item with several matching word starts comes
+ * once per start (adjacent: the caller keeps one). Only the branch's first `limit` rows meet
+ * items. An item found by several sources comes once per source. The barcode branch has no limit (one barcode, few items).
  * When the word and SKU branches each give fewer than `limit` rows, these are all the matches:
  * their distinct items are the exact total, and searchCount is not needed.
  */
@@ -160,28 +188,29 @@ export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limi
 }
 
 /**
- * The exact number of live items a list search finds (as `n`), from the indexes: the distinct items of
- * the word range (the word index alone), plus those found by their SKU but by no word, plus the
+ * The exact number of live items a list search finds (as `n`), from the indexes: the rows of the
+ * term's prefix key (each item once) or the distinct items of the word range, plus those found by their SKU but by no word, plus the
  * one found by its barcode but by neither (`n`).
  */
 export function searchCount(d: SearchDialect, q: string, filter: ListFilter): Statement {
   const src = sources(d, q, filter);
   const parts: Statement[] = [];
-  const noWord = (id: string): Statement => {
+  /** Not found by a word: no word row of the item (`alias` its items row; the prefix index is keyed by name too). */
+  const noWord = (alias: string): Statement => {
     const w2 = src.words('w2');
-    return w2
-      ? { sql: ` AND NOT EXISTS (SELECT 1 FROM ${w2.from} WHERE w2.item_id = ${id} AND ${w2.where.sql})`, params: w2.where.params }
-      : { sql: '', params: [] };
+    if (!w2) return { sql: '', params: [] };
+    const key = `w2.item_id = ${alias}.id${w2.distinct ? ` AND w2.name = ${alias}.name` : ''}`;
+    return { sql: ` AND NOT EXISTS (SELECT 1 FROM ${w2.from} WHERE ${key} AND ${w2.where.sql})`, params: w2.where.params };
   };
   const w = src.words('w');
-  if (w) parts.push({ sql: `SELECT COUNT(DISTINCT w.item_id) FROM ${w.from} WHERE ${w.where.sql}`, params: w.where.params });
+  if (w) parts.push({ sql: `SELECT COUNT(${w.distinct ? '*' : 'DISTINCT w.item_id'}) FROM ${w.from} WHERE ${w.where.sql}`, params: w.where.params });
   const sku = src.sku('s');
   const si = src.items('s');
-  const sw = noWord('s.id');
+  const sw = noWord('s');
   parts.push({ sql: `SELECT COUNT(*) FROM items s WHERE ${sku.sql} AND ${si.sql}${sw.sql}`, params: [...sku.params, ...si.params, ...sw.params] });
   const bsku = src.sku('bi');
   const bi = src.items('bi');
-  const bw = noWord('bi.id');
+  const bw = noWord('bi');
   parts.push({
     sql: `SELECT COUNT(*) FROM item_barcodes b ${src.join} items bi ON bi.id = b.item_id WHERE b.barcode = ? AND ${bi.sql} AND NOT (${bsku.sql})${bw.sql}`,
     params: [q, ...bi.params, ...bsku.params, ...bw.params],

@@ -1,14 +1,17 @@
-import { insertNameWords, nameWordValues } from './item-name-search';
+import { EntityManager } from 'typeorm';
+import { insertNamePrefixes, insertNameWords, namePrefixValues, nameWordValues } from './item-name-search';
 
 /**
- * (Re)writes the name search index (item_name_words) of every live item, 2,000 items a round: the
- * rebuild after a load that wrote items around the item repository (the demo seed, seed:volume,
- * catalog:reindex-names). Returns the rows written. The rows are the repository's own
- * (`nameWordValues`: the live kernel `wordTails`, the name and active flag); the migrations that
- * shaped the table keep their own copies.
+ * (Re)writes the name search indexes (item_name_words, item_name_prefixes) of every live item,
+ * 2,000 items a round: the rebuild after a load that wrote items around the item repository (the
+ * demo seed, seed:volume, catalog:reindex-names). Returns the word rows written. The rows are the
+ * repository's own (`nameWordValues`, `namePrefixValues`: the live kernel `wordTails` and
+ * `wordPrefixes`, the name and active flag); the migrations that shaped the tables keep their own.
  */
-export async function fillItemNameWords(q: { query(sql: string, params?: unknown[]): Promise<unknown> }): Promise<number> {
+export async function fillItemNameWords(q: EntityManager): Promise<number> {
+  const sqlite = q.connection.options.type !== 'mysql';
   await q.query('DELETE FROM item_name_words');
+  await q.query('DELETE FROM item_name_prefixes');
   let after = 0;
   let rows = 0;
   for (;;) {
@@ -23,6 +26,12 @@ export async function fillItemNameWords(q: { query(sql: string, params?: unknown
     // 2,000 rows (10,000 parameters) a statement: within SQLite's limit of 32,766.
     for (let k = 0; k < values.length; k += 2000) {
       const insert = insertNameWords(values.slice(k, k + 2000));
+      if (insert) await q.query(insert.sql, insert.params);
+    }
+    const prefixes = items.flatMap((i) => namePrefixValues(Number(i.id), i.name, Boolean(Number(i.is_active))));
+    // 2,000 rows (8,000 parameters) a statement.
+    for (let k = 0; k < prefixes.length; k += 2000) {
+      const insert = insertNamePrefixes({ sqlite }, prefixes.slice(k, k + 2000));
       if (insert) await q.query(insert.sql, insert.params);
     }
     rows += values.length;

@@ -16,7 +16,8 @@ import {
 import { TxRepository, utcDate } from '@pos/platform';
 import { CategoryEntity, ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 import { fillItemNameWords } from './item-name-words.backfill';
-import { insertNameWords, matchingIds, nameWordValues, SearchDialect, searchCount, searchPage } from './item-name-search';
+import { ItemNameIndex } from './item-name-index';
+import { matchingIds, SearchDialect, searchCount, searchPage } from './item-name-search';
 
 /** Every write of an items row moves its version on (ItemRecord.version). */
 const NEXT_VERSION = () => 'version + 1';
@@ -254,7 +255,7 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
    */
   async create(item: ItemWrite, barcodes: string[], units: UnitWrite[], now: Date): Promise<ItemRecord> {
     const saved = await this.repo.save(this.repo.create({ ...item, version: 1, createdAt: now, updatedAt: now, deletedAt: null }));
-    await this.insertNameWords(saved.id, saved.name, saved.isActive);
+    await this.nameIndex.write(saved.id, saved.name, saved.isActive);
     await this.insertBarcodesAndUnits(saved.id, barcodes, units, now);
     return saved;
   }
@@ -262,7 +263,7 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
   async update(id: number, item: Partial<ItemWrite>, now: Date): Promise<void> {
     await this.repo.update({ id }, { ...item, updatedAt: now, version: NEXT_VERSION });
     if (item.name !== undefined) await this.indexName(id, item.name, item.isActive);
-    else if (item.isActive !== undefined) await this.em.query('UPDATE item_name_words SET is_active = ? WHERE item_id = ?', [item.isActive ? 1 : 0, id]);
+    else if (item.isActive !== undefined) await this.nameIndex.setActive(id, item.isActive);
   }
 
   async lockVersion(id: number): Promise<number | null> {
@@ -272,19 +273,19 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     return rows.length ? Number(rows[0].version) : null;
   }
 
-  /** The item's rows of the name search index, written again from its name and active flag (read when not given), in the caller's transaction. */
+  /** The item's rows of the name search indexes, written again from its name and active flag (read when not given), in the caller's transaction. */
   private async indexName(id: number, name: string, isActive: boolean | undefined): Promise<void> {
-    await this.em.query('DELETE FROM item_name_words WHERE item_id = ?', [id]);
+    await this.nameIndex.drop(id);
     if (isActive === undefined) {
       const [row] = (await this.em.query('SELECT is_active FROM items WHERE id = ?', [id])) as { is_active: number | string | boolean }[];
       isActive = Boolean(Number(row.is_active));
     }
-    await this.insertNameWords(id, name, isActive);
+    await this.nameIndex.write(id, name, isActive);
   }
 
-  private async insertNameWords(id: number, name: string, isActive: boolean): Promise<void> {
-    const insert = insertNameWords(nameWordValues(id, name, isActive));
-    if (insert) await this.em.query(insert.sql, insert.params);
+  /** The name search indexes' writes, on this repository's connection (the transaction's when in one). */
+  private get nameIndex(): ItemNameIndex {
+    return new ItemNameIndex((sql, params) => this.em.query(sql, params), { sqlite: this.isSqlite });
   }
 
   rebuildNameIndex(): Promise<number> {
@@ -314,8 +315,8 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
 
   async softDelete(id: number, at: Date): Promise<void> {
     await this.repo.update({ id }, { deletedAt: at, updatedAt: at, isActive: false, version: NEXT_VERSION });
-    // Only live items are searched: their word rows go with them.
-    await this.em.query('DELETE FROM item_name_words WHERE item_id = ?', [id]);
+    // Only live items are searched: their word and prefix rows go with them.
+    await this.nameIndex.drop(id);
   }
 
   activePage(afterId: number, limit: number): Promise<ItemRecord[]> {

@@ -34,6 +34,7 @@ import { RecordVersions1764820000000 } from './1764820000000-record-versions';
 import { IdempotencyKeyLength1764830000000 } from './1764830000000-idempotency-key-length';
 import { StockChangeFeedIndex1764840000000 } from './1764840000000-stock-change-feed-index';
 import { ItemNameWordsSort1764860000000 } from './1764860000000-item-name-words-sort';
+import { ItemNamePrefixes1764890000000 } from './1764890000000-item-name-prefixes';
 import { InvoicePaidLater1764870000000 } from './1764870000000-invoice-paid-later';
 import { CloseoutDrawerIndexes1764880000000 } from './1764880000000-closeout-drawer-indexes';
 
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   ItemNameWordsSort1764860000000,
   InvoicePaidLater1764870000000,
   CloseoutDrawerIndexes1764880000000,
+  ItemNamePrefixes1764890000000,
 ];
