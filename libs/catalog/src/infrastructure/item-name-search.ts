@@ -160,7 +160,7 @@ function sources(d: SearchDialect, q: string, filter: ListFilter) {
  * When the word and SKU branches each give fewer than `limit` rows, these are all the matches:
  * their distinct items are the exact total, and searchCount is not needed.
  */
-export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limit: number): Statement {
+export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limit: number): Statement & { counted: boolean } {
   const src = sources(d, q, filter);
   const w = src.words('w');
   const sku = src.sku('s');
@@ -181,9 +181,14 @@ export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limi
     params: [q, ...bi.params],
   });
   const union = branches.map((b) => (d.sqlite ? `SELECT * FROM (${b.sql})` : `(${b.sql})`)).join(' UNION ALL ');
+  // A short term's count reads one key of the prefix index (as many rows as there are matches): it
+  // rides in the page's statement as a column (one uncorrelated subquery, run once), which costs
+  // less than a statement of its own would when the page cannot tell the total.
+  const count = w?.distinct ? searchCount(d, q, filter) : null;
   return {
-    sql: `SELECT x.src, it.* FROM (${union}) x ${src.join} items it ON it.id = x.item_id ORDER BY x.name, x.item_id`,
-    params: branches.flatMap((b) => b.params),
+    sql: `SELECT x.src, it.*${count ? `, (${count.sql}) AS total_count` : ''} FROM (${union}) x ${src.join} items it ON it.id = x.item_id ORDER BY x.name, x.item_id`,
+    params: [...(count?.params ?? []), ...branches.flatMap((b) => b.params)],
+    counted: count !== null,
   };
 }
 
