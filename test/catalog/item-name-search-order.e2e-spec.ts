@@ -80,7 +80,7 @@ describe('Item name search: order, total and filters from the index', () => {
     expect((await pages({ q: 'ZEBRA zorb' }, 4)).ids).toEqual(await expected("lower(name) LIKE 'zebra zorblax%'"));
   });
 
-  it('counts a short term in the page statement, a longer one only when the page does not hold all', async () => {
+  it('counts a short term found by words only in the page statement, others only when the page does not hold all', async () => {
     for (let k = 1; k <= 5; k++) await create({ sku: `QXL-${k}`, name: `Quuxly longer common name ${k}` });
     const seen: string[] = [];
     const logger = t.db.logger;
@@ -98,14 +98,19 @@ describe('Item name search: order, total and filters from the index', () => {
       return { total: res.body.meta.total as number, shown: (res.body.data as unknown[]).length, statements: seen.length, counts };
     };
     try {
-      // A short term (the prefix index): one statement, whatever the page holds; 29 matches
+      // A short term (the prefix index) with 29 matches, 2 of them by SKU: counted on its own only
+      // when the page does not hold them all
       expect(await total({ q: 'zorb', per_page: 50 })).toEqual({ total: 29, shown: 29, statements: 1, counts: 0 });
-      expect(await total({ q: 'zorb', per_page: 7 })).toEqual({ total: 29, shown: 7, statements: 1, counts: 0 });
-      expect(await total({ q: 'zorb', per_page: 5, page: 2 })).toEqual({ total: 29, shown: 5, statements: 1, counts: 0 });
+      expect(await total({ q: 'zorb', per_page: 7 })).toEqual({ total: 29, shown: 7, statements: 2, counts: 1 });
+      expect(await total({ q: 'zorb', per_page: 5, page: 2 })).toEqual({ total: 29, shown: 5, statements: 2, counts: 1 });
       expect(await total({ q: 'zorb', per_page: 14, page: 3 })).toEqual({ total: 29, shown: 1, statements: 1, counts: 0 });
       expect(await total({ q: 'zorb', per_page: 14, page: 4 })).toEqual({ total: 29, shown: 0, statements: 1, counts: 0 });
       expect(await total({ q: 'zorblax zorb', per_page: 1 })).toEqual({ total: 1, shown: 1, statements: 1, counts: 0 });
       expect(await total({ q: 'nothing-like-this', per_page: 5 })).toEqual({ total: 0, shown: 0, statements: 1, counts: 0 });
+      // words only, a full page: the count rides in the page statement
+      const apples = (await expected("lower(name) LIKE 'zorblax ap%'")).length;
+      expect(apples).toBeGreaterThan(1);
+      expect(await total({ q: 'zorblax ap', per_page: 1 })).toEqual({ total: apples, shown: 1, statements: 1, counts: 0 });
       // A longer term (the word index's range): 5 matches; a count of its own only when the page is full
       expect(await total({ q: 'quuxly longer common', per_page: 10 })).toEqual({ total: 5, shown: 5, statements: 1, counts: 0 });
       expect(await total({ q: 'quuxly longer common', per_page: 2 })).toEqual({ total: 5, shown: 2, statements: 2, counts: 1 });
@@ -113,6 +118,17 @@ describe('Item name search: order, total and filters from the index', () => {
       expect(await total({ q: 'quuxly longer common', per_page: 2, page: 4 })).toEqual({ total: 5, shown: 0, statements: 1, counts: 0 });
       expect(await total({ q: 'quuxly longer common name 3', per_page: 1 })).toEqual({ total: 1, shown: 1, statements: 2, counts: 1 });
       expect(await total({ q: 'quuxly longer common name 3', per_page: 2 })).toEqual({ total: 1, shown: 1, statements: 1, counts: 0 });
+      // A full page of a short term that also finds items by SKU or barcode: counted on its own
+      // (an item found by its SKU only, one by its barcode only, one by a word and its barcode)
+      expect(await total({ q: 'quuxly', per_page: 2 })).toEqual({ total: 5, shown: 2, statements: 1, counts: 0 });
+      await create({ sku: 'QUUXLY-SKU', name: 'Plain other thing' });
+      expect(await total({ q: 'quuxly', per_page: 2 })).toEqual({ total: 6, shown: 2, statements: 2, counts: 1 });
+      await create({ sku: 'QBC-1', name: 'Barcode only thing', barcodes: ['quuxly'] });
+      expect(await total({ q: 'quuxly', per_page: 2 })).toEqual({ total: 7, shown: 2, statements: 2, counts: 1 });
+      expect(await total({ q: 'quuxly', per_page: 10 })).toEqual({ total: 7, shown: 7, statements: 1, counts: 0 });
+      for (let k = 1; k <= 3; k++) await create({ sku: `QBC-Z${k}`, name: `Zedq ${k}`, barcodes: k === 2 ? ['zedq'] : [] });
+      expect(await total({ q: 'zedq', per_page: 1 })).toEqual({ total: 3, shown: 1, statements: 2, counts: 1 });
+      expect(await total({ q: 'qbc', per_page: 1 })).toEqual({ total: 4, shown: 1, statements: 2, counts: 1 });
     } finally {
       logger.logQuery = original;
     }

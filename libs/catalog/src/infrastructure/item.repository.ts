@@ -17,7 +17,7 @@ import { TxRepository, utcDate } from '@pos/platform';
 import { CategoryEntity, ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 import { fillItemNameWords } from './item-name-words.backfill';
 import { ItemNameIndex } from './item-name-index';
-import { matchingIds, SearchDialect, searchCount, searchPage } from './item-name-search';
+import { matchingIds, SearchDialect, searchCount, searchPage, searchPageTotal } from './item-name-search';
 
 /** Every write of an items row moves its version on (ItemRecord.version). */
 const NEXT_VERSION = () => 'version + 1';
@@ -63,9 +63,9 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
    * merged there (searchPage); an item found twice is kept once. Should the word branch's rows
    * hold too few distinct items (an item matching at many word starts), it is read again with a
    * larger limit. The exact total: when no limited branch filled its limit, every match is in
-   * hand and the total is their number; otherwise a short term's page brought its count along
-   * (`total_count`, a key of the prefix index), and a longer term's is counted now (searchCount,
-   * a range of the word index), so a search with fewer matches than the page holds is one statement.
+   * hand and the total is their number; otherwise a short term's page brought what it needs along
+   * (searchPageTotal), and a longer term's is counted now (searchCount, a range of the word index),
+   * so a short term, or a search with fewer matches than the page holds, is one statement.
    */
   private async searchList(q: string, filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
     const offset = pageOffset(page);
@@ -74,12 +74,10 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
       const s = searchPage(this.dialect, q, filter, limit);
       const rows = (await this.em.query(s.sql, s.params)) as Record<string, unknown>[];
       const wordRows = rows.filter((r) => Number(r.src) === 0);
-      const skuRows = rows.filter((r) => Number(r.src) === 1);
       const seen = new Set<number>();
       const distinct = rows.filter((r) => !seen.has(Number(r.id)) && seen.add(Number(r.id)));
       if (wordRows.length === limit && new Set(wordRows.map((r) => Number(r.id))).size < want) continue;
-      const complete = wordRows.length < limit && skuRows.length < limit;
-      const total = complete ? distinct.length : s.counted ? Number(rows[0].total_count) : await this.searchTotal(q, filter);
+      const total = searchPageTotal(rows, limit, s.counted) ?? (await this.searchTotal(q, filter));
       return new Page(distinct.slice(offset, want).map(itemFromRow), total, page.page, page.perPage);
     }
   }
