@@ -200,16 +200,27 @@ async function catalogSameWork({ app, config, dist, recorder, base, token, db, p
     });
   };
 
-  /** GET /items: the page's rows (with their window count, or a count statement), barcodes, units and categories from the other statements. */
+  /** A JSON array column of a page row (d_barcodes, d_units): mysql2 may hand it over parsed. */
+  const jsonRows = (v) => (v === null || v === undefined ? [] : typeof v === 'string' || Buffer.isBuffer(v) ? JSON.parse(String(v)) : v);
+  const byId = (a, b) => Number(a.id) - Number(b.id);
+  /** Since round 13 a first page's rows carry each item's barcodes, units and category name (d_* columns). */
+  const inlineDetails = (rows) => ({
+    codes: rows.flatMap((r) => jsonRows(r.d_barcodes).map((b) => ({ id: b.id, item_id: r.id, barcode: b.barcode, item_unit_id: b.unit }))).sort(byId),
+    units: rows.flatMap((r) => jsonRows(r.d_units).map((u) => ({ ...u, item_id: r.id }))).sort(byId),
+    categories: rows.filter((r) => r.d_category !== null).map((r) => ({ id: r.category_id, name: r.d_category })),
+  });
+
+  /** GET /items: the page's rows (with their window count, or a count statement), barcodes, units and categories from the other statements or the rows. */
   const itemsPage = (results, perPage) => {
     const rows = results.find((r) => r.length && r[0].sku !== undefined) ?? [];
+    const inline = rows.length && rows[0].d_barcodes !== undefined ? inlineDetails(rows) : null;
     const rest = results.filter((r) => r !== rows);
     const of = (key) => (rest.find((r) => r.length && columns(r[0])[key] !== undefined) ?? []).map(columns);
     // One union of the three (since round 11), or three reads (older builds).
     const union = rest.find((r) => r.parts)?.parts;
-    const codes = union ? union.item_barcodes : of('barcode');
-    const units = union ? union.item_units : of('factor');
-    const categories = new Map((union ? union.categories : of('slug')).map((c) => [Number(c.id), c.name]));
+    const codes = inline?.codes ?? (union ? union.item_barcodes : of('barcode'));
+    const units = inline?.units ?? (union ? union.item_units : of('factor'));
+    const categories = new Map((inline?.categories ?? (union ? union.categories : of('slug'))).map((c) => [Number(c.id), c.name]));
     const counted = rest.find((r) => r.length === 1 && r[0].n !== undefined);
     const total = rows.length ? Number(rows[0].total_count ?? counted?.[0].n ?? rows.length) : Number(counted?.[0].n ?? 0);
     const data = rows.map((r) => {

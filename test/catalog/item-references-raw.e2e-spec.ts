@@ -100,7 +100,7 @@ describe('Barcodes and units of many items, read raw', () => {
     expect(plain(many.units)).toEqual(plain(await repo.units(ids)));
   });
 
-  it("serves GET /items pages in the page's statements and one more for their details", async () => {
+  it("serves a plain GET /items page and a search's first page with their details in the page statement", async () => {
     const manager = await login(t, DEMO.manager);
     const get = (path: string) => request(t.http).get(path).set(bearer(manager));
     expect((await get('/api/v1/items?per_page=5')).status).toBe(200);
@@ -112,15 +112,23 @@ describe('Barcodes and units of many items, read raw', () => {
     counter.reset();
     const list = await get('/api/v1/items?per_page=50');
     const listStatements = [...counter.statements];
+    counter.reset();
+    const later = await get('/api/v1/items?q=RAW-1&per_page=5&page=2');
+    const laterStatements = [...counter.statements];
     counter.stop();
     expect(search.status).toBe(200);
     expect(search.body.data.map((i: { id: number }) => i.id)).toEqual([pick]);
     expect(search.body.data[0].units).toEqual([expect.objectContaining({ name: 'case', factor: 12 })]);
     expect(search.body.data[0].barcodes).toEqual([`RAWCODE${pick}`]);
-    expect(searchStatements).toHaveLength(2); // the search page (every match in hand: no count), the details
+    expect(searchStatements).toHaveLength(1); // the first page with its details (every match in hand: no count)
     expect(list.status).toBe(200);
     expect(list.body.data.some((i: { category: unknown }) => i.category !== null)).toBe(true);
-    expect(listStatements).toHaveLength(3); // the page, its count, the details
+    expect(listStatements).toHaveLength(2); // the page with its details, its count
+    // A later page of a search: its statement sends every match before it, so the details are a read of their own.
+    expect(later.status).toBe(200);
+    expect(later.body.data).toHaveLength(5);
+    expect(laterStatements).toHaveLength(3); // the page, the count (the page is full), the details
+    expect(laterStatements[2]).toMatch(/item_barcodes[\s\S]*UNION ALL[\s\S]*item_units/);
     // One item: its barcodes and units in one statement too.
     const counted = countQueries(t.db);
     const one = await get(`/api/v1/items/${pick}`);
@@ -131,6 +139,52 @@ describe('Barcodes and units of many items, read raw', () => {
     const reads = counted.statements.filter((s) => /item_barcodes|item_units/.test(s));
     expect(reads).toHaveLength(1);
     expect(reads[0]).toMatch(/item_barcodes[\s\S]*UNION ALL[\s\S]*item_units/);
+  });
+
+  it('answers the views the separate details read answers, for plain pages and first search pages', async () => {
+    const { ItemService } = await import('@pos/catalog');
+    const service = t.app.get(ItemService);
+    const repo = t.app.get(ItemRepository, { strict: false });
+    // Several barcodes, a unit with its own barcode, a unit without a price, a category and none.
+    const [cat] = (await t.db.query('SELECT id FROM categories ORDER BY id')) as { id: number }[];
+    const rich = ids.filter((id) => id % 3 === 0)[1];
+    await t.db.query('UPDATE items SET category_id = ? WHERE id = ?', [cat.id, rich]);
+    await t.db.query('INSERT INTO item_barcodes (item_id, barcode) VALUES (?, ?), (?, ?)', [rich, 'RAWEXTRA-"quoted"\\', rich, 'RAWEXTRA-ü']);
+    const [unit] = (await t.db.query('SELECT id FROM item_units WHERE item_id = ?', [rich])) as { id: number }[];
+    await t.db.query('INSERT INTO item_barcodes (item_id, barcode, item_unit_id) VALUES (?, ?, ?)', [rich, `RAWCASE${rich}`, unit.id]);
+    await t.db.query("INSERT INTO item_units (item_id, name, factor, price, created_at, updated_at) VALUES (?, 'pallet', 480, NULL, ?, ?)", [
+      rich,
+      '2026-01-01 00:00:00',
+      '2026-01-01 00:00:00',
+    ]);
+    const filters = [{}, { q: `RAW-${rich}` }, { q: 'raw item' }, { categoryId: cat.id }, { q: 'RAW-', isActive: true }];
+    for (const filter of filters)
+      for (const page of [
+        { page: 1, perPage: 25 },
+        { page: 2, perPage: 10 },
+      ]) {
+        const viaPage = await RequestContext.run({ requestId: 'folded' }, () => service.list(filter, page));
+        const separate = await RequestContext.run({ requestId: 'separate' }, async () => service.withDetails(await repo.list(filter, page)));
+        expect(JSON.parse(JSON.stringify(viaPage))).toEqual(JSON.parse(JSON.stringify(separate)));
+      }
+    const shown = (await RequestContext.run({ requestId: 'rich' }, () => service.list({ q: `RAW-${rich}` }, { page: 1, perPage: 5 }))).items[0];
+    expect(shown.barcodes).toEqual([`RAWCODE${rich}`, 'RAWEXTRA-"quoted"\\', 'RAWEXTRA-ü']);
+    expect(shown.units).toEqual([
+      expect.objectContaining({ name: 'case', factor: 12, barcode: `RAWCASE${rich}` }),
+      expect.objectContaining({ name: 'pallet', factor: 480, price: null, barcode: null }),
+    ]);
+    expect(shown.category).toEqual(expect.objectContaining({ id: Number(cat.id) }));
+    // Each item's rows by the item id index (MySQL; SQLite's plan names no index for a correlated subquery's key)
+    if (t.isMysql) {
+      const counter = countQueries(t.db);
+      await request(t.http)
+        .get('/api/v1/items?per_page=20')
+        .set(bearer(await login(t, DEMO.manager)));
+      counter.stop();
+      const [page] = counter.statements.filter((s) => s.includes('d_barcodes'));
+      const plan = (await t.db.query(`EXPLAIN ${page}`, [20, 0])) as { table: string; type: string }[];
+      expect(plan.filter((r) => /^d[bu]$/.test(r.table)).map((r) => `${r.table}:${r.type}`)).toEqual(['du:ref', 'db:ref']);
+    }
   });
 
   it("reads the till's references (live items, units, barcodes) in one statement, as the three reads answer them", async () => {

@@ -79,8 +79,16 @@ export interface PageDetails {
   categories: { id: number; name: string }[];
 }
 
+/** A page of items and, when they could be read along with it, the details its views need (else null: read them with pageDetails). */
+export interface ItemListPage {
+  page: Page<ItemRecord>;
+  details: PageDetails | null;
+}
+
 export abstract class ItemRepository {
   abstract list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>>;
+  /** As list, with the page's barcodes, units and category names in the page's own statement where it can (GET /items). */
+  abstract listWithDetails(filter: ItemFilter, page: PageRequest): Promise<ItemListPage>;
   /**
    * POS search over active items: exact barcode or SKU matches first, then names starting with
    * q, then (only when nothing matched exactly) names with a word starting with q or SKUs

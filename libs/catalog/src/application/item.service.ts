@@ -3,7 +3,17 @@ import { assertVersion, Clock, ConflictError, ExpectedVersions, fromMinor, NotFo
 import { Principal } from '@pos/identity';
 import { AuditLog, ChangeLog, defineEvent, isUniqueViolation, Transactional } from '@pos/platform';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord, StockLevelRecord } from './catalog.records';
-import { CatalogCurrency, CategoryRepository, ItemFilter, ItemRepository, ItemWrite, StockRepository, TaxClassDirectory, UnitWrite } from './catalog.ports';
+import {
+  CatalogCurrency,
+  CategoryRepository,
+  ItemFilter,
+  ItemRepository,
+  ItemWrite,
+  PageDetails,
+  StockRepository,
+  TaxClassDirectory,
+  UnitWrite,
+} from './catalog.ports';
 import { StoreContext } from './store-context';
 import { ItemReferenceCache } from './item-reference.cache';
 import { ItemPriceHistoryRepository } from './item-price-history';
@@ -134,15 +144,17 @@ export class ItemService {
     return this.items.rebuildNameIndex();
   }
 
+  /** A page of item views: a plain page or a search's first page in one statement with its details (listWithDetails). */
   async list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemView>> {
-    return this.withDetails(await this.items.list(filter, page));
+    const read = await this.items.listWithDetails(filter, page);
+    return this.withDetails(read.page, read.details);
   }
 
-  /** Views for a page of items: barcodes, units and category names in one read, not per row. */
-  async withDetails(result: Page<ItemRecord>): Promise<Page<ItemView>> {
+  /** Views for a page of items: barcodes, units and category names `known` already, or in one read, never per row. */
+  async withDetails(result: Page<ItemRecord>, known: PageDetails | null = null): Promise<Page<ItemView>> {
     const ids = result.items.map((i) => i.id);
     const categoryIds = [...new Set(result.items.map((i) => i.categoryId).filter((c): c is number => c !== null))];
-    const [{ barcodes, units, categories }, decimals] = await Promise.all([this.items.pageDetails(ids, categoryIds), this.currency.decimals()]);
+    const [{ barcodes, units, categories }, decimals] = await Promise.all([known ?? this.items.pageDetails(ids, categoryIds), this.currency.decimals()]);
     return result.map((i) => {
       const c = categories.find((cat) => cat.id === i.categoryId);
       return itemView(i, barcodes, units, c ? { id: c.id, name: c.name } : null, decimals);

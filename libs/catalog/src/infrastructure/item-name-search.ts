@@ -1,4 +1,5 @@
 import { WORD_TAIL_LENGTH, wordPrefixes, wordPrefixTerm, wordSearchTerm, wordTails } from '@pos/kernel';
+import { detailColumns } from './item-page-details';
 
 /** What the statements below need from the repository's connection. */
 export interface SearchDialect {
@@ -122,9 +123,10 @@ function sources(d: SearchDialect, q: string, filter: ListFilter) {
   /**
    * Word rows of live items matching (`w` the alias), or null when the term has no word: a key of
    * the prefix index for a short term (each item once, in (name, id) order), else a range of the
-   * word index. Only a category filter joins items.
+   * word index. Only a category filter joins items. `keyed`: rows of the prefix index (each item
+   * once, so they are counted with COUNT(*) and told apart by item and name).
    */
-  const words = (w: string): { from: string; where: Statement; distinct: boolean } | null => {
+  const words = (w: string): { from: string; where: Statement; keyed: boolean } | null => {
     if (!head) return null;
     const r = prefix !== null ? { sql: `${w}.prefix = ?`, params: [prefix] } : tailRange(d, head, w);
     const where = [r.sql];
@@ -143,7 +145,7 @@ function sources(d: SearchDialect, q: string, filter: ListFilter) {
       where.push(`${w}c.category_id = ?`);
       params.push(filter.categoryId);
     }
-    return { from, where: { sql: where.join(' AND '), params }, distinct: prefix !== null };
+    return { from, where: { sql: where.join(' AND '), params }, keyed: prefix !== null };
   };
   return { words, items, sku: (alias: string) => skuRange(d, q, alias), join };
 }
@@ -164,8 +166,12 @@ function sources(d: SearchDialect, q: string, filter: ListFilter) {
  * with 100k items, that column costs a page 60-140 us, where a count statement of its own costs
  * 240-400 us and a round trip; flags on the SKU and barcode rows (whether a word found them too)
  * would cost another 50-100 us, so a page with such rows is counted by searchCount instead.
+ *
+ * With `details`, every row also carries its item's barcodes, units and category name
+ * (detailColumns): only for a first page, whose rows are the ones shown, an item's duplicates and
+ * at most `limit` more of the other sources (not every match before a later page).
  */
-export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limit: number): Statement & { counted: boolean } {
+export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limit: number, details = false): Statement & { counted: boolean } {
   const src = sources(d, q, filter);
   const w = src.words('w');
   const sku = src.sku('s');
@@ -186,10 +192,10 @@ export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limi
     params: [q, ...bi.params],
   });
   const union = branches.map((b) => (d.sqlite ? `SELECT * FROM (${b.sql})` : `(${b.sql})`)).join(' UNION ALL ');
-  const wn = w?.distinct ? src.words('wn') : null;
+  const wn = w?.keyed ? src.words('wn') : null;
   const count = wn ? { sql: `, (SELECT COUNT(*) FROM ${wn.from} WHERE ${wn.where.sql}) AS total_count`, params: wn.where.params } : null;
   return {
-    sql: `SELECT x.src, it.*${count?.sql ?? ''} FROM (${union}) x ${src.join} items it ON it.id = x.item_id ORDER BY x.name, x.item_id`,
+    sql: `SELECT x.src, it.*${count?.sql ?? ''}${details ? detailColumns(d, 'it') : ''} FROM (${union}) x ${src.join} items it ON it.id = x.item_id ORDER BY x.name, x.item_id`,
     params: [...(count?.params ?? []), ...branches.flatMap((b) => b.params)],
     counted: count !== null,
   };
@@ -220,11 +226,11 @@ export function searchCount(d: SearchDialect, q: string, filter: ListFilter): St
   const noWord = (alias: string): Statement => {
     const w2 = src.words('w2');
     if (!w2) return { sql: '', params: [] };
-    const key = `w2.item_id = ${alias}.id${w2.distinct ? ` AND w2.name = ${alias}.name` : ''}`;
+    const key = `w2.item_id = ${alias}.id${w2.keyed ? ` AND w2.name = ${alias}.name` : ''}`;
     return { sql: ` AND NOT EXISTS (SELECT 1 FROM ${w2.from} WHERE ${key} AND ${w2.where.sql})`, params: w2.where.params };
   };
   const w = src.words('w');
-  if (w) parts.push({ sql: `SELECT COUNT(${w.distinct ? '*' : 'DISTINCT w.item_id'}) FROM ${w.from} WHERE ${w.where.sql}`, params: w.where.params });
+  if (w) parts.push({ sql: `SELECT COUNT(${w.keyed ? '*' : 'DISTINCT w.item_id'}) FROM ${w.from} WHERE ${w.where.sql}`, params: w.where.params });
   const sku = src.sku('s');
   const si = src.items('s');
   const sw = noWord('s');

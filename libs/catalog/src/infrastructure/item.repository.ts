@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
-import { ChangeRead, changeWhere, Page, pageOffset, PageRequest } from '@pos/kernel';
+import { ChangeRead, changeWhere, Page, PageRequest } from '@pos/kernel';
 import { ItemBarcodeRecord, ItemRecord, ItemUnitRecord } from '../application/catalog.records';
 import {
   ItemChangeQuery,
   ItemFilter,
+  ItemListPage,
   ItemReferences,
   ItemRepository,
   ItemWrite,
@@ -13,11 +14,12 @@ import {
   SearchOptions,
   UnitWrite,
 } from '../application/catalog.ports';
-import { TxRepository, utcDate } from '@pos/platform';
+import { TxRepository } from '@pos/platform';
 import { CategoryEntity, ItemBarcodeEntity, ItemEntity, ItemUnitEntity } from './catalog.entities';
 import { fillItemNameWords } from './item-name-words.backfill';
 import { ItemNameIndex } from './item-name-index';
-import { matchingIds, SearchDialect, searchCount, searchPage, searchPageTotal } from './item-name-search';
+import { matchingIds, SearchDialect } from './item-name-search';
+import { itemFromRow, ItemListReader } from './item-list.reader';
 
 /** Every write of an items row moves its version on (ItemRecord.version). */
 const NEXT_VERSION = () => 'version + 1';
@@ -33,59 +35,20 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
    * item_name_words, which carries each live item's name and active flag), SKUs starting with q
    * and the exact barcode. With q: the matches as (id, name) from the indexes alone, sorted there,
    * only the page's ids joined to items, and counted from the indexes when the page does not hold
-   * them all (searchList). Without q: the page and a count.
+   * them all (ItemListReader). Without q: the page and a count.
    */
   async list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
     if (filter.change) return this.changeList(filter, filter.change);
-    if (filter.q) return this.searchList(filter.q, filter, page);
-    const where = ['i.deleted_at IS NULL'];
-    const params: unknown[] = [];
-    if (filter.isActive !== undefined) {
-      where.push('i.is_active = ?');
-      params.push(filter.isActive ? 1 : 0);
-    }
-    if (filter.categoryId !== undefined) {
-      where.push('i.category_id = ?');
-      params.push(filter.categoryId);
-    }
-    const base = `FROM items i WHERE ${where.join(' AND ')}`;
-    const [rows, counted] = await Promise.all([
-      this.em.query(`SELECT i.* ${base} ORDER BY i.name, i.id LIMIT ? OFFSET ?`, [...params, page.perPage, pageOffset(page)]) as Promise<
-        Record<string, unknown>[]
-      >,
-      this.em.query(`SELECT COUNT(*) AS n ${base}`, params) as Promise<{ n: number | string }[]>,
-    ]);
-    return new Page(rows.map(itemFromRow), Number(counted[0].n), page.page, page.perPage);
+    return (await this.reader.list(filter, page, false)).page;
   }
 
-  /**
-   * A page of a list search: the first (offset + per_page) matches of each source in name order,
-   * merged there (searchPage); an item found twice is kept once. Should the word branch's rows
-   * hold too few distinct items (an item matching at many word starts), it is read again with a
-   * larger limit. The exact total: when no limited branch filled its limit, every match is in
-   * hand and the total is their number; otherwise a short term's page brought what it needs along
-   * (searchPageTotal), and a longer term's is counted now (searchCount, a range of the word index),
-   * so a short term, or a search with fewer matches than the page holds, is one statement.
-   */
-  private async searchList(q: string, filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>> {
-    const offset = pageOffset(page);
-    const want = offset + page.perPage;
-    for (let limit = want; ; limit *= 2) {
-      const s = searchPage(this.dialect, q, filter, limit);
-      const rows = (await this.em.query(s.sql, s.params)) as Record<string, unknown>[];
-      const wordRows = rows.filter((r) => Number(r.src) === 0);
-      const seen = new Set<number>();
-      const distinct = rows.filter((r) => !seen.has(Number(r.id)) && seen.add(Number(r.id)));
-      if (wordRows.length === limit && new Set(wordRows.map((r) => Number(r.id))).size < want) continue;
-      const total = searchPageTotal(rows, limit, s.counted) ?? (await this.searchTotal(q, filter));
-      return new Page(distinct.slice(offset, want).map(itemFromRow), total, page.page, page.perPage);
-    }
+  async listWithDetails(filter: ItemFilter, page: PageRequest): Promise<ItemListPage> {
+    if (filter.change) return { page: await this.changeList(filter, filter.change), details: null };
+    return this.reader.list(filter, page, true);
   }
 
-  private async searchTotal(q: string, filter: ItemFilter): Promise<number> {
-    const c = searchCount(this.dialect, q, filter);
-    const [row] = (await this.em.query(c.sql, c.params)) as { n: number | string }[];
-    return Number(row.n);
+  private get reader(): ItemListReader {
+    return new ItemListReader((sql, params) => this.em.query(sql, params) as Promise<Record<string, unknown>[]>, this.dialect);
   }
 
   /**
@@ -363,29 +326,4 @@ function byRankNameAndId(a: Record<string, unknown>, b: Record<string, unknown>)
 function levelFromRow(r: Record<string, unknown>): SearchHit['level'] {
   if (r.sl_quantity === null || r.sl_quantity === undefined) return null;
   return { quantity: Number(r.sl_quantity), reorderLevel: r.sl_reorder_level === null || r.sl_reorder_level === undefined ? null : Number(r.sl_reorder_level) };
-}
-
-/** An items row read raw (either driver) as a record: numbers from bigint strings, booleans from 0/1, UTC dates. */
-function itemFromRow(r: Record<string, unknown>): ItemRecord {
-  const int = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  const date = (v: unknown) => (v === null || v === undefined ? null : (utcDate.from(v as string | Date) as Date));
-  return {
-    id: Number(r.id),
-    sku: String(r.sku),
-    name: String(r.name),
-    description: r.description === null || r.description === undefined ? null : String(r.description),
-    categoryId: int(r.category_id),
-    basePrice: Number(r.base_price),
-    cost: Number(r.cost),
-    taxClassId: int(r.tax_class_id),
-    baseUnit: String(r.base_unit),
-    isActive: Boolean(Number(r.is_active)),
-    isSerialTracked: Boolean(Number(r.is_serial_tracked)),
-    reorderLevel: Number(r.reorder_level),
-    reorderQuantity: Number(r.reorder_quantity),
-    version: Number(r.version),
-    createdAt: date(r.created_at)!,
-    updatedAt: date(r.updated_at)!,
-    deletedAt: date(r.deleted_at),
-  };
 }
