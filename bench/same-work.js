@@ -259,6 +259,7 @@ module.exports = {
   measure,
   warmUp,
   printRow,
+  sideLine,
   verdict,
   startServer,
   stopServer,
