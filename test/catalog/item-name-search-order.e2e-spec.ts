@@ -48,7 +48,8 @@ describe('Item name search: order, total and filters from the index', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // No totals held (ItemListTotals): every page shows when and how its search counts.
+    t = await startTestApp({ REFERENCE_CACHE_TTL_MS: '0' });
     manager = await login(t, DEMO.manager);
     const admin = await login(t, DEMO.admin);
     const cat = await api().post('/api/v1/categories').set(bearer(admin)).send({ name: 'Zorblax Shelf' });

@@ -4,6 +4,7 @@ import { CatalogCurrency, CategoryRepository, ItemRepository, StockRepository, T
 import { CategoryService } from './application/category.service';
 import { InventoryService } from './application/inventory.service';
 import { ItemCatalog } from './application/item-catalog';
+import { ItemListTotals } from './application/item-list-totals';
 import { ItemReferenceCache } from './application/item-reference.cache';
 import { ItemPriceHistory, ItemPriceHistoryRepository } from './application/item-price-history';
 import { ItemService } from './application/item.service';
@@ -35,6 +36,7 @@ import { TypeOrmStoreRepository } from './infrastructure/store.repository';
     StockReadModel,
     ItemCatalog,
     ItemReferenceCache,
+    ItemListTotals,
     ItemPriceHistory,
     { provide: ItemPriceHistoryRepository, useClass: TypeOrmItemPriceHistoryRepository },
     { provide: StoreRepository, useClass: TypeOrmStoreRepository },

@@ -87,8 +87,12 @@ export interface ItemListPage {
 
 export abstract class ItemRepository {
   abstract list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemRecord>>;
-  /** As list, with the page's barcodes, units and category names in the page's own statement where it can (GET /items). */
-  abstract listWithDetails(filter: ItemFilter, page: PageRequest): Promise<ItemListPage>;
+  /**
+   * As list, with the page's barcodes, units and category names in the page's own statement where
+   * it can (GET /items). Given `knownTotal` (the filter's total, held), it is the page's total
+   * unless the page itself tells it, and nothing is counted.
+   */
+  abstract listWithDetails(filter: ItemFilter, page: PageRequest, knownTotal?: number): Promise<ItemListPage>;
   /**
    * POS search over active items: exact barcode or SKU matches first, then names starting with
    * q, then (only when nothing matched exactly) names with a word starting with q or SKUs

@@ -23,6 +23,7 @@ export interface ItemReference {
 @Injectable()
 export class ItemReferenceCache implements OnModuleInit {
   private readonly cache: KeyedCache<ItemReference>;
+  private readonly listeners: (() => void)[] = [];
 
   constructor(
     private readonly items: ItemRepository,
@@ -36,7 +37,17 @@ export class ItemReferenceCache implements OnModuleInit {
     await this.broadcast.subscribe(CHANGED_TOPIC, (message) => {
       const ids = (message as { ids?: unknown }).ids;
       if (Array.isArray(ids)) this.cache.forget(ids.filter((id): id is number => typeof id === 'number'));
+      this.tell();
     });
+  }
+
+  /** `listener` runs whenever items were written: here once the write commits, and as the other replicas' messages arrive. */
+  onChanged(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  private tell(): void {
+    for (const listener of this.listeners) listener();
   }
 
   /** Live items by id (absent: null), with their units and barcodes. */
@@ -54,6 +65,7 @@ export class ItemReferenceCache implements OnModuleInit {
   changed(ids: number[]): void {
     afterCommit(() => {
       this.cache.forget(ids);
+      this.tell();
       this.broadcast.publish(CHANGED_TOPIC, { ids });
     });
   }

@@ -15,6 +15,7 @@ import {
   UnitWrite,
 } from './catalog.ports';
 import { StoreContext } from './store-context';
+import { ItemListTotals } from './item-list-totals';
 import { ItemReferenceCache } from './item-reference.cache';
 import { ItemPriceHistoryRepository } from './item-price-history';
 import { stockStatus } from '../domain/stock-status';
@@ -137,6 +138,7 @@ export class ItemService {
     private readonly reference: ItemReferenceCache,
     private readonly priceHistory: ItemPriceHistoryRepository,
     private readonly currency: CatalogCurrency,
+    private readonly totals: ItemListTotals,
   ) {}
 
   /** Rewrites the name search index from the items (after a raw import, e.g. the benchmark seeders); the rows written. */
@@ -144,9 +146,15 @@ export class ItemService {
     return this.items.rebuildNameIndex();
   }
 
-  /** A page of item views: a plain page or a search's first page in one statement with its details (listWithDetails). */
+  /**
+   * A page of item views: a plain page or a search's first page in one statement with its details
+   * (listWithDetails), counted only when the filter's total is not held (ItemListTotals).
+   */
   async list(filter: ItemFilter, page: PageRequest): Promise<Page<ItemView>> {
-    const read = await this.items.listWithDetails(filter, page);
+    const read = await this.totals.page(filter, async (known) => {
+      const r = await this.items.listWithDetails(filter, page, known);
+      return { ...r, total: r.page.total };
+    });
     return this.withDetails(read.page, read.details);
   }
 

@@ -20,8 +20,9 @@ export class ItemListReader {
     private readonly d: SearchDialect,
   ) {}
 
-  async list(filter: ItemFilter, page: PageRequest, details: boolean): Promise<ItemListPage> {
-    if (filter.q) return this.search(filter.q, filter, page, details && pageOffset(page) === 0);
+  /** A page; given `knownTotal` (the filter's total, held by the caller), nothing is counted. */
+  async list(filter: ItemFilter, page: PageRequest, details: boolean, knownTotal?: number): Promise<ItemListPage> {
+    if (filter.q) return this.search(filter.q, filter, page, details && pageOffset(page) === 0, knownTotal);
     const where = ['i.deleted_at IS NULL'];
     const params: unknown[] = [];
     if (filter.isActive !== undefined) {
@@ -39,11 +40,11 @@ export class ItemListReader {
       : this.d.sqlite
         ? `SELECT p.*${detailColumns(this.d, 'p')} FROM (SELECT i.* ${base} ORDER BY i.name, i.id LIMIT ? OFFSET ?) p ORDER BY p.name, p.id`
         : `SELECT i.*${detailColumns(this.d, 'i')} ${base} ORDER BY i.name, i.id LIMIT ? OFFSET ?`;
-    const [rows, counted] = await Promise.all([
+    const [rows, total] = await Promise.all([
       this.query(pageSql, [...params, page.perPage, pageOffset(page)]),
-      this.query(`SELECT COUNT(*) AS n ${base}`, params),
+      knownTotal ?? this.query(`SELECT COUNT(*) AS n ${base}`, params).then((counted) => Number(counted[0].n)),
     ]);
-    return { page: new Page(rows.map(itemFromRow), Number(counted[0].n), page.page, page.perPage), details: details ? detailsOfRows(rows) : null };
+    return { page: new Page(rows.map(itemFromRow), total, page.page, page.perPage), details: details ? detailsOfRows(rows) : null };
   }
 
   /**
@@ -55,17 +56,17 @@ export class ItemListReader {
    * (searchPageTotal), and a longer term's is counted now (searchCount, a range of the word index),
    * so a short term's first page, or a search with fewer matches than the page holds, is one statement.
    */
-  private async search(q: string, filter: ItemFilter, page: PageRequest, details: boolean): Promise<ItemListPage> {
+  private async search(q: string, filter: ItemFilter, page: PageRequest, details: boolean, knownTotal: number | undefined): Promise<ItemListPage> {
     const offset = pageOffset(page);
     const want = offset + page.perPage;
     for (let limit = want; ; limit *= 2) {
-      const s = searchPage(this.d, q, filter, limit, details);
+      const s = searchPage(this.d, q, filter, limit, details, knownTotal === undefined);
       const rows = await this.query(s.sql, s.params);
       const wordRows = rows.filter((r) => Number(r.src) === 0);
       const seen = new Set<number>();
       const distinct = rows.filter((r) => !seen.has(Number(r.id)) && seen.add(Number(r.id)));
       if (wordRows.length === limit && new Set(wordRows.map((r) => Number(r.id))).size < want) continue;
-      const total = searchPageTotal(rows, limit, s.counted) ?? (await this.searchTotal(q, filter));
+      const total = searchPageTotal(rows, limit, s.counted) ?? knownTotal ?? (await this.searchTotal(q, filter));
       const shown = distinct.slice(offset, want);
       return { page: new Page(shown.map(itemFromRow), total, page.page, page.perPage), details: details ? detailsOfRows(shown) : null };
     }

@@ -161,7 +161,8 @@ function sources(d: SearchDialect, q: string, filter: ListFilter) {
  * items. An item found by several sources comes once per source. The barcode branch has no limit
  * (one barcode, few items). What the page tells of the total: `searchPageTotal`.
  *
- * A short term's page also carries the number of its word matches (`counted`; `total_count`: a
+ * A short term's page also carries, unless `withCount` is false (the caller holds the total), the
+ * number of its word matches (`counted`; `total_count`: a
  * count of one key of the prefix index, an uncorrelated subquery run once). Measured on MariaDB
  * with 100k items, that column costs a page 60-140 us, where a count statement of its own costs
  * 240-400 us and a round trip; flags on the SKU and barcode rows (whether a word found them too)
@@ -171,7 +172,14 @@ function sources(d: SearchDialect, q: string, filter: ListFilter) {
  * (detailColumns): only for a first page, whose rows are the ones shown, an item's duplicates and
  * at most `limit` more of the other sources (not every match before a later page).
  */
-export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limit: number, details = false): Statement & { counted: boolean } {
+export function searchPage(
+  d: SearchDialect,
+  q: string,
+  filter: ListFilter,
+  limit: number,
+  details = false,
+  withCount = true,
+): Statement & { counted: boolean } {
   const src = sources(d, q, filter);
   const w = src.words('w');
   const sku = src.sku('s');
@@ -192,7 +200,7 @@ export function searchPage(d: SearchDialect, q: string, filter: ListFilter, limi
     params: [q, ...bi.params],
   });
   const union = branches.map((b) => (d.sqlite ? `SELECT * FROM (${b.sql})` : `(${b.sql})`)).join(' UNION ALL ');
-  const wn = w?.keyed ? src.words('wn') : null;
+  const wn = withCount && w?.keyed ? src.words('wn') : null;
   const count = wn ? { sql: `, (SELECT COUNT(*) FROM ${wn.from} WHERE ${wn.where.sql}) AS total_count`, params: wn.where.params } : null;
   return {
     sql: `SELECT x.src, it.*${count?.sql ?? ''}${details ? detailColumns(d, 'it') : ''} FROM (${union}) x ${src.join} items it ON it.id = x.item_id ORDER BY x.name, x.item_id`,

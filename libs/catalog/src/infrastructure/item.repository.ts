@@ -42,9 +42,9 @@ export class TypeOrmItemRepository extends TxRepository implements ItemRepositor
     return (await this.reader.list(filter, page, false)).page;
   }
 
-  async listWithDetails(filter: ItemFilter, page: PageRequest): Promise<ItemListPage> {
+  async listWithDetails(filter: ItemFilter, page: PageRequest, knownTotal?: number): Promise<ItemListPage> {
     if (filter.change) return { page: await this.changeList(filter, filter.change), details: null };
-    return this.reader.list(filter, page, true);
+    return this.reader.list(filter, page, true, knownTotal);
   }
 
   private get reader(): ItemListReader {
