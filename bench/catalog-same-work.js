@@ -210,8 +210,13 @@ async function catalogSameWork({ app, config, dist, recorder, base, token, db, p
     categories: rows.filter((r) => r.d_category !== null).map((r) => ({ id: r.category_id, name: r.d_category })),
   });
 
-  /** GET /items: the page's rows (with their window count, or a count statement), barcodes, units and categories from the other statements or the rows. */
-  const itemsPage = (results, perPage) => {
+  /**
+   * GET /items: the page's rows (with their window count, or a count statement), barcodes, units and
+   * categories from the other statements or the rows. `held`: the total this side holds for the
+   * path (since round 14 the service counts a filter once and holds its total: ItemListTotals), for
+   * pages whose statements no longer count.
+   */
+  const itemsPage = (results, perPage, held, page = 1) => {
     const rows = results.find((r) => r.length && r[0].sku !== undefined) ?? [];
     const inline = rows.length && rows[0].d_barcodes !== undefined ? inlineDetails(rows) : null;
     const rest = results.filter((r) => r !== rows);
@@ -222,7 +227,7 @@ async function catalogSameWork({ app, config, dist, recorder, base, token, db, p
     const units = inline?.units ?? (union ? union.item_units : of('factor'));
     const categories = new Map((inline?.categories ?? (union ? union.categories : of('slug'))).map((c) => [Number(c.id), c.name]));
     const counted = rest.find((r) => r.length === 1 && r[0].n !== undefined);
-    const total = rows.length ? Number(rows[0].total_count ?? counted?.[0].n ?? rows.length) : Number(counted?.[0].n ?? 0);
+    const total = rows.length ? Number(rows[0].total_count ?? counted?.[0].n ?? held ?? rows.length) : Number(counted?.[0].n ?? held ?? 0);
     const data = rows.map((r) => {
       const id = Number(r.id);
       const mine = codes.filter((c) => Number(c.item_id) === id);
@@ -253,11 +258,13 @@ async function catalogSameWork({ app, config, dist, recorder, base, token, db, p
         deleted_at: iso(r.deleted_at),
       };
     });
-    return { success: true, data, meta: { current_page: 1, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total } };
+    return { success: true, data, meta: { current_page: page, last_page: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total } };
   };
 
   // The statements of every path, captured from the service.
   const replays = new Map();
+  /** Each items path's total, held as the service holds it. */
+  const totals = new Map();
   let differs = 0;
   const sameApp = express();
   const run = async (url) => {
@@ -270,7 +277,7 @@ async function catalogSameWork({ app, config, dist, recorder, base, token, db, p
   };
   const answerOf = async (url, query) =>
     url.startsWith('/api/v1/items')
-      ? itemsPage(await run(url), Number(query.per_page ?? 50))
+      ? itemsPage(await run(url), Number(query.per_page ?? 50), totals.get(url), Number(query.page ?? 1))
       : { success: true, data: await posSearch(await run(url), Number(query.limit ?? 20)) };
   const pos = bareAccess({ storage: limiterStoreOf(app), tier: 'pos', limit: config.rateLimit.pos, permission: 'pos.access' });
   const standard = bareAccess({ storage: limiterStoreOf(app), tier: 'standard', limit: config.rateLimit.standard, permission: 'items.view' });
@@ -293,6 +300,7 @@ async function catalogSameWork({ app, config, dist, recorder, base, token, db, p
       path,
       statements.map((x) => ({ ...x, layout: unionLayout(x.sql) })),
     );
+    if (answer.meta?.total !== undefined) totals.set(path, answer.meta.total);
     if (process.env.BENCH_SHOW_SQL)
       process.stderr.write(`${path}: ${statements.length} statement(s)\n${statements.map((x) => `  ${x.sql} ${JSON.stringify(x.values)}`).join('\n')}\n`);
     const query = Object.fromEntries(new URL(path, 'http://x').searchParams);

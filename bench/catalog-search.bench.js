@@ -3,6 +3,7 @@
  *   GET /api/v1/pos/products/search?q=<barcode>   (exact barcode, the scanner path)
  *   GET /api/v1/pos/products/search?q=<name prefix>
  *   GET /api/v1/items?q=<name prefix>, and ?q=<words further into the name> (the word index)
+ *   GET /api/v1/items?page=1..5 (plain pages, the back office's first view; no target of issue 29)
  *   GET /api/v1/auth/me (no database: the ceiling any lookup through the stack can reach)
  * each next to two bare servers in the same child:
  *   - bare query: node:http + mysql2 doing the lookup alone (same rows and stock; no token, no
@@ -15,7 +16,7 @@
  * prefix lookup, p99 <= 2x).
  *
  *   npm run bench:catalog    (BENCH_DB=pos_bench_catalog BENCH_DURATION=10 BENCH_CONNECTIONS=50
- *                             BENCH_DIST=<repo>/dist BENCH_ONLY=barcode,prefix,items,later,ceiling
+ *                             BENCH_DIST=<repo>/dist BENCH_ONLY=barcode,prefix,items,later,list,ceiling
  *                             DB_HOST/DB_PORT/DB_USERNAME/DB_PASSWORD as for the service)
  * The database is created and filled on the first run and reused afterwards.
  */
@@ -123,6 +124,11 @@ async function bareServer() {
         [q],
       );
       rows = await withStock(rows);
+    } else if (url.pathname === '/list') {
+      [rows] = await pool.query('SELECT i.id, i.sku, i.name, i.base_price FROM items i WHERE i.deleted_at IS NULL ORDER BY i.name, i.id LIMIT 20 OFFSET ?', [
+        20 * (Number(url.searchParams.get('page')) - 1),
+      ]);
+      rows = await withStock(rows);
     } else {
       [rows] = await pool.query(
         'SELECT i.id, i.sku, i.name, i.base_price FROM items i WHERE i.name LIKE ? AND i.deleted_at IS NULL AND i.is_active = 1 ORDER BY i.name, i.id LIMIT 20',
@@ -152,6 +158,9 @@ function cases() {
     ['items', 'GET /items?q= (name prefix)', prefixes.map((p) => `/api/v1/items?q=${enc(p)}&per_page=20`), prefixPaths],
     // Words further into the name ("... item 4242"): what a name-contains search is for; the bare side is still the prefix lookup.
     ['later', 'GET /items?q= (later word)', later.map((p) => `/api/v1/items?q=${enc(p)}&per_page=20`), prefixPaths],
+    // The back office's first view: plain pages 1-5 (every live item in name order, with the exact
+    // total); the bare side reads the same pages of the name index, without a total. No target.
+    ['list', 'GET /items (plain pages 1-5)', [1, 2, 3, 4, 5].map((p) => `/api/v1/items?per_page=20&page=${p}`), [1, 2, 3, 4, 5].map((p) => `/list?page=${p}`)],
     // The ceiling: an authenticated route that reads no database at all (the request pipeline
     // alone: rate limit, token, policy, envelope, log line) next to the bare barcode lookup (and
     // the same-work barcode lookup). No lookup through the stack can reach a higher ratio.
