@@ -73,12 +73,20 @@ describe('ItemListTotals', () => {
     expect(t.calls).toEqual([undefined, 4, 4]);
   });
 
-  it('keeps nothing for change mode, nor with a TTL of 0', async () => {
-    const change = totals();
+  it('keeps nothing for change mode or a field it does not key on, nor with a TTL of 0', async () => {
+    const t = totals();
     const feed = { change: { after: null, horizon: new Date(), limit: 10 } } as unknown as ItemFilter;
-    await change.page(feed, 3);
-    await change.page(feed, 3);
-    expect(change.calls).toEqual([undefined, undefined]);
+    await t.page(feed, 3);
+    await t.page(feed, 3);
+    expect(t.calls).toEqual([undefined, undefined]);
+    // A field the key does not hold (one added to ItemFilter later): counted every time
+    const other = { q: 'apple', shelf: 'top' } as unknown as ItemFilter;
+    await t.page(other, 3);
+    await t.page(other, 3);
+    expect(t.calls).toEqual([undefined, undefined, undefined, undefined]);
+    // Fields left undefined are no filter
+    await t.page({ q: 'kiwi', categoryId: undefined }, 2);
+    expect(await t.page({ q: 'kiwi' }, 9)).toEqual({ total: 2 });
     const off = totals(0);
     await off.page({ q: 'apple' }, 7);
     await off.page({ q: 'apple' }, 7);

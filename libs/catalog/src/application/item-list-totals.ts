@@ -5,6 +5,8 @@ import { ItemReferenceCache } from './item-reference.cache';
 
 /** How many filters' totals a process keeps (each a number under a short key). */
 const MAX_FILTERS = 10_000;
+/** The fields a total is kept under; a filter with any other (change mode, or one added later) is counted every time. */
+const KEYED: ReadonlySet<string> = new Set(['q', 'categoryId', 'isActive']);
 
 /**
  * The exact totals of GET /items pages (`meta.total`) per filter (term, category, active flag),
@@ -36,11 +38,11 @@ export class ItemListTotals {
 
   /**
    * A page read by `read`, given the filter's total when one is held (its read need not count),
-   * else undefined (it counts; its total is kept for the next page). Filters of change mode are
-   * never kept. Concurrent first pages of one filter wait for one count, then read their pages.
+   * else undefined (it counts; its total is kept for the next page). Only filters of the KEYED
+   * fields are kept. Concurrent first pages of one filter wait for one count, then read their pages.
    */
   async page<P extends { total: number }>(filter: ItemFilter, read: (knownTotal: number | undefined) => Promise<P>): Promise<P> {
-    if (filter.change) return read(undefined);
+    if (Object.entries(filter).some(([field, value]) => value !== undefined && !KEYED.has(field))) return read(undefined);
     let own: P | undefined;
     const total = await this.totals.get(JSON.stringify([filter.q ?? null, filter.categoryId ?? null, filter.isActive ?? null]), async () => {
       own = await read(undefined);
