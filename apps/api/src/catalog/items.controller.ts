@@ -28,7 +28,12 @@ export class ItemsController {
 
   @Get()
   @RequirePermission('items.view')
-  @ApiOperation({ summary: 'Items: q (or legacy search) matches a word start of the name, the SKU prefix or the exact barcode; per_page default 50, max 100' })
+  @ApiOperation({
+    summary: 'Items: q (or legacy search) matches a word start of the name, the SKU prefix or the exact barcode; per_page default 50, max 100',
+    description:
+      "meta.total is exact as of the last item write through the API: a filter's total is counted on its first page and kept for its next pages " +
+      'until any item is created, edited or deleted (items written to the database around the API count within REFERENCE_CACHE_TTL_MS, 5 s by default).',
+  })
   @ApiEnvelope(Item, { paginated: true })
   @ReadOnReplica()
   list(@Query() q: ItemListQuery) {

@@ -2635,7 +2635,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Items: q (or legacy search) matches a word start of the name, the SKU prefix or the exact barcode; per_page default 50, max 100 */
+    /**
+     * Items: q (or legacy search) matches a word start of the name, the SKU prefix or the exact barcode; per_page default 50, max 100
+     * @description meta.total is exact as of the last item write through the API: a filter's total is counted on its first page and kept for its next pages until any item is created, edited or deleted (items written to the database around the API count within REFERENCE_CACHE_TTL_MS, 5 s by default).
+     */
     get: operations['listItems'];
     put?: never;
     /** Create an item (back office; SKU and barcodes unique) */
