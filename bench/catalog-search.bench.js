@@ -237,6 +237,9 @@ async function main() {
       const [bare, same, full] = measured.sides;
       printRow(name, { full, bare, same }, { bare: 'bare mysql2 query', bareShort: 'bare query', same: 'bare Express, same work' });
       console.log(`  full/same work ${roundRatios(measured.rounds, 2, 1)}, full/bare query ${roundRatios(measured.rounds, 2, 0)}`);
+      // The row's own work done by a bare server, against the bare lookup: what a service with no
+      // pipeline at all would reach on this target (since round 14).
+      if (key === 'items' || key === 'later') console.log(`  ceiling: same work/bare query ${((100 * same.rps) / bare.rps).toFixed(1)}%`);
       if (key === 'barcode' || key === 'prefix') verdicts.push(verdict(name, full, same, { min: 0.6, against: 'same work' }));
       if (key === 'items' || key === 'later') verdicts.push(verdict(name, full, bare, { min: 0.5, against: 'the bare prefix lookup' }));
     }
