@@ -64,6 +64,11 @@ describe('ItemListTotals', () => {
     await t.page({ q: 'apple' }, 8);
     expect(await t.page({ q: 'apple' }, 9)).toEqual({ total: 8 });
     expect(t.calls).toEqual([undefined, undefined, 8]);
+    // Nothing heard since the process started: a replica older than the start is not trusted either
+    const fresh = totals(60_000, () => new Date(Date.now() - 60_000));
+    await fresh.page({ q: 'apple' }, 7);
+    await fresh.page({ q: 'apple' }, 7);
+    expect(fresh.calls).toEqual([undefined, undefined]);
   });
 
   it('lets concurrent pages of one filter share one count', async () => {

@@ -18,13 +18,13 @@ const KEYED: ReadonlySet<string> = new Set(['q', 'categoryId', 'isActive']);
  * all, on this replica once it commits and on the others through the item reference cache's
  * broadcast (while Redis is down they fall back to the TTL, as rows edited in the database by hand
  * do). A total whose read overlapped a write is not kept (KeyedCache), nor one read on a replica
- * whose data may be older than the last write this process heard of.
+ * whose data may be older than the last write this process heard of, or than its start.
  */
 @Injectable()
 export class ItemListTotals {
   private readonly totals: KeyedCache<number, string>;
-  /** When this process last heard of an item write (ms since the epoch). */
-  private lastWriteAt = 0;
+  /** When this process last heard of an item write (ms since the epoch); its start counts as one (it heard nothing before). */
+  private lastWriteAt = Date.now();
   /** How fresh the running read's data is (a replica's moment, undefined on the primary). */
   readonly freshness: () => Date | undefined = readAsOf;
 
