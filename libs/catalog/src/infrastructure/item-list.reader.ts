@@ -52,9 +52,11 @@ export class ItemListReader {
    * merged there (searchPage); an item found twice is kept once. Should the word branch's rows
    * hold too few distinct items (an item matching at many word starts), it is read again with a
    * larger limit. The exact total: when no limited branch filled its limit, every match is in
-   * hand and the total is their number; otherwise a short term's page brought what it needs along
-   * (searchPageTotal), and a longer term's is counted now (searchCount, a range of the word index),
-   * so a short term's first page, or a search with fewer matches than the page holds, is one statement.
+   * hand and the total is their number; otherwise the caller's `knownTotal` when it holds one (the
+   * statement then leaves its count column out: nothing is counted), else a short term's page
+   * brought what it needs along (searchPageTotal), and a longer term's is counted now (searchCount,
+   * a range of the word index), so a short term's first page, or a search with fewer matches than
+   * the page holds, is one statement.
    */
   private async search(q: string, filter: ItemFilter, page: PageRequest, details: boolean, knownTotal: number | undefined): Promise<ItemListPage> {
     const offset = pageOffset(page);
