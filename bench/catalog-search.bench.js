@@ -3,6 +3,7 @@
  *   GET /api/v1/pos/products/search?q=<barcode>   (exact barcode, the scanner path)
  *   GET /api/v1/pos/products/search?q=<name prefix>
  *   GET /api/v1/items?q=<name prefix>, and ?q=<words further into the name> (the word index)
+ *   GET /api/v1/items?q=<one letter> (a typeahead's first keystroke; no target of issue 29)
  *   GET /api/v1/items?page=1..5 (plain pages, the back office's first view; no target of issue 29)
  *   GET /api/v1/auth/me (no database: the ceiling any lookup through the stack can reach)
  * each next to two bare servers in the same child:
@@ -16,7 +17,7 @@
  * prefix lookup, p99 <= 2x).
  *
  *   npm run bench:catalog    (BENCH_DB=pos_bench_catalog BENCH_DURATION=10 BENCH_CONNECTIONS=50
- *                             BENCH_DIST=<repo>/dist BENCH_ONLY=barcode,prefix,items,later,list,ceiling
+ *                             BENCH_DIST=<repo>/dist BENCH_ONLY=barcode,prefix,items,later,letter,list,ceiling
  *                             DB_HOST/DB_PORT/DB_USERNAME/DB_PASSWORD as for the service)
  * The database is created and filled on the first run and reused afterwards.
  */
@@ -158,6 +159,14 @@ function cases() {
     ['items', 'GET /items?q= (name prefix)', prefixes.map((p) => `/api/v1/items?q=${enc(p)}&per_page=20`), prefixPaths],
     // Words further into the name ("... item 4242"): what a name-contains search is for; the bare side is still the prefix lookup.
     ['later', 'GET /items?q= (later word)', later.map((p) => `/api/v1/items?q=${enc(p)}&per_page=20`), prefixPaths],
+    // A typeahead's first keystroke: one letter (a word start of 19-100% of the items; letters no
+    // demo SKU starts with, so the words alone find them). No target.
+    [
+      'letter',
+      'GET /items?q= (one letter)',
+      ['a', 'd', 'f', 'i', 'j'].map((l) => `/api/v1/items?q=${l}&per_page=20`),
+      ['A', 'D', 'F', 'I', 'J'].map((l) => `/prefix?q=${l}`),
+    ],
     // The back office's first view: plain pages 1-5 (every live item in name order, with the exact
     // total); the bare side reads the same pages of the name index, without a total. No target.
     ['list', 'GET /items (plain pages 1-5)', [1, 2, 3, 4, 5].map((p) => `/api/v1/items?per_page=20&page=${p}`), [1, 2, 3, 4, 5].map((p) => `/list?page=${p}`)],
