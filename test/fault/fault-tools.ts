@@ -1,5 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import type { Server as HttpServer } from 'node:http';
 import { AddressInfo, createServer, Server, Socket, connect } from 'node:net';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { createApiApp } from '../../apps/api/src/bootstrap';
+import { startTestApp, TestApp } from '../support/test-app';
 
 /**
  * A TCP proxy between the app and a real server (MariaDB), for outages:
@@ -136,6 +140,39 @@ export class PrivateRedis {
       child.kill('SIGCONT');
       child.kill('SIGKILL');
     });
+  }
+}
+
+/**
+ * Two API replicas on one database and one private Redis: A is a test app started with `env`
+ * (plus REDIS_URL), B is built from A's configuration, so the same database, Redis and prefixes.
+ * start() in beforeAll, stop() in afterAll (it stops whatever started).
+ */
+export class TwoReplicas {
+  readonly redis: PrivateRedis;
+  a!: TestApp;
+  b!: NestExpressApplication;
+  bHttp!: HttpServer;
+
+  constructor(
+    redisPort: number,
+    private readonly env: Record<string, string>,
+  ) {
+    this.redis = new PrivateRedis(redisPort);
+  }
+
+  async start(): Promise<void> {
+    await this.redis.start();
+    this.a = await startTestApp({ ...this.env, REDIS_URL: this.redis.url });
+    this.b = await createApiApp(this.a.config, { logger: false });
+    await this.b.init();
+    this.bHttp = this.b.getHttpServer() as HttpServer;
+  }
+
+  async stop(): Promise<void> {
+    await this.b?.close();
+    await this.a?.close();
+    await this.redis.stop();
   }
 }
 

@@ -1,9 +1,6 @@
-import type { Server } from 'node:http';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { createApiApp } from '../../apps/api/src/bootstrap';
-import { bearer, DEMO, login, startTestApp, TestApp, usingMysql } from '../support/test-app';
-import { PrivateRedis, timed, until } from './fault-tools';
+import { bearer, DEMO, login, usingMysql } from '../support/test-app';
+import { timed, TwoReplicas, until } from './fault-tools';
 
 /**
  * Two API replicas on one MySQL database and one Redis, each holding GET /items totals
@@ -15,35 +12,24 @@ const CACHE_TTL_MS = 600_000;
 if (!usingMysql()) console.info('item list totals across replicas: skipped (needs TEST_DB=mysql: two replicas share a MySQL database and a Redis)');
 
 describeMysql('Item list totals across two replicas (MySQL + private Redis)', () => {
-  const redis = new PrivateRedis(6395);
-  let a: TestApp;
-  let b: NestExpressApplication;
-  let bHttp: Server;
+  const replicas = new TwoReplicas(6395, { REFERENCE_CACHE_TTL_MS: String(CACHE_TTL_MS) });
   let manager: string;
 
   beforeAll(async () => {
-    await redis.start();
-    a = await startTestApp({ REDIS_URL: redis.url, REFERENCE_CACHE_TTL_MS: String(CACHE_TTL_MS) });
-    b = await createApiApp(a.config, { logger: false });
-    await b.init();
-    bHttp = b.getHttpServer() as Server;
-    manager = await login(a, DEMO.manager);
+    await replicas.start();
+    manager = await login(replicas.a, DEMO.manager);
   });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await redis.stop();
-  });
+  afterAll(() => replicas.stop());
 
   const totalOnB = async () => {
-    const res = await request(bHttp).get('/api/v1/items').query({ q: 'replitot', per_page: 1 }).set(bearer(manager));
+    const res = await request(replicas.bHttp).get('/api/v1/items').query({ q: 'replitot', per_page: 1 }).set(bearer(manager));
     expect(res.status).toBe(200);
     return res.body.meta.total as number;
   };
   const create = async (k: number) =>
     expect(
       (
-        await request(a.http)
+        await request(replicas.a.http)
           .post('/api/v1/items')
           .set(bearer(manager))
           .send({ sku: `REPLITOT-${k}`, name: `Replitot ${k}`, base_price: 1 })
