@@ -15,20 +15,17 @@
  *   npm run bench:auth   (BENCH_DURATION=10 BENCH_CONNECTIONS=50 LOG_LEVEL=info BENCH_DIST=<repo>/dist
  *                         BENCH_PROFILE=<dir>: --cpu-prof of the server child)
  */
-const { mkdtempSync, rmSync } = require('node:fs');
-const { tmpdir } = require('node:os');
-const { join } = require('node:path');
 const { runAs } = require('./run-as');
 const { answerCpu } = require('./server-cpu');
 const {
   DIST,
   DURATION,
   ROUNDS,
-  built,
   limiterStoreOf,
   bareAccess,
   listen,
   call,
+  startEmbeddedService,
   measureSides,
   roundRatios,
   warmUp,
@@ -44,31 +41,8 @@ const { nestSameWork } = require('./nest-same-work');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 async function serve() {
-  require('reflect-metadata');
   const express = require('express');
-  const { createApiApp } = built('apps/api/src/bootstrap');
-  const { loadConfig } = built('libs/platform/src');
-  const dir = mkdtempSync(join(tmpdir(), 'pos-bench-'));
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    APP_KEY: 'bench-only-app-key-0123456789abcdefghijkl',
-    METRICS_TOKEN: 'bench-only-metrics-token-0123456789', // production refuses a public /metrics without one
-    DB_TYPE: 'sqlite',
-    DB_SQLITE_PATH: join(dir, 'bench.sqlite'),
-    DB_MIGRATE_ON_START: 'true',
-    SEED_DEMO_ON_FIRST_START: 'true',
-    DEMO_HISTORY_DAYS: '0', // the bare demo set: figures comparable across runs
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    RATE_LIMIT_STANDARD: '1000000',
-    OPENAPI: 'false',
-  });
-  // pino writes request logs to stdout; send them nowhere so the terminal does not bottleneck.
-  process.stdout.write = () => true;
-  const app = await createApiApp(config);
-  await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${app.getHttpServer().address().port}/api/v1`;
-  const token = (await call(`${base}/auth/login`, { method: 'POST', body: { email: 'cashier@example.com', password: 'password' } })).data.token;
+  const { app, config, base, cashierToken: token, close } = await startEmbeddedService();
   const meBody = await call(`${base}/auth/me`, { token });
 
   // The gap: a route that answers the same JSON and does nothing else.
@@ -88,8 +62,7 @@ async function serve() {
   const ports = { full: base, bare: await listen(bare), same: await listen(same), nest, token };
   // An orderly exit on SIGTERM, so a --cpu-prof profile is written.
   process.on('SIGTERM', async () => {
-    await app.close().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
+    await close();
     process.exit(0);
   });
   answerCpu();

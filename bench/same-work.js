@@ -100,6 +100,45 @@ function listen(app) {
   });
 }
 
+/**
+ * The service on the embedded default as production builds it (NODE_ENV=production, SQLite in a
+ * temporary folder, the bare demo set, info logs sent nowhere, a limit no bench reaches),
+ * listening on a loopback port. Resolves to { app, config, base (.../api/v1), cashierToken, close }.
+ */
+async function startEmbeddedService() {
+  require('reflect-metadata');
+  const { mkdtempSync, rmSync } = require('node:fs');
+  const { tmpdir } = require('node:os');
+  const { createApiApp } = built('apps/api/src/bootstrap');
+  const { loadConfig } = built('libs/platform/src');
+  const dir = mkdtempSync(join(tmpdir(), 'pos-bench-'));
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'production',
+    APP_KEY: 'bench-only-app-key-0123456789abcdefghijkl',
+    METRICS_TOKEN: 'bench-only-metrics-token-0123456789', // production refuses a public /metrics without one
+    DB_TYPE: 'sqlite',
+    DB_SQLITE_PATH: join(dir, 'bench.sqlite'),
+    DB_MIGRATE_ON_START: 'true',
+    SEED_DEMO_ON_FIRST_START: 'true',
+    DEMO_HISTORY_DAYS: '0', // the bare demo set: figures comparable across runs
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    RATE_LIMIT_STANDARD: '1000000',
+    OPENAPI: 'false',
+  });
+  // pino writes request logs to stdout; send them nowhere so the terminal does not bottleneck.
+  process.stdout.write = () => true;
+  const app = await createApiApp(config);
+  await app.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${app.getHttpServer().address().port}/api/v1`;
+  const cashierToken = (await call(`${base}/auth/login`, { method: 'POST', body: { email: 'cashier@example.com', password: 'password' } })).data.token;
+  const close = async () => {
+    await app.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { app, config, base, cashierToken, close };
+}
+
 /** GET/POST through the service, JSON answer (throws on a status >= 300). */
 async function call(url, { method = 'GET', token, body } = {}) {
   const headers = { 'content-type': 'application/json' };
@@ -256,6 +295,7 @@ module.exports = {
   bareAccess,
   listen,
   call,
+  startEmbeddedService,
   measure,
   warmUp,
   printRow,
