@@ -17,7 +17,7 @@
 const { PerformanceObserver, constants } = require('node:perf_hooks');
 const { fork } = require('node:child_process');
 const { runAs } = require('./run-as');
-const { answerCpu, cpuOf, cpuPerRequest } = require('./server-cpu');
+const { answerCpu, askChild, cpuOf, cpuPerRequest } = require('./server-cpu');
 const { startEmbeddedService } = require('./same-work');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -47,18 +47,7 @@ async function serve() {
   process.send({ base, token: cashierToken });
 }
 
-function gcOf(child) {
-  return new Promise((resolve) => {
-    const on = (m) => {
-      if (m && m.gc) {
-        child.off('message', on);
-        resolve(m.gc);
-      }
-    };
-    child.on('message', on);
-    child.send('gc');
-  });
-}
+const gcOf = (child) => askChild(child, 'gc', 'gc');
 
 async function startVariant(flags) {
   const child = fork(__filename, ['serve'], { execArgv: flags ? flags.split(/\s+/) : [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });

@@ -11,18 +11,21 @@ function answerCpu() {
   });
 }
 
-function cpuOf(child) {
+/** Sends `message` to a bench's server child and resolves to the `field` of its first reply that carries one. */
+function askChild(child, message, field) {
   return new Promise((resolve) => {
     const on = (m) => {
-      if (m && m.cpu) {
+      if (m && m[field]) {
         child.off('message', on);
-        resolve(m.cpu);
+        resolve(m[field]);
       }
     };
     child.on('message', on);
-    child.send('cpu');
+    child.send(message);
   });
 }
+
+const cpuOf = (child) => askChild(child, 'cpu', 'cpu');
 
 /** Microseconds of server CPU (user + system) per request between two `cpuOf` readings. */
 const cpuPerRequest = (before, after, requests) => (after.user - before.user + after.system - before.system) / Math.max(1, requests);
@@ -41,4 +44,4 @@ async function cpuAtRest(child, ms = 1000) {
   return (after.user - before.user + after.system - before.system) / seconds;
 }
 
-module.exports = { answerCpu, cpuOf, cpuPerRequest, cpuAtRest };
+module.exports = { answerCpu, askChild, cpuOf, cpuPerRequest, cpuAtRest };
