@@ -1,3 +1,4 @@
+import { ReplicaBroadcast } from '@pos/platform';
 import request from 'supertest';
 import { COUNTED_APP_ENV, countQueries } from '../support/query-count';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
@@ -106,6 +107,22 @@ describe('Totals of item lists, held between pages', () => {
     expect(await page(plain)).toEqual(expect.objectContaining({ total: before - 1, counts: 1 }));
     expect((await page(search)).total).toBe(6);
     expect((await page(plain)).total).toBe(await live());
+  });
+
+  // Redis hands a message back to its publisher too. The stop-44 CI run failed here when the echo
+  // of a create arrived after the first page had counted: the totals were forgotten again and the
+  // next page counted. The process now knows its own echo and skips it; this publishes one.
+  (process.env.TEST_REDIS_URL ? it : it.skip)("keeps the totals when Redis echoes this process's own write back (TEST_REDIS_URL run)", async () => {
+    const broadcast = t.app.get(ReplicaBroadcast);
+    const heard: boolean[] = [];
+    await broadcast.subscribe('catalog.items-changed', (_message, own) => heard.push(own));
+    const search = { q: 'totquill', per_page: 2 };
+    await page(search);
+    expect((await page(search)).counts).toBe(0);
+    broadcast.publish('catalog.items-changed', { ids: [] });
+    for (let i = 0; i < 200 && heard.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(heard).toEqual([true]);
+    expect((await page(search)).counts).toBe(0);
   });
 
   it('forgets the totals on any item write, a price edit too', async () => {

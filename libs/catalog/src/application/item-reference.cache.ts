@@ -34,7 +34,10 @@ export class ItemReferenceCache implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
-    await this.broadcast.subscribe(CHANGED_TOPIC, (message) => {
+    await this.broadcast.subscribe(CHANGED_TOPIC, (message, own) => {
+      // Its own echo: `changed` already forgot and told, and telling again would drop the totals
+      // and overlapping reads counted since (ItemListTotals) for nothing.
+      if (own) return;
       const ids = (message as { ids?: unknown }).ids;
       if (Array.isArray(ids)) this.cache.forget(ids.filter((id): id is number => typeof id === 'number'));
       this.tell();

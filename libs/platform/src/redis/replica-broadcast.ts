@@ -1,8 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { RedisClient } from './redis-connections';
 import { RedisOutageLog } from './redis-outage';
 
-type Handler = (message: unknown) => void;
+/** `own`: this process published it (Redis echoes a message to its publisher's subscriptions too). */
+type Handler = (message: unknown, own: boolean) => void;
+
+/** The field that carries a message's publisher; old replicas ignore it, handlers never see it. */
+const ORIGIN = '_origin';
 
 /**
  * The deployment's channel namespace: QUEUE_PREFIX, and the database number when it is not 0.
@@ -27,6 +32,8 @@ export class ReplicaBroadcast {
   private readonly logger = new Logger('ReplicaBroadcast');
   private readonly handlers = new Map<string, Handler[]>();
   private readonly outage = new RedisOutageLog('Replica broadcast', 'ReplicaBroadcast');
+  /** This process's mark on what it publishes, so its own echo is told apart. */
+  private readonly origin = randomUUID();
 
   constructor(
     private readonly namespace: string,
@@ -50,9 +57,15 @@ export class ReplicaBroadcast {
       } catch {
         return;
       }
+      let own = false;
+      if (message !== null && typeof message === 'object' && ORIGIN in message) {
+        const { [ORIGIN]: origin, ...rest } = message as Record<string, unknown>;
+        own = origin === this.origin;
+        message = rest;
+      }
       for (const handle of this.handlers.get(topic) ?? []) {
         try {
-          handle(message);
+          handle(message, own);
         } catch (error) {
           this.logger.warn(`${topic} handler failed: ${(error as Error).message}`);
         }
@@ -64,7 +77,10 @@ export class ReplicaBroadcast {
     return `${this.namespace}:broadcast:${topic}`;
   }
 
-  /** Handlers run in every replica for each message published on `topic` (this one's included). */
+  /**
+   * Handlers run in every replica for each message published on `topic`, this one's included
+   * (`own` is then true: a handler whose publisher already acted locally skips its echo).
+   */
   async subscribe(topic: string, handle: Handler): Promise<void> {
     const list = this.handlers.get(topic) ?? [];
     list.push(handle);
@@ -77,10 +93,10 @@ export class ReplicaBroadcast {
   }
 
   /** Never throws and never waits for an absent Redis (fail-fast connection). */
-  publish(topic: string, message: unknown): void {
+  publish(topic: string, message: object): void {
     if (!this.publisher) return;
     this.publisher
-      .publish(this.channel(topic), JSON.stringify(message))
+      .publish(this.channel(topic), JSON.stringify({ ...message, [ORIGIN]: this.origin }))
       .catch((error: Error) => this.outage.failed(error, 'a revocation reached only this replica'));
   }
 

@@ -4,7 +4,7 @@ import { PricingRepository } from './pricing.ports';
 import { ReferenceRepository } from './reference.ports';
 
 describe('ActivePricingCache (with fake repositories)', () => {
-  const setup = (rules: () => Promise<unknown[]> = async () => []) => {
+  const setup = (rules: () => Promise<unknown[]> = async () => [], broadcast = new ReplicaBroadcast('test')) => {
     const reads: string[] = [];
     const pricing = {
       activeRules: async () => (reads.push('rules'), rules()),
@@ -13,7 +13,7 @@ describe('ActivePricingCache (with fake repositories)', () => {
     const reference = {
       taxRates: async (classes: number[], storeId: number | null) => (reads.push(`rates ${storeId}:${classes.join(',')}`), []),
     } as unknown as ReferenceRepository;
-    const cache = new ActivePricingCache(pricing, reference, new ReplicaBroadcast('test'));
+    const cache = new ActivePricingCache(pricing, reference, broadcast);
     return { cache, reads };
   };
 
@@ -38,5 +38,24 @@ describe('ActivePricingCache (with fake repositories)', () => {
     await expect(cache.activeRules()).rejects.toThrow('database down');
     fail = false;
     expect(await cache.activeRules()).toEqual([{ id: 1 }]);
+  });
+
+  it("forgets on another replica's write, not on its own echo (clear already forgot)", async () => {
+    let handler: (message: unknown, own: boolean) => void = () => undefined;
+    const broadcast = {
+      subscribe: async (_topic: string, handle: typeof handler) => {
+        handler = handle;
+      },
+      publish: () => undefined,
+    } as unknown as ReplicaBroadcast;
+    const { cache, reads } = setup(undefined, broadcast);
+    await cache.onModuleInit();
+    await cache.activeRules();
+    handler({}, true);
+    await cache.activeRules();
+    expect(reads).toEqual(['rules']);
+    handler({}, false);
+    await cache.activeRules();
+    expect(reads).toEqual(['rules', 'rules']);
   });
 });

@@ -39,7 +39,10 @@ export class ActivePricingCache implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
-    await this.broadcast.subscribe(CHANGED_TOPIC, () => this.forget());
+    // Its own echo is skipped: `clear` already forgot, before and after the commit.
+    await this.broadcast.subscribe(CHANGED_TOPIC, (_message, own) => {
+      if (!own) this.forget();
+    });
   }
 
   /** Active rates of these tax classes that apply in a store (its own and the general ones). */
