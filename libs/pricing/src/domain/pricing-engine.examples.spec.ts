@@ -106,6 +106,22 @@ describe('pricing engine: worked examples', () => {
     expect(priceCart(cart([line('0', 1, 1, 100), line('1', 2, 2, 100)], { bundles: [bundle] })).appliedBundleIds).toEqual([]); // no saving
   });
 
+  it('values bundled units at what they cost after buy-X-get-Y: the two savings never give the goods away', () => {
+    const bogo = rule({ kind: 'buy_x_get_y', buyQuantity: 1, getQuantity: 1, conditions: { itemIds: [1] } });
+    const pair: Bundle = { id: 3, name: 'Two-pack', price: 800, active: true, components: [{ itemId: 1, quantity: 2 }] };
+    // 2 x 10.00: buy 1 get 1 leaves 10.00; the two-pack at 8.00 saves 2.00 more, not another 10.00
+    const both = priceCart(cart([line('0', 1, 2, 1000)], { rules: [bogo], bundles: [pair] }));
+    expect(both.lines[0]).toMatchObject({ ruleDiscount: 1000, bundleDiscount: 200, net: 800 });
+    expect(both.total).toBe(800);
+    // a pack that costs more than the free unit left them: the bundle does not apply
+    const dear = priceCart(cart([line('0', 1, 2, 1000)], { rules: [bogo], bundles: [{ ...pair, price: 1200 }] }));
+    expect(dear.appliedBundleIds).toEqual([]);
+    expect(dear.total).toBe(1000);
+    // 3 units, one free: 20.00 after the rule, a pack takes 2 units worth 13.33 of it
+    const three = priceCart(cart([line('0', 1, 3, 1000)], { rules: [bogo], bundles: [pair] }));
+    expect(three.lines[0]).toMatchObject({ ruleDiscount: 1000, bundleDiscount: 533, net: 1467 });
+  });
+
   it('applies manual line and cart discounts after rules, then tax on what is left', () => {
     const r = priceCart(
       cart([line('0', 1, 2, 1000, { taxRateBp: 1000, manualDiscount: { type: 'percent', valueBp: 1000 } }), line('1', 2, 1, 500, { taxRateBp: 1000 })], {

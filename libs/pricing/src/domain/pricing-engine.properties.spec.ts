@@ -127,6 +127,27 @@ describe('pricing engine: properties', () => {
     );
   });
 
+  it('never sells bundled units for less than the bundle, whatever rules ran first', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.array(ruleArb, { maxLength: 4 }),
+        fc.record({ price: fc.integer({ min: 0, max: 50_000 }), quantity: fc.integer({ min: 1, max: 3 }) }),
+        (qty, basePrice, rules, pack) => {
+          const bundle: Bundle = { id: 1, name: 'b', price: pack.price, active: true, components: [{ itemId: 1, quantity: pack.quantity }] };
+          const active = rules.map((r, i) => ({ ...r, id: i + 1, active: true, conditions: {} }));
+          const rulesOnly = priceCart(cart([line('0', 1, qty, basePrice)], { rules: active })).lines[0];
+          const r = priceCart(cart([line('0', 1, qty, basePrice)], { rules: active, bundles: [bundle] }));
+          const packs = Math.floor(qty / pack.quantity);
+          if (r.appliedBundleIds.length === 0) return r.lines[0].net === rulesOnly.net;
+          return r.lines[0].net >= pack.price * packs && r.lines[0].net < rulesOnly.net;
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('splits a cart discount so the parts sum exactly to it', () => {
     fc.assert(
       fc.property(linesArb, discountArb, (lines, discount) => {

@@ -249,7 +249,9 @@ function applyBundles(lines: WorkLine[], bundles: Bundle[], ctx: PricingContext)
     for (const l of free) available.set(l.input.itemId, (available.get(l.input.itemId) ?? 0) + remaining.get(l.input.key)!);
     const count = bundleCount(bundle, available);
     if (count <= 0) continue;
-    // Consume the component units from lines in key order and value them at the line's price.
+    // Consume the component units from lines in key order and value them at what they cost after
+    // the rules: a unit buy-X-get-Y made free is worth nothing to the bundle (else the two savings
+    // add up to more than the units cost: 2 x 10.00 on buy 1 get 1, bundled at 8.00, sold free).
     const consumed: { line: WorkLine; units: number }[] = [];
     for (const comp of bundle.components) {
       let need = comp.quantity * count;
@@ -264,7 +266,7 @@ function applyBundles(lines: WorkLine[], bundles: Bundle[], ctx: PricingContext)
         }
       }
     }
-    const weights = consumed.map((c) => c.units * c.line.unitPrice);
+    const weights = consumed.map((c) => unitsValue(c.line, c.units));
     const value = sum(weights);
     const saving = value - bundle.price * count;
     if (saving <= 0) {
@@ -282,6 +284,14 @@ function applyBundles(lines: WorkLine[], bundles: Bundle[], ctx: PricingContext)
     applied.push(bundle.id);
   }
   return applied;
+}
+
+/** What `units` of a line cost after its rules: its net after rules, pro rata, rounded down. */
+function unitsValue(line: WorkLine, units: number): number {
+  if (line.ruleDiscount === 0) return units * line.unitPrice;
+  const qty = line.input.quantity;
+  const afterRules = line.unitPrice * qty - line.ruleDiscount;
+  return units === qty ? afterRules : Number((BigInt(units) * BigInt(afterRules)) / BigInt(qty));
 }
 
 function netBeforeManual(line: WorkLine): number {
