@@ -20,4 +20,6 @@ export * from './application/sale.events';
 export type { SaleRecord, SaleItemRecord, SalePaymentRecord, InvoiceRecord } from './application/sale.ports';
 export type { AgingFilter, AgingGroup, ReceivableFilter, ReceivableGroup } from './application/sale-queries.ports';
 export { settle } from './domain/payments';
+export { offlineTimeProblem } from './domain/offline-policy';
+export type { OfflineWindow } from './domain/offline-policy';
 export type { Settlement, Tender, TenderType } from './domain/payments';

@@ -65,7 +65,10 @@ export class CheckoutCartDto {
   @OptionalBoolean() tax_exempt?: boolean;
   @OptionalString({ max: 255 }) tax_exempt_reason?: string;
   @RequiredInt() store_id!: number;
-  @OptionalDate('When an offline device made the sale') offline_created_at?: string;
+  @OptionalDate(
+    "The device's clock when it rang the sale, kept on the sale; the sale is priced, checked against the stock and dated when the server records it (a sale rung offline goes through /sync/upload). 422 beyond OFFLINE_CLOCK_SKEW_SECONDS (300) ahead or OFFLINE_MAX_AGE_DAYS (30) ago",
+  )
+  offline_created_at?: string;
 }
 
 /** POST /pos/checkout (contract 4.3.1). */

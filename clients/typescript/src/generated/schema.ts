@@ -5031,7 +5031,7 @@ export interface components {
       store_id: number;
       /**
        * Format: date
-       * @description When an offline device made the sale YYYY-MM-DD or an ISO 8601 timestamp.
+       * @description The device's clock when it rang the sale, kept on the sale; the sale is priced, checked against the stock and dated when the server records it (a sale rung offline goes through /sync/upload). 422 beyond OFFLINE_CLOCK_SKEW_SECONDS (300) ahead or OFFLINE_MAX_AGE_DAYS (30) ago YYYY-MM-DD or an ISO 8601 timestamp.
        */
       offline_created_at?: string;
       /** @description Split tender; may be empty with the legacy payment_method fields */
@@ -5164,7 +5164,7 @@ export interface components {
       store_id: number;
       /**
        * Format: date
-       * @description When an offline device made the sale YYYY-MM-DD or an ISO 8601 timestamp.
+       * @description The device's clock when it rang the sale, kept on the sale; the sale is priced, checked against the stock and dated when the server records it (a sale rung offline goes through /sync/upload). 422 beyond OFFLINE_CLOCK_SKEW_SECONDS (300) ahead or OFFLINE_MAX_AGE_DAYS (30) ago YYYY-MM-DD or an ISO 8601 timestamp.
        */
       offline_created_at?: string;
       /** @description The tenders, when known: checked as checkout checks them. Absent or empty (and no legacy payment_method): the cart is priced only */

@@ -121,11 +121,7 @@ export class ReturnWorkflowService {
     const sale = await this.sales.find(principal, input.saleId);
     const now = this.clock.now();
     // Lines with no unit left are reported on their own quantity (below), not as the sale's.
-    const eligibility = returnEligibility(
-      { status: sale.sale.status, soldAt: sale.sale.offlineCreatedAt ?? sale.sale.createdAt },
-      now,
-      this.config.returnWindowDays,
-    );
+    const eligibility = returnEligibility({ status: sale.sale.status, soldAt: sale.sale.createdAt }, now, this.config.returnWindowDays);
     if (!eligibility.eligible) throw ValidationFailedError.field('sale_id', eligibility.message!);
     const claims = await this.claimsOf(sale);
     const lines = await this.prepareLines(sale, input, claims);

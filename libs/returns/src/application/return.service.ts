@@ -40,7 +40,7 @@ export class ReturnService {
       processed.set(l.saleItemId, { quantity: p.quantity + l.quantity, total: p.total + l.refundTotal });
     }
     const unitsLeft = items.reduce((a, l) => a + l.quantity - (held.get(l.id)?.claimedQuantity ?? 0), 0);
-    const soldAt = sale.offlineCreatedAt ?? sale.createdAt;
+    const soldAt = sale.createdAt; // an offline sale's created_at is when it happened
     const e = returnEligibility({ status: sale.status, soldAt }, this.clock.now(), this.config.returnWindowDays, unitsLeft);
     const m = await this.views.money(sale.currencyCode);
     return {

@@ -49,9 +49,17 @@ export class CheckoutLines {
   }
 
   /** The goods leave through the ledger (an offline sale may take stock below zero: they already left). */
-  async take(principal: Principal, saleId: number, store: StoreRecord, input: CheckoutInput, priced: PricedCartResult, warehouses: number[]): Promise<void> {
+  async take(
+    principal: Principal,
+    saleId: number,
+    store: StoreRecord,
+    input: CheckoutInput,
+    priced: PricedCartResult,
+    warehouses: number[],
+    offline: boolean,
+  ): Promise<void> {
     await this.ledger.sell({ type: 'sale', id: String(saleId), userId: principal.userId, storeId: store.id }, stockLines(input, priced, warehouses), {
-      allowNegative: store.allowNegativeStock || input.offlineCreatedAt !== undefined,
+      allowNegative: store.allowNegativeStock || offline,
       items: priced.items,
     });
   }

@@ -55,7 +55,7 @@ export class CheckoutPreparation {
     const { approvals, cartApproval, unapproved } = this.discounts.approve(principal, input, priced, how.offline);
     const { warehouses, settled } = await asCartRules(async () => {
       // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
-      const checkStock = how.stage === 'quote' && !store.allowNegativeStock && input.offlineCreatedAt === undefined;
+      const checkStock = how.stage === 'quote' && !store.allowNegativeStock && !how.offline;
       const warehouses = await this.lines.check(store, input, priced, checkStock);
       if (input.totalAmount !== undefined) assertTotal(input.totalAmount, priced);
       const settled = untendered ? { tenders: [], change: 0, paid: 0, onAccount: priced.cart.total } : await this.payments.settle(store, input, priced);
@@ -84,7 +84,7 @@ export class CheckoutPreparation {
       taxExempt: input.taxExempt,
       taxExemptReason: input.taxExemptReason,
       cartDiscount: input.cartDiscount,
-      at: input.offlineCreatedAt,
+      at: offline ? input.offlineCreatedAt : undefined,
       lines: input.items.map((l) => ({
         itemId: l.itemId,
         quantity: l.qty,

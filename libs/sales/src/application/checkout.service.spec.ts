@@ -2,7 +2,17 @@ import { Clock, ForbiddenError, RuleViolationError } from '@pos/kernel';
 import type { Principal } from '@pos/identity';
 import type { CustomerService } from '@pos/customers';
 import type { ItemPriceHistory, ItemRecord, PaymentMethodRecord, StockLedger, StockLine, StoreContext, StoreRecord } from '@pos/catalog';
-import type { AuditLog, ChangeLog, DomainEvents, EventDefinition, IdempotentOutcome, IdempotentRequest, IdempotentRequests, Metrics } from '@pos/platform';
+import type {
+  AppConfig,
+  AuditLog,
+  ChangeLog,
+  DomainEvents,
+  EventDefinition,
+  IdempotentOutcome,
+  IdempotentRequest,
+  IdempotentRequests,
+  Metrics,
+} from '@pos/platform';
 import { CartRequest, DiscountApprovalService, priceCart, PricedCartResult, PricingService } from '@pos/pricing';
 import type { SessionService } from '@pos/sessions';
 import { CheckoutCompletion } from './checkout-completion';
@@ -113,6 +123,7 @@ class World {
       new CheckoutCompletion(audit, offline, views, changes, domainEvents),
       clock,
       metrics,
+      { sync: { offlineMaxAgeDays: 30, offlineClockSkewSeconds: 300 } } as AppConfig,
     );
   }
 

@@ -1,13 +1,14 @@
-import { Injectable } from '@nestjs/common';
-import { Clock, fromMinor } from '@pos/kernel';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock, fromMinor, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, Principal } from '@pos/identity';
-import { IdempotentRequests, Metrics } from '@pos/platform';
+import { APP_CONFIG, AppConfig, IdempotentRequests, Metrics } from '@pos/platform';
 import { pricedCartView } from '@pos/pricing';
 import { SessionService } from '@pos/sessions';
 import { CheckoutCompletion } from './checkout-completion';
 import { CheckoutLines } from './checkout-lines';
 import { CheckoutPreparation } from './checkout-preparation';
 import { CheckoutRecords, wholeSeconds } from './checkout-records';
+import { offlineTimeProblem } from '../domain/offline-policy';
 import { CheckoutInput, CheckoutMode, CheckoutOutcome, OfflineSaleTimes } from './checkout.types';
 
 export type { CheckoutInput, CheckoutLineInput, CheckoutOutcome, CheckoutPaymentInput, OfflineSaleTimes } from './checkout.types';
@@ -43,6 +44,7 @@ export class CheckoutService {
     private readonly completion: CheckoutCompletion,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -50,6 +52,7 @@ export class CheckoutService {
    * tenders are checked when given; without tenders the cart is priced only (balance_due = total).
    */
   async validate(principal: Principal, input: CheckoutInput) {
+    this.checkDeviceTime(input);
     const p = await this.preparation.prepare(principal, input, { stage: 'quote', offline: false });
     const sessionOk = await this.sessions.status(principal, input.storeId);
     const m = (v: number) => fromMinor(v, p.priced.decimals);
@@ -71,7 +74,22 @@ export class CheckoutService {
   }
 
   async checkout(principal: Principal, input: CheckoutInput, fingerprint: string): Promise<CheckoutOutcome> {
+    this.checkDeviceTime(input);
     return this.run(principal, input, fingerprint, { kind: 'online' });
+  }
+
+  /**
+   * At the till, `offline_created_at` is the device's clock, kept on the sale as it was sent; the
+   * sale itself is an online one: priced, checked against the stock and dated (created_at, the
+   * return window) when the server records it. A sale rung while offline goes through
+   * /sync/upload. The stamp is held to the upload's window (not in the future beyond the clock
+   * skew, not older than the offline maximum age), so a till cannot record a sale as of any date.
+   */
+  private checkDeviceTime(input: CheckoutInput): void {
+    if (input.offlineCreatedAt === undefined) return;
+    const { offlineMaxAgeDays: maxAgeDays, offlineClockSkewSeconds: clockSkewSeconds } = this.config.sync;
+    const problem = offlineTimeProblem(input.offlineCreatedAt, this.clock.now(), { maxAgeDays, clockSkewSeconds });
+    if (problem) throw ValidationFailedError.field('offline_created_at', problem);
   }
 
   /**
@@ -109,7 +127,7 @@ export class CheckoutService {
     const times =
       mode.kind === 'online' ? { createdAt: now, syncedAt: null } : { createdAt: wholeSeconds(mode.createdAt), syncedAt: wholeSeconds(mode.syncedAt) };
     const written = await this.records.write(principal, input, p, session?.id ?? null, now, times);
-    await this.lines.take(principal, written.sale.id, p.store, input, p.priced, p.warehouses);
+    await this.lines.take(principal, written.sale.id, p.store, input, p.priced, p.warehouses, mode.kind === 'offline');
     const detail = await this.completion.complete(written, p, now);
     recorded.sale = { currency: written.sale.currencyCode, total: written.sale.totalAmount };
     return detail;

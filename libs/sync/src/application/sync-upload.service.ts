@@ -4,11 +4,10 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { BadRequestError, Clock, ConflictError, DomainError, FieldErrors, ForbiddenError, RuleViolationError, ValidationFailedError } from '@pos/kernel';
 import { hasPermission, Permission, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
-import { CheckoutService, SaleDetailView, SaleReviewService } from '@pos/sales';
+import { CheckoutService, offlineTimeProblem, SaleDetailView, SaleReviewService } from '@pos/sales';
 import { CustomerService } from '@pos/customers';
 import { SessionService } from '@pos/sessions';
 import { APP_CONFIG, AppConfig, isWriteDeadlineExceeded, withTransactionRetry } from '@pos/platform';
-import { offlineTimeProblem } from '../domain/offline-policy';
 import { deviceName } from './sync-feed.service';
 import { SyncDeviceRepository, SyncTransactionRepository, SyncTransactionWrite } from './sync.ports';
 import { UploadCommand, UploadReport, UploadResult, UploadTransaction, UploadType } from './upload.types';
