@@ -85,7 +85,11 @@ export class SalesController {
   @Post('sales/:sale/void')
   @HttpCode(200)
   @RequirePermission('sales.void')
-  @ApiOperation({ summary: 'Void a completed sale with no returns: restock, reverse payments, sale.voided' })
+  @ApiOperation({
+    summary: 'Void a completed sale with no returns: restock, reverse payments, sale.voided',
+    description:
+      '409 sale_not_voidable (not completed), sale_has_returns (returns taken or open), invoice_has_payments (its invoice was paid on after the sale: take a return, which refunds that payment)',
+  })
   @ApiEnvelope(SaleDetail)
   @ApiErrors(409)
   void(@CurrentPrincipal() p: Principal, @Param('sale', IdPipe) id: number, @Body() body: VoidDto) {

@@ -4112,7 +4112,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Void a completed sale with no returns: restock, reverse payments, sale.voided */
+    /**
+     * Void a completed sale with no returns: restock, reverse payments, sale.voided
+     * @description 409 sale_not_voidable (not completed), sale_has_returns (returns taken or open), invoice_has_payments (its invoice was paid on after the sale: take a return, which refunds that payment)
+     */
     post: operations['voidSale'];
     delete?: never;
     options?: never;

@@ -41,8 +41,9 @@ export class SaleVoids implements OnModuleInit {
   }
 
   /**
-   * Voids a completed sale with no returns (sales.void): restocks every line, reverses the
-   * payments (the invoice is voided, a refund of what was paid), emits sale.voided.
+   * Voids a completed sale with no returns and no later payment on its invoice (sales.void):
+   * restocks every line, reverses the payments (the invoice is voided, a refund of what was
+   * paid), emits sale.voided.
    */
   async void(principal: Principal, id: number, reason?: string) {
     return withTransactionRetry(this.txHost, async () => {
@@ -54,6 +55,9 @@ export class SaleVoids implements OnModuleInit {
       const items = await this.sales.items([id]);
       if (items.some((l) => l.returnedQuantity > 0)) throw SaleErrors.hasReturns();
       if (await this.openReturns.exist(id)) throw SaleErrors.hasOpenReturns();
+      // A void hands back what the sale took; money paid on its invoice later is refunded by a return.
+      const invoice = await this.invoices.invoiceOfSale(id);
+      if (invoice && invoice.paidLater > 0) throw SaleErrors.paidOnAccount();
       const now = this.clock.now();
       // A closed session's drawer was counted with this sale's cash in it: it keeps the sale.
       const voidedAfterClose = sale.sessionId !== null && (await this.sessions.isClosed(sale.sessionId));
@@ -77,7 +81,6 @@ export class SaleVoids implements OnModuleInit {
         voidedAfterClose,
         updatedAt: now,
       });
-      const invoice = await this.invoices.invoiceOfSale(id);
       if (invoice) await this.invoices.updateInvoice(invoice.id, { status: 'void', balance: 0, updatedAt: now });
       const voided = { ...sale, status: 'voided', voidedAt: now, voidedBy: principal.userId, voidReason: reason ?? null, voidedAfterClose, updatedAt: now };
       return this.completion.complete(sale, voided, items, now);

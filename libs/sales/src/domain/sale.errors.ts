@@ -19,6 +19,11 @@ export const SaleErrors = {
   notVoidable: (status: string) => new ConflictError('sale_not_voidable', `A ${status} sale cannot be voided.`),
   hasReturns: () => new ConflictError('sale_has_returns', 'A sale with returns cannot be voided.'),
   hasOpenReturns: () => new ConflictError('sale_has_returns', 'The sale has returns pending or approved: reject or cancel them before voiding it.'),
+  paidOnAccount: () =>
+    new ConflictError(
+      'invoice_has_payments',
+      "The sale's invoice has payments recorded after the sale: a void cannot give them back; take a return, which refunds them.",
+    ),
   invoiceVoid: () => new ConflictError('invoice_void', 'A voided invoice cannot be paid.'),
   invoicePaid: () => new ConflictError('invoice_paid', 'The invoice is already paid.'),
 };
