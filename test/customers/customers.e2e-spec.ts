@@ -152,6 +152,34 @@ describe('Customers', () => {
     expectErrorEnvelope(await api().delete(`/api/v1/customers/${walkIn.id}`).set(bearer(admin)), 409);
   });
 
+  it('refuses (409 customer_has_balance) to delete a customer who still owes on an invoice, until it is paid', async () => {
+    const id = (await api().post('/api/v1/customers').set(bearer(cashier)).send({ name: 'Owing Olive' }).expect(201)).body.data.id;
+    await api().post('/api/v1/sessions/open').set(bearer(cashier)).send({ store_id: 1, opening_balance: 0 }).expect(200);
+    const sale = await api()
+      .post('/api/v1/pos/checkout')
+      .set(bearer(cashier))
+      .send({
+        store_id: 1,
+        idempotency_key: 'owing-olive',
+        customer_id: id,
+        items: [{ id: 1, qty: 1 }],
+        payments: [{ payment_method_code: 'on_account', amount: 1.32 }],
+        total_amount: 1.32,
+      });
+    expect(sale.status).toBe(201);
+    const refused = await api().delete(`/api/v1/customers/${id}`).set(bearer(cashier));
+    expectErrorEnvelope(refused, 409);
+    expect(refused.body.code).toBe('customer_has_balance');
+    expect((await api().get(`/api/v1/customers/${id}`).set(bearer(cashier))).body.data.name).toBe('Owing Olive');
+
+    await api()
+      .post(`/api/v1/invoices/${sale.body.data.invoice.id}/payments`)
+      .set(bearer(manager))
+      .send({ payment_method_code: 'cash', amount: 1.32 })
+      .expect(201);
+    expect((await api().delete(`/api/v1/customers/${id}`).set(bearer(cashier))).status).toBe(200);
+  });
+
   it('manages customer groups', async () => {
     const list = await api().get('/api/v1/customer-groups').set(bearer(cashier));
     expect(list.body.data.map((g: { code: string }) => g.code).sort()).toEqual(['members', 'retail']);

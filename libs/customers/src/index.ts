@@ -8,4 +8,5 @@ export { CustomerService } from './application/customer.service';
 export type { CustomerInput } from './application/customer.service';
 export type { CustomerView } from './application/customer.views';
 export type { CustomerPricingProfile } from './application/customer.ports';
+export { CustomerReceivables } from './application/customer.ports';
 export * from './application/customer.events';

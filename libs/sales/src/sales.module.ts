@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '@pos/catalog';
-import { CustomersModule } from '@pos/customers';
+import { CustomerReceivables, CustomersModule } from '@pos/customers';
 import { PricingModule } from '@pos/pricing';
 import { SessionSalesTotals, SessionsModule } from '@pos/sessions';
 import { CheckoutService } from './application/checkout.service';
@@ -30,6 +30,7 @@ import { TypeOrmInvoiceRepository } from './infrastructure/invoice.repository';
 import { SqlSaleQueries } from './infrastructure/sale-queries.repository';
 import { SaleReviewEntity, TypeOrmSaleReviewRepository } from './infrastructure/sale-review.repository';
 import { SaleSessionTotals } from './infrastructure/session-sales.totals';
+import { SaleCustomerReceivables } from './infrastructure/customer-receivables';
 
 /** Checkout, sales, receipts, voids and invoices. */
 @Module({
@@ -55,6 +56,7 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     SaleFactsReader,
     ReceivablesReader,
     { provide: SessionSalesTotals, useClass: SaleSessionTotals },
+    { provide: CustomerReceivables, useClass: SaleCustomerReceivables },
     { provide: SaleRepository, useClass: TypeOrmSaleRepository },
     { provide: InvoiceRepository, useClass: TypeOrmInvoiceRepository },
     { provide: SaleQueries, useClass: SqlSaleQueries },
@@ -70,6 +72,7 @@ import { SaleSessionTotals } from './infrastructure/session-sales.totals';
     SaleFactsReader,
     ReceivablesReader,
     SessionSalesTotals,
+    CustomerReceivables,
   ],
 })
 export class SalesModule {}

@@ -72,7 +72,10 @@ export class CustomersController {
 
   @Delete('customers/:customer')
   @RequirePermission('customers.manage')
-  @ApiOperation({ summary: 'Delete a customer: personal data anonymised, row kept for past sales' })
+  @ApiOperation({
+    summary: 'Delete a customer: personal data anonymised, row kept for past sales',
+    description: '409 walk_in_customer (the walk-in customer), customer_has_balance (an invoice of theirs still has a balance)',
+  })
   @ApiMessage()
   @ApiErrors(409)
   async remove(@Param('customer', IdPipe) id: number) {

@@ -440,7 +440,10 @@ export interface paths {
     /** Update a customer; If-Match or version: only if unchanged since (else 412) */
     put: operations['updateCustomer'];
     post?: never;
-    /** Delete a customer: personal data anonymised, row kept for past sales */
+    /**
+     * Delete a customer: personal data anonymised, row kept for past sales
+     * @description 409 walk_in_customer (the walk-in customer), customer_has_balance (an invoice of theirs still has a balance)
+     */
     delete: operations['deleteCustomer'];
     options?: never;
     head?: never;

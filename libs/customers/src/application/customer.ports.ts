@@ -67,3 +67,12 @@ export interface CustomerPricingProfile {
   paymentTermsDays: number;
   taxExempt: boolean;
 }
+
+/**
+ * What customers still owe on their invoices. Customers own the port; the sales context (which
+ * depends on customers) binds it. A customer with an open balance is not deleted.
+ */
+export abstract class CustomerReceivables {
+  /** How many of the customer's invoices still have a balance. */
+  abstract openInvoices(customerId: number): Promise<number>;
+}

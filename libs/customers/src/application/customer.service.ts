@@ -1,11 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { assertVersion, Clock, ConflictError, ExpectedVersions, NotFoundError, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
-import { ChangeLog, Transactional } from '@pos/platform';
+import { ChangeLog, requirePort, Transactional } from '@pos/platform';
 import { CustomerCreated, CustomerDeleted, CustomerUpdated } from './customer.events';
 import { customerView, CustomerView } from './customer.views';
-import { CustomerFilter, CustomerGroupRecord, CustomerPricingProfile, CustomerRecord, CustomerRepository, CustomerWrite } from './customer.ports';
+import {
+  CustomerFilter,
+  CustomerGroupRecord,
+  CustomerPricingProfile,
+  CustomerReceivables,
+  CustomerRecord,
+  CustomerRepository,
+  CustomerWrite,
+} from './customer.ports';
 
 export interface CustomerInput {
   name?: string;
@@ -32,6 +41,7 @@ export class CustomerService {
     private readonly stores: StoreContext,
     private readonly changes: ChangeLog,
     private readonly clock: Clock,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
   async list(filter: CustomerFilter, page: PageRequest) {
@@ -126,6 +136,13 @@ export class CustomerService {
     const current = await this.customers.find(id);
     if (!current) throw new NotFoundError('Customer');
     if (current.isWalkIn) throw new ConflictError('walk_in_customer', 'The walk-in customer cannot be deleted.');
+    // Asked when needed (not at boot): the worker prices carts without the sales context.
+    const open = await requirePort(this.moduleRef, CustomerReceivables, 'CustomerService.remove', 'SalesModule').openInvoices(id);
+    if (open > 0)
+      throw new ConflictError(
+        'customer_has_balance',
+        `The customer still owes on ${open} invoice${open === 1 ? '' : 's'}: collect the payment or credit it (a return) before deleting the customer.`,
+      );
     await this.customers.anonymiseAndDelete(id, this.clock.now());
     await this.changes.tombstone('customer', id, current.storeId);
     await this.changes.event(CustomerDeleted, { customer: { id } }, current.storeId);
