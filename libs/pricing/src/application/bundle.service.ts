@@ -110,7 +110,7 @@ export class BundleService {
       validTo: input.validTo === undefined ? (current.validTo ?? null) : input.validTo,
       components: input.components ?? current.components,
     };
-    await this.validate(merged, id);
+    await this.validate(merged, id, current.components);
     await this.pricing.saveBundle(id, merged, this.clock.now());
     this.active.clear();
     const view = await this.show(principal, id);
@@ -201,14 +201,19 @@ export class BundleService {
     };
   }
 
-  private async validate(b: BundleWrite, id?: number): Promise<void> {
+  /**
+   * `before`: an edited bundle's components, checked when they were set: an item deleted since
+   * stays in the bundle (which then never applies) and never stops it being edited or switched off.
+   */
+  private async validate(b: BundleWrite, id?: number, before: BundleWrite['components'] = []): Promise<void> {
     const errors: Record<string, string[]> = {};
     const other = await this.pricing.bundleByCode(b.code);
     if (other && other.id !== id) errors.code = ['The code has already been taken.'];
     if (b.components.length < 1) errors.items = ['A bundle needs at least one item.'];
-    const found = await this.items.findByIds(b.components.map((c) => c.itemId));
+    const added = b.components.map((c) => c.itemId).filter((itemId) => !before.some((o) => o.itemId === itemId));
+    const found = new Set(added.length ? (await this.items.findByIds(added)).map((f) => f.id) : []);
     b.components.forEach((c, i) => {
-      if (!found.some((f) => f.id === c.itemId)) errors[`items.${i}.item_id`] = ['The selected item does not exist.'];
+      if (added.includes(c.itemId) && !found.has(c.itemId)) errors[`items.${i}.item_id`] = ['The selected item does not exist.'];
       if (b.components.findIndex((o) => o.itemId === c.itemId) !== i) errors[`items.${i}.item_id`] = ['The item is listed twice.'];
     });
     if (b.validFrom && b.validTo && b.validFrom > b.validTo) errors.valid_to = ['The valid_to must be after valid_from.'];

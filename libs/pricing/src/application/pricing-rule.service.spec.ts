@@ -28,7 +28,7 @@ function serviceOver(rules: RuleRecord[]): PricingRuleService {
   const clock: Clock = { now: () => NOW };
   const currency = { decimals: () => Promise.resolve(2) };
   const unused = {} as never;
-  return new PricingRuleService(repository as never, unused, unused, unused, clock, unused, currency as never);
+  return new PricingRuleService(repository as never, unused, unused, unused, clock, unused, currency as never, unused, unused);
 }
 
 describe('rule scope', () => {

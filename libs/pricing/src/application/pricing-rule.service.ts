@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { assertVersion, Clock, ExpectedVersions, fromMinor, NotFoundError, Page, pageOffset, PageRequest, ValidationFailedError } from '@pos/kernel';
-import { CatalogCurrency, ItemCatalog } from '@pos/catalog';
+import { CatalogCurrency, ItemCatalog, StoreContext } from '@pos/catalog';
+import { CustomerService } from '@pos/customers';
 import { AuditLog, ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
 import { validityAt } from '../domain/pricing-engine';
@@ -89,6 +90,8 @@ export class PricingRuleService {
     private readonly clock: Clock,
     private readonly active: ActivePricingCache,
     private readonly currency: CatalogCurrency,
+    private readonly stores: StoreContext,
+    private readonly customers: CustomerService,
   ) {}
 
   /** Views in the catalog currency (rule amounts are chain-wide). */
@@ -175,7 +178,7 @@ export class PricingRuleService {
       getPercentOffBp: input.getPercentOffBp === undefined ? (current.getPercentOffBp ?? null) : input.getPercentOffBp,
       conditions: { ...current.conditions, ...(input.conditions ?? {}) },
     };
-    await this.validate(merged);
+    await this.validate(merged, current.conditions);
     await this.pricing.saveRule(id, merged, this.clock.now());
     this.active.clear();
     const view = await this.show(id);
@@ -200,8 +203,12 @@ export class PricingRuleService {
     await this.changes.tombstone('pricing_rule', id);
   }
 
-  /** Each kind needs its own parameters; targets must exist; windows must be ordered. */
-  private async validate(r: RuleWrite): Promise<void> {
+  /**
+   * Each kind needs its own parameters; targets must exist; windows must be ordered. `before`: an
+   * edited rule's conditions, whose targets were checked when they were set: an item or category
+   * deleted since stays named (it never matches) and never stops the rule being edited or switched off.
+   */
+  private async validate(r: RuleWrite, before?: RuleWrite['conditions']): Promise<void> {
     const errors: Record<string, string[]> = {};
     const need = (cond: boolean, field: string, message: string) => {
       if (!cond) (errors[field] ??= []).push(message);
@@ -212,9 +219,10 @@ export class PricingRuleService {
     if (r.kind === 'fixed_price') need(r.value !== null && r.value >= 0, 'fixed_price', 'A fixed_price rule needs fixed_price.');
     if (r.kind === 'quantity_tiers') {
       need(!!r.tiers?.length, 'tiers', 'A quantity_tiers rule needs at least one tier.');
-      (r.tiers ?? []).forEach((t, i) =>
-        need((t.percentOffBp === undefined) !== (t.unitPrice === undefined), `tiers.${i}`, 'Each tier needs either percent_off or unit_price.'),
-      );
+      (r.tiers ?? []).forEach((t, i) => {
+        need((t.percentOffBp === undefined) !== (t.unitPrice === undefined), `tiers.${i}`, 'Each tier needs either percent_off or unit_price.');
+        need((r.tiers ?? []).findIndex((o) => o.minQuantity === t.minQuantity) === i, `tiers.${i}.min_quantity`, 'Another tier starts at the same quantity.');
+      });
     }
     if (r.kind === 'buy_x_get_y') {
       need((r.buyQuantity ?? 0) >= 1, 'buy_quantity', 'A buy_x_get_y rule needs buy_quantity.');
@@ -222,19 +230,26 @@ export class PricingRuleService {
     }
     const c = r.conditions;
     if (c.validFrom && c.validTo) need(c.validFrom <= c.validTo, 'valid_to', 'The valid_to must be after valid_from.');
-    if (c.itemIds?.length) {
-      const found = await this.items.findByIds(c.itemIds);
-      c.itemIds.forEach((id, i) =>
-        need(
-          found.some((f) => f.id === id),
-          `item_ids.${i}`,
-          'The selected item does not exist.',
-        ),
-      );
+    const added = (ids: number[] | undefined, kept: number[] | undefined) => (ids ?? []).filter((id) => !kept?.includes(id));
+    const newItems = added(c.itemIds, before?.itemIds);
+    if (newItems.length) {
+      const found = new Set((await this.items.findByIds(newItems)).map((f) => f.id));
+      c.itemIds!.forEach((id, i) => need(found.has(id) || !newItems.includes(id), `item_ids.${i}`, 'The selected item does not exist.'));
     }
-    if (c.categoryIds?.length) {
-      const found = await this.items.existingCategoryIds(c.categoryIds);
-      c.categoryIds.forEach((id, i) => need(found.has(id), `category_ids.${i}`, 'The selected category does not exist.'));
+    const newCategories = added(c.categoryIds, before?.categoryIds);
+    if (newCategories.length) {
+      const found = await this.items.existingCategoryIds(newCategories);
+      c.categoryIds!.forEach((id, i) => need(found.has(id) || !newCategories.includes(id), `category_ids.${i}`, 'The selected category does not exist.'));
+    }
+    for (const [i, storeId] of (c.storeIds ?? []).entries()) {
+      if (added([storeId], before?.storeIds).length) need(!!(await this.stores.store(storeId)), `store_ids.${i}`, 'The selected store does not exist.');
+    }
+    const newGroups = added(c.customerGroupIds, before?.customerGroupIds);
+    if (newGroups.length) {
+      const groups = new Set((await this.customers.groups()).map((g) => g.id));
+      c.customerGroupIds!.forEach((id, i) =>
+        need(groups.has(id) || !newGroups.includes(id), `customer_group_ids.${i}`, 'The selected customer group does not exist.'),
+      );
     }
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
   }

@@ -148,8 +148,13 @@ export class TypeOrmPricingRepository extends TxRepository implements PricingRep
     return row ? (await this.toBundles([row]))[0] : null;
   }
 
+  /** Without regard to case, on both databases (MySQL's collation ignores it; SQLite's = does not). */
   async bundleByCode(code: string): Promise<BundleRecord | null> {
-    const row = await this.em.getRepository(BundleEntity).findOneBy({ code, deletedAt: IsNull() });
+    const row = await this.em
+      .getRepository(BundleEntity)
+      .createQueryBuilder('b')
+      .where('LOWER(b.code) = :code AND b.deleted_at IS NULL', { code: code.toLowerCase() })
+      .getOne();
     return row ? (await this.toBundles([row]))[0] : null;
   }
 
