@@ -166,6 +166,18 @@ describe('Sales feed pages and totals', () => {
     }
     const early = await api().get('/api/v1/integration/sales').set(bearer(feed)).query({ date_from: '0001-01-01' });
     expect([early.status, Object.keys(early.body.errors ?? {})]).toEqual([422, ['date_from']]);
+    // ISO 8601's basic, week and ordinal forms were taken and then ignored as filters (every row)
+    for (const [name, value] of [
+      ['from', '20261127'],
+      ['date_from', '2026-W48'],
+      ['date_to', '2026-331'],
+    ]) {
+      const odd = await api()
+        .get('/api/v1/integration/sales')
+        .set(bearer(feed))
+        .query({ [name]: value });
+      expect([value, odd.status, Object.keys(odd.body.errors ?? {})]).toEqual([value, 422, [name]]);
+    }
     const far = await api().get('/api/v1/integration/sales').set(bearer(feed)).query({ page: 1_000_000, per_page: 200 });
     expect([far.status, far.body.data, far.body.meta.total]).toEqual([200, [], 13]);
     // A filter the counts cannot answer (a cashier) counts the rows: the same order.

@@ -78,6 +78,10 @@ describe('Checkout input (contract 4.3.1): every field validated, never a 5xx', 
     ['idempotency_key', (b) => ({ ...b, idempotency_key: 'k'.repeat(500) })],
     ['store_id', (b) => ({ ...b, store_id: "1' OR '1'='1" })],
     ['offline_created_at', (b) => ({ ...b, offline_created_at: 'yesterday' })],
+    // ISO 8601's basic, week and ordinal forms: IsISO8601 took them and Date could not read them (a 500)
+    ['offline_created_at', (b) => ({ ...b, offline_created_at: '20261128T040110Z' })],
+    ['offline_created_at', (b) => ({ ...b, offline_created_at: '2026-W48-5' })],
+    ['offline_created_at', (b) => ({ ...b, offline_created_at: '2026-332' })],
   ];
 
   it.each(wrong)('rejects a bad %s with 422 naming it', async (field, make) => {

@@ -183,9 +183,12 @@ describe('Offline sync: upload', () => {
       cola('bad-total', iso(1000), { total_amount: 1.9 }),
       { idempotency_key: 'bad-amount', type: 'cash_movement', offline_created_at: iso(100), data: { type: 'cash_in', amount: 1.005, reason: 'x' } },
       'not an object',
+      cola('week-date', '2026-W48-5'),
     ]);
     const r = res.body.data.results;
-    expect(r.map((x: { status: string }) => x.status)).toEqual(Array(6).fill('rejected'));
+    expect(r.map((x: { status: string }) => x.status)).toEqual(Array(7).fill('rejected'));
+    // a form Date cannot read is the terminal's to correct (validation_failed), not a server error to send again
+    expect(r[6]).toMatchObject({ code: 'validation_failed', errors: { offline_created_at: expect.any(Array) } });
     expect(r[0]).toMatchObject({ code: 'offline_time_refused', errors: { offline_created_at: [expect.stringMatching(/future/)] } });
     expect(r[1]).toMatchObject({ code: 'offline_time_refused', errors: { offline_created_at: [expect.stringMatching(/30 days/)] } });
     expect(r[2].errors['data.session_id']).toBeDefined();

@@ -13,6 +13,7 @@ import {
   Max,
   MaxLength,
   Min,
+  Matches,
   MinLength,
   ValidateBy,
   ValidationOptions,
@@ -262,6 +263,17 @@ export const OptionalPercent = (o: { description?: string } = {}) =>
 const DATE_MIN = Date.UTC(1000, 0, 1);
 const DATE_MAX = Date.UTC(9999, 11, 31, 23, 59, 59);
 
+/**
+ * The forms of ISO 8601 the API takes for a date: YYYY-MM-DD, or that with a time (hours and
+ * minutes, optional seconds and fraction) and an optional zone. ISO 8601's other forms (basic
+ * 20261128, week 2026-W48-5, ordinal 2026-332) pass class-validator's IsISO8601 but are not what
+ * JavaScript's Date reads: they were taken and then failed (a 500) or were ignored as filters.
+ */
+const DATE_FORM = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** DATE_FORM for the OpenAPI document. */
+export const API_DATE_PATTERN = DATE_FORM.source;
+
 /** Within what both databases store (MySQL DATETIME: years 1000 to 9999). */
 export const IsStorableDate = (options?: ValidationOptions) =>
   ValidateBy(
@@ -282,10 +294,22 @@ export const IsStorableDate = (options?: ValidationOptions) =>
 /** An ISO 8601 date or date-time (YYYY-MM-DD or full timestamp). */
 export const OptionalDate = (description?: string) =>
   applyDecorators(
-    ApiPropertyOptional({ type: String, format: 'date', description: [description, 'YYYY-MM-DD or an ISO 8601 timestamp.'].filter(Boolean).join(' ') }),
+    ApiPropertyOptional({
+      type: String,
+      format: 'date',
+      pattern: API_DATE_PATTERN,
+      description: [description, 'YYYY-MM-DD or an ISO 8601 timestamp.'].filter(Boolean).join(' '),
+    }),
     normalise({ trim: true }),
     IsOptional(),
+    IsApiDate(),
+  );
+
+/** A real date in one of the API's forms (DATE_FORM) that both databases can store. */
+export const IsApiDate = () =>
+  applyDecorators(
     IsISO8601({ strict: true }, { message: '$property must be a valid date (YYYY-MM-DD)' }),
+    Matches(DATE_FORM, { message: '$property must be a date (YYYY-MM-DD) or a date-time (YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM])' }),
     IsStorableDate(),
   );
 

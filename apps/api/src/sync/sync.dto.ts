@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMinSize, IsArray, IsDefined, IsISO8601, IsObject, IsOptional } from 'class-validator';
+import { ArrayMinSize, IsArray, IsDefined, IsObject, IsOptional } from 'class-validator';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, UPLOAD_TYPES } from '@pos/sync';
 import { CashMovementDto } from '../sessions/sessions.dto';
-import { OptionalInt, OptionalString, RequiredInt, RequiredString } from '../http/validators';
+import { API_DATE_PATTERN, IsApiDate, OptionalInt, OptionalString, RequiredInt, RequiredString } from '../http/validators';
 
 export class SyncInitialQuery {
   @OptionalInt({ description: "The store to sync (default: the token's store). Required unless a cursor is given." }) store_id?: number;
@@ -38,9 +38,14 @@ export class SyncTransactionDto {
 
   @RequiredString({ in: UPLOAD_TYPES, description: 'sale | customer | cash_movement' }) type!: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'When it happened at the terminal (ISO 8601). Required for sale and cash_movement.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    pattern: API_DATE_PATTERN,
+    description: 'When it happened at the terminal (ISO 8601). Required for sale and cash_movement.',
+  })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 date-time' })
+  @IsApiDate()
   offline_created_at?: string;
 
   @ApiProperty({
