@@ -58,6 +58,29 @@ describe('Integration reports', () => {
     expectErrorEnvelope(await report(t, token, 'sales', { store_id: 2 }), 403);
     expectErrorEnvelope(await report(t, token, 'inventory/stock', { warehouse_id: 2 }), 403);
     expect((await report(t, limited.token, 'sales', { store_id: 2 })).status).toBe(200);
+
+    // One cashier by id: staff of the caller's stores only; another store's cashier or an API
+    // application is 404, as an unknown id (their names were readable in the chart's title).
+    const userId = async (email: string) => Number((await t.db.query('SELECT id FROM users WHERE email = ?', [email]))[0].id);
+    const airportApp = await api()
+      .post('/api/v1/api-applications')
+      .set(bearer(admin))
+      .send({ name: 'Airport only', permissions: ALL_REPORT_PERMISSIONS, store_ids: [2] });
+    const airport = (
+      await api()
+        .post(`/api/v1/api-applications/${airportApp.body.data.id}/tokens`)
+        .set(bearer(admin))
+        .send({ name: 'r', abilities: ['integration:read'] })
+    ).body.data.token;
+    const cass = await userId('cashier@example.com'); // Downtown only
+    const own = await report(t, token, `cashier/${cass}`);
+    expect([own.status, own.body.data.charts[0].title]).toEqual([200, 'Total per day: Cass Cashier']);
+    expectErrorEnvelope(await report(t, airport, `cashier/${cass}`), 404);
+    expect((await report(t, airport, `cashier/${await userId('manager@example.com')}`)).status).toBe(200); // works at both
+    expect((await report(t, airport, `cashier/${await userId('admin@example.com')}`)).status).toBe(200); // a super admin works in every store
+    expectErrorEnvelope(await report(t, token, `cashier/${limited.appId}`), 404); // an API application
+    expectErrorEnvelope(await report(t, limited.token, `cashier/${limited.appId}`), 404);
+    expect((await report(t, limited.token, `cashier/${cass}`)).status).toBe(200);
   });
 
   it('403 for a token lacking the report permission, a staff token, and a token without integration:read', async () => {

@@ -789,7 +789,7 @@ export interface paths {
     };
     /**
      * One cashier
-     * @description The cashier’s figures and one row per business day. The cashier is a user id.
+     * @description The cashier’s figures and one row per business day. The cashier is a user id: staff of the caller’s stores (anyone else is 404).
      */
     get: operations['getIntegrationCashierReport'];
     put?: never;
@@ -1786,7 +1786,7 @@ export interface paths {
      * @deprecated
      * @description Deprecated alias of /api/v1/integration/reports/cashier/{cashier}, kept for compatibility; use that path.
      *
-     *     The cashier’s figures and one row per business day. The cashier is a user id.
+     *     The cashier’s figures and one row per business day. The cashier is a user id: staff of the caller’s stores (anyone else is 404).
      */
     get: operations['getIntegrationCashierReportLegacyAlias'];
     put?: never;
@@ -3247,7 +3247,7 @@ export interface paths {
     };
     /**
      * One cashier
-     * @description The cashier’s figures and one row per business day. The cashier is a user id.
+     * @description The cashier’s figures and one row per business day. The cashier is a user id: staff of the caller’s stores (anyone else is 404).
      */
     get: operations['getCashierReport'];
     put?: never;
@@ -14195,7 +14195,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description No user with that id (or not a positive integer) */
+      /** @description No member of staff of your stores with that id (another store’s cashier, an API application, or not a positive integer) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -22336,7 +22336,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description No user with that id (or not a positive integer) */
+      /** @description No member of staff of your stores with that id (another store’s cashier, an API application, or not a positive integer) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -33617,7 +33617,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description No user with that id (or not a positive integer) */
+      /** @description No member of staff of your stores with that id (another store’s cashier, an API application, or not a positive integer) */
       404: {
         headers: {
           [name: string]: unknown;

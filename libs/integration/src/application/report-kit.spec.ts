@@ -20,6 +20,7 @@ describe('ReportKit caches', () => {
         return new Map(ids.filter((id) => known.has(id)).map((id) => [id, known.get(id)!]));
       },
       customers: async () => new Map<number, string>(),
+      staffName: async () => undefined,
     } as NameDirectory;
     const reference = {
       currencies: async () => {

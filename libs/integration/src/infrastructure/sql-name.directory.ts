@@ -12,6 +12,18 @@ export class SqlNameDirectory extends TxRepository implements NameDirectory {
     return this.names('users', ids);
   }
 
+  async staffName(id: number, stores: readonly number[] | 'all'): Promise<string | undefined> {
+    const inStores =
+      stores === 'all'
+        ? ''
+        : ` AND (r.is_super_admin = 1 OR EXISTS (SELECT 1 FROM user_stores us WHERE us.user_id = u.id AND us.store_id IN (${stores.map(() => '?').join(', ') || 'NULL'})))`;
+    const rows = (await this.em.query(
+      `SELECT u.name AS name FROM users u LEFT JOIN roles r ON r.id = u.role_id WHERE u.id = ? AND u.is_api_application = 0${inStores}`,
+      [id, ...(stores === 'all' ? [] : stores)],
+    )) as { name: string }[];
+    return rows.length ? String(rows[0].name) : undefined;
+  }
+
   customers(ids: number[]): Promise<Map<number, string>> {
     return this.names('customers', ids);
   }

@@ -1,4 +1,5 @@
 import { NotFoundError } from '@pos/kernel';
+import { NameDirectory } from '../../application/name.directory';
 import { CASHIERS } from '../../domain/rollup-tables';
 import { CASHIER_COLUMNS } from '../cashier';
 import { defineReport } from '../definition';
@@ -26,14 +27,18 @@ export default defineReport({
   route: 'cashier/:cashier',
   operation: 'getCashierReport',
   title: 'One cashier',
-  description: 'The cashier’s figures and one row per business day. The cashier is a user id.',
+  description: 'The cashier’s figures and one row per business day. The cashier is a user id: staff of the caller’s stores (anyone else is 404).',
   permission: 'reports.sales',
-  param: { name: 'cashier', notFound: 'No user with that id (or not a positive integer)' },
+  param: {
+    name: 'cashier',
+    notFound: 'No member of staff of your stores with that id (another store’s cashier, an API application, or not a positive integer)',
+  },
   summary: shape.summary,
   columns: shape.columns,
   build: async (ctx) => {
     const id = ctx.param as number;
-    const name = (await ctx.kit.users([id])).get(id);
+    // Only staff of the caller's stores: anyone else (another store's cashier, an API application) is 404, as an unknown id.
+    const name = await ctx.use(NameDirectory).staffName(id, ctx.principal.stores);
     if (name === undefined) throw new NotFoundError('Cashier');
     return ofCashier(id, name).build(ctx);
   },
