@@ -91,6 +91,8 @@ describe('Currencies and conversion', () => {
         ['amount=-1&from=USD&to=EUR', 'amount'],
         ['amount=abc&from=USD&to=EUR', 'amount'],
         ['amount=1.234&from=USD&to=EUR', 'amount'],
+        ['amount=10.5&from=JPY&to=USD', 'amount'], // a fraction of a yen (was rounded to 11, silently)
+        ['amount=0.4&from=JPY&to=USD', 'amount'],
         ['amount=1000000000000&from=USD&to=EUR', 'amount'],
         ['amount=1&to=EUR', 'from'],
         ['amount=1&from=US&to=EUR', 'from'],

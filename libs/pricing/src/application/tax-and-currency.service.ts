@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, fromMinor, NotFoundError, roundHalfAwayFromZero, toMinor, ValidationFailedError } from '@pos/kernel';
+import { amountToMinor, Clock, fromMinor, NotFoundError, roundHalfAwayFromZero, toMinor, ValidationFailedError } from '@pos/kernel';
 import { Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
 import { ReferenceRepository } from './reference.ports';
@@ -94,12 +94,8 @@ export class TaxAndCurrencyService {
       return r;
     };
     const [rf, rt] = await Promise.all([rateOf(from, 'from'), rateOf(to, 'to')]);
-    let minorFrom: number;
-    try {
-      minorFrom = toMinor(amount, from.decimals);
-    } catch {
-      throw ValidationFailedError.field('amount', 'The amount is not a valid amount.');
-    }
+    // In the source currency's decimals: 10.5 yen is a 422, never silently 11.
+    const minorFrom = amountToMinor(amount, from.decimals, 'amount');
     // to_minor = from_minor x 10^(dt - df) x rate_to / rate_from, in integers, rounded once.
     const num = BigInt(minorFrom) * BigInt(rt.rateE8) * 10n ** BigInt(to.decimals);
     const den = BigInt(rf.rateE8) * 10n ** BigInt(from.decimals);
