@@ -55,6 +55,8 @@ describe('parseWebhookUrl (SSRF guard, URL rules)', () => {
       ['/relative/path', /valid absolute URL/],
       ['http://', /valid absolute URL/],
       [`https://example.com/${'a'.repeat(2100)}`, /longer than 2048/],
+      ['https://example.com:0/hook', /port 0/], // was taken, and then sent to port 443
+      ['http://127.0.0.1:00/hook', /port 0/],
     ] as const) {
       const r = parseWebhookUrl(raw);
       expect('problem' in r && r.problem).toMatch(problem);

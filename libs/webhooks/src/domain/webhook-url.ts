@@ -29,6 +29,8 @@ export function parseWebhookUrl(raw: string): { target: WebhookTarget } | { prob
   if (url.username || url.password) return { problem: 'The url must not contain credentials.' };
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (!host) return { problem: 'The url must name a host.' };
+  // Port 0 names no port (the connection would go to the scheme's default instead).
+  if (url.port === '0') return { problem: 'The url must not name port 0.' };
   url.hash = '';
   if (url.href.length > MAX_WEBHOOK_URL_LENGTH) return { problem: `The url may not be longer than ${MAX_WEBHOOK_URL_LENGTH} characters.` };
   return { target: { href: url.href, protocol: url.protocol, host, ipLiteral: isIpLiteral(host) } };
