@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
+import { bearer, DEMO, expectErrorEnvelope, integrationToken, login, startTestApp, TestApp } from '../support/test-app';
 
 /**
  * Issue 16, "5xx on bad input" (items 1-7) and item 16: each request that was a 500 (or was
@@ -199,6 +199,24 @@ describe('Hardening: bad input is a 4xx, never a 5xx', () => {
       const res = await api().post('/api/v1/sessions/open').set(bearer(admin)).send({ store_id: 99999, opening_balance: 0 });
       expectErrorEnvelope(res, 422);
       expect(res.body.errors.store_id).toEqual(['The selected store does not exist.']);
+    });
+
+    it('?store_id=99999 on the feeds and lists (was 200 with an empty page: a typo read as "no sales")', async () => {
+      const partner = (await integrationToken(t, ['sales.view', 'invoices.view', 'returns.view', 'inventory.view', 'warehouses.view'])).token;
+      for (const path of [
+        'integration/sales',
+        'integration/data/sales',
+        'integration/data/invoices',
+        'integration/data/returns',
+        'integration/data/inventory',
+        'integration/data/warehouses',
+      ]) {
+        const res = await api().get(`/api/v1/${path}`).set(bearer(partner)).query({ store_id: 99999 });
+        expect([path, res.status, res.body.errors?.store_id]).toEqual([path, 422, ['The selected store does not exist.']]);
+      }
+      for (const path of ['sales', 'returns']) expectErrorEnvelope(await api().get(`/api/v1/${path}`).set(bearer(admin)).query({ store_id: 99999 }), 422);
+      // another store's stays 403 for a caller limited to their own
+      expectErrorEnvelope(await api().get('/api/v1/sales').set(bearer(cashier)).query({ store_id: 99999 }), 403);
     });
 
     it('POST /customers {"store_id":99999}', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeRead, fromMinor, NotFoundError, Page, PageRequest } from '@pos/kernel';
 import { AuditLog, Transactional } from '@pos/platform';
-import { assertStoreAccess, Principal } from '@pos/identity';
+import { Principal } from '@pos/identity';
 import { stockStatus, StockStatus } from '../domain/stock-status';
 import { StockMovementRecord } from './catalog.records';
 import { CatalogCurrency, ItemRepository, StockRepository } from './catalog.ports';
@@ -61,7 +61,7 @@ export class InventoryService {
     filter: { storeId?: number; warehouseId?: number; itemId?: number; status?: StockStatus; change?: ChangeRead },
     page: PageRequest,
   ) {
-    if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
+    if (filter.storeId !== undefined) await this.stores.requireStoreFilter(principal, filter.storeId);
     if (filter.warehouseId !== undefined) await this.stores.requireWarehouse(principal, filter.warehouseId, 'forbidden');
     const result = await this.stock.inventory({ scope: principal.stores, ...filter }, page);
     return result.map((r) => ({

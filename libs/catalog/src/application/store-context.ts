@@ -83,6 +83,15 @@ export class StoreContext {
   }
 
   /**
+   * A store named as a list's filter: another store's is 403 (the caller's scope), an unknown one
+   * 422 on the field, so a typo is never read as "no records".
+   */
+  async requireStoreFilter(principal: Principal, storeId: number, field = 'store_id'): Promise<void> {
+    assertStoreAccess(principal, storeId);
+    if (!(await this.store(storeId))) throw ValidationFailedError.field(field, 'The selected store does not exist.');
+  }
+
+  /**
    * An active warehouse the caller may use (its store, or one of the stores it serves, is
    * theirs). Unknown: 422 on the field; another store's: 403 or 404 as the caller asks.
    */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ChangeRead, NotFoundError, Page, PageRequest } from '@pos/kernel';
+import { ChangeRead, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
 import { StoreRepository } from './store.ports';
 import { paymentMethodView, PaymentMethodView, storeView, StoreView, warehouseView, WarehouseView } from './store-views';
@@ -62,7 +62,10 @@ export class StoreService {
     filter: { storeId?: number; standaloneOnly?: boolean; includeServing?: boolean; activeOnly?: boolean; change?: ChangeRead },
     page: PageRequest,
   ): Promise<Page<WarehouseView>> {
-    if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
+    if (filter.storeId !== undefined) {
+      assertStoreAccess(principal, filter.storeId);
+      if (!(await this.stores.findStore(filter.storeId))) throw ValidationFailedError.field('store_id', 'The selected store does not exist.');
+    }
     return (await this.stores.listWarehouses({ scope: principal.stores, ...filter }, page)).map(warehouseView);
   }
 

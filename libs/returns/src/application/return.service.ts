@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock, NotFoundError, Page, PageRequest } from '@pos/kernel';
-import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
+import { canAccessStore, Principal } from '@pos/identity';
+import { StoreContext } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
 import { APP_CONFIG, AppConfig } from '@pos/platform';
 import { SaleReturns } from '@pos/sales';
@@ -18,6 +19,7 @@ export class ReturnService {
     private readonly customers: CustomerService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly stores: StoreContext,
   ) {}
 
   async reasons() {
@@ -88,7 +90,7 @@ export class ReturnService {
   }
 
   async list(principal: Principal, filter: Omit<ReturnFilter, 'storeIds' | 'qCustomerIds'>, page: PageRequest) {
-    if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
+    if (filter.storeId !== undefined) await this.stores.requireStoreFilter(principal, filter.storeId);
     const qCustomerIds = filter.q ? await this.customers.idsMatching(filter.q) : undefined;
     const result = await this.returns.list({ ...filter, qCustomerIds, storeIds: principal.stores }, page);
     return new Page(await this.views.summaries(result.items), result.total, result.page, result.perPage);

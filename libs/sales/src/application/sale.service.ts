@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { amountToMinor, Clock, minorToString, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
-import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
+import { canAccessStore, Principal } from '@pos/identity';
 import { ItemCatalog, StoreContext } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
 import { CurrencyDecimals } from '@pos/pricing';
@@ -33,7 +33,7 @@ export class SaleService {
   ) {}
 
   async list(principal: Principal, filter: Omit<SaleFilter, 'storeIds'>, page: PageRequest) {
-    if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
+    if (filter.storeId !== undefined) await this.stores.requireStoreFilter(principal, filter.storeId);
     // A warehouse named as a filter answers as a store does (decisions.md): another store's 403, unknown 422.
     if (filter.warehouseId !== undefined) await this.stores.requireWarehouse(principal, filter.warehouseId, 'forbidden');
     // q matches a receipt number or reference here, and items (by barcode) and customers (by
@@ -73,7 +73,7 @@ export class InvoiceService {
   ) {}
 
   async list(principal: Principal, filter: Omit<InvoiceFilter, 'storeIds' | 'now'>, page: PageRequest) {
-    if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
+    if (filter.storeId !== undefined) await this.stores.requireStoreFilter(principal, filter.storeId);
     // A warehouse named as a filter answers as a store does (decisions.md): another store's 403, unknown 422.
     if (filter.warehouseId !== undefined) await this.stores.requireWarehouse(principal, filter.warehouseId, 'forbidden');
     const now = this.clock.now();
