@@ -73,7 +73,11 @@ export class CheckoutCartDto {
 
 /** POST /pos/checkout (contract 4.3.1). */
 export class CheckoutDto extends CheckoutCartDto {
-  @NestedArray(() => CheckoutPaymentDto, { required: true, maxItems: 20, description: 'Split tender; may be empty with the legacy payment_method fields' })
+  @NestedArray(() => CheckoutPaymentDto, {
+    required: true,
+    maxItems: 20,
+    description: 'Split tender; may be empty with the legacy payment_method fields, or when the cart comes to 0 (a sale with no tender)',
+  })
   payments!: CheckoutPaymentDto[];
 
   @RequiredMoney({ description: 'Must equal the server total to the cent (400 otherwise)' }) total_amount!: number;

@@ -5040,7 +5040,7 @@ export interface components {
        * @description The device's clock when it rang the sale, kept on the sale; the sale is priced, checked against the stock and dated when the server records it (a sale rung offline goes through /sync/upload). 422 beyond OFFLINE_CLOCK_SKEW_SECONDS (300) ahead or OFFLINE_MAX_AGE_DAYS (30) ago YYYY-MM-DD or an ISO 8601 timestamp.
        */
       offline_created_at?: string;
-      /** @description Split tender; may be empty with the legacy payment_method fields */
+      /** @description Split tender; may be empty with the legacy payment_method fields, or when the cart comes to 0 (a sale with no tender) */
       payments: components['schemas']['CheckoutPaymentDto'][];
       /**
        * @description Must equal the server total to the cent (400 otherwise) At most 2 decimal places.

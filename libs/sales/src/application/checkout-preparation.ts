@@ -51,7 +51,7 @@ export class CheckoutPreparation {
     const store = await this.stores.resolve(principal, input.storeId);
     const priced = await this.price(principal, store.id, input, how.offline);
     const untendered = how.stage === 'quote' && !this.payments.hasTenders(input);
-    if (!untendered) this.payments.requireTenders(input);
+    if (!untendered && priced.cart.total > 0) this.payments.requireTenders(input);
     const { approvals, cartApproval, unapproved } = this.discounts.approve(principal, input, priced, how.offline);
     const { warehouses, settled } = await asCartRules(async () => {
       // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
