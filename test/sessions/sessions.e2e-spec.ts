@@ -109,6 +109,24 @@ describe('Cashier sessions', () => {
     expect((await api().post('/api/v1/sessions/open').set(bearer(cashier)).send({ store_id: 1, opening_balance: 0 })).status).toBe(200);
   });
 
+  it('pays out no more cash than the drawer is expected to hold (422), even asked twice at once', async () => {
+    const admin = await login(t, DEMO.admin); // a drawer of its own (the manager's Airport session is the next case's)
+    const open = await api().post('/api/v1/sessions/open').set(bearer(admin)).send({ store_id: 2, opening_balance: 50 });
+    expect(open.status).toBe(200);
+    const id = open.body.data.id;
+    const out = (amount: number) =>
+      api().post(`/api/v1/sessions/${id}/cash-movement`).set(bearer(admin)).send({ type: 'cash_out', amount, reason: 'Bank drop' });
+    const tooMuch = await out(1000); // was taken: expected cash -950, then a count of 0 read as 950 over
+    expectErrorEnvelope(tooMuch, 422);
+    expect(tooMuch.body.errors.amount[0]).toMatch(/expected to hold 50\.00/);
+    const both = await Promise.all([out(30), out(30)]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 422]);
+    expect((await out(20)).status).toBe(200); // exactly what is left
+    const summary = (await api().get(`/api/v1/sessions/${id}/summary`).set(bearer(admin))).body.data;
+    expect(summary).toMatchObject({ cash_out: 50, expected_cash: 0 });
+    await api().post(`/api/v1/sessions/${id}/close`).set(bearer(admin)).send({ closing_balance: 0 }).expect(200);
+  });
+
   it('allows one live session per user and store, even when opened at the same moment', async () => {
     const results = await Promise.all(
       Array.from({ length: 6 }, () => api().post('/api/v1/sessions/open').set(bearer(manager)).send({ store_id: 2, opening_balance: 100 })),

@@ -36,6 +36,8 @@ export interface CashMovementRecord {
 export abstract class SessionRepository {
   abstract live(userId: number, storeId: number): Promise<SessionRecord | null>;
   abstract find(id: number): Promise<SessionRecord | null>;
+  /** Row lock on MySQL (SQLite serialises writers): cash taken out of one drawer is judged one at a time. */
+  abstract lock(id: number): Promise<void>;
   /** The user's session in the store that was opened at or before `at` and not closed before it (the latest such). */
   abstract liveAt(userId: number, storeId: number, at: Date): Promise<SessionRecord | null>;
   /** Inserts; returns null when a live session already holds the user's store slot. */

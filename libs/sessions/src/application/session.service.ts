@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { amountToMinor, Clock, fromMinor, NotFoundError, ValidationFailedError } from '@pos/kernel';
+import { amountToMinor, Clock, fromMinor, minorToString, NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, currentStoreId, hasPermission, Permission, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
 import { CurrencyDecimals } from '@pos/pricing';
@@ -91,11 +91,20 @@ export class SessionService implements OnModuleInit {
     id: number,
     input: { type: 'cash_in' | 'cash_out'; amount: number; reason: string; notes?: string; reference?: string },
   ) {
+    // First, before any read: two payouts from one drawer take turns, and the second reads what
+    // the first committed (MySQL's snapshot starts at the transaction's first plain read).
+    if (input.type === 'cash_out') await this.sessions.lock(id);
     const s = await this.visible(principal, id);
     transition(s.status, 'cash_movement');
     const decimals = await this.decimals(s.storeId);
     const amount = amountToMinor(input.amount, decimals, 'amount');
     if (amount <= 0) throw ValidationFailedError.field('amount', 'The amount must be greater than 0.');
+    if (input.type === 'cash_out') {
+      // A drawer cannot give what it does not hold: a shortfall would read as an overage at the count.
+      const expected = expectedCash(await this.figures(s));
+      if (amount > expected)
+        throw ValidationFailedError.field('amount', `The drawer is expected to hold ${minorToString(expected, decimals)}: it cannot pay out more.`);
+    }
     const movement = await this.sessions.addMovement({
       sessionId: s.id,
       type: input.type,

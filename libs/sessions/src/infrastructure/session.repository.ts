@@ -21,6 +21,10 @@ export class TypeOrmSessionRepository extends TxRepository implements SessionRep
     return this.repo.findOneBy({ id });
   }
 
+  async lock(id: number): Promise<void> {
+    if (!this.isSqlite) await this.em.query('SELECT id FROM cashier_sessions WHERE id = ? FOR UPDATE', [id]);
+  }
+
   liveAt(userId: number, storeId: number, at: Date): Promise<SessionRecord | null> {
     return this.repo
       .createQueryBuilder('s')
