@@ -183,6 +183,12 @@ describe('Catalog items', () => {
       expect(ranges.status).toBe(422);
       expect(Object.keys(ranges.body.errors).sort()).toEqual(['barcodes', 'base_price', 'base_unit', 'cost', 'description', 'name', 'reorder_quantity', 'sku']);
 
+      // a blank unit was taken, and the item's base_unit became ""
+      for (const blank of ['', '   ']) {
+        const res = await create({ sku: 'BLANK-UNIT', name: 'Blank unit', base_price: 1, base_unit: blank });
+        expect([blank, res.status, Object.keys(res.body.errors ?? {})]).toEqual([blank, 422, ['base_unit']]);
+      }
+
       const negative = await create({ sku: 'NEG-1', name: 'Negative', base_price: -0.01 });
       expect(negative.status).toBe(422);
       expect(Object.keys(negative.body.errors)).toEqual(['base_price']);

@@ -69,7 +69,7 @@ class ItemFieldsDto {
   @OptionalInt({ nullable: true, description: 'null: no category' }) category_id?: number | null;
   @OptionalMoney() cost?: number;
   @OptionalInt({ nullable: true, description: 'null: no tax class' }) tax_class_id?: number | null;
-  @OptionalString({ max: 32 }) base_unit?: string;
+  @OptionalString({ max: 32, nonEmpty: true, description: 'The unit a quantity of 1 is (default: each)' }) base_unit?: string;
   @OptionalBoolean() is_active?: boolean;
   @OptionalBoolean() is_serial_tracked?: boolean;
   @OptionalInt({ min: 0, max: 10_000_000 }) reorder_level?: number;

@@ -5358,6 +5358,7 @@ export interface components {
        * @description null: no tax class
        */
       tax_class_id?: number | null;
+      /** @description The unit a quantity of 1 is (default: each) */
       base_unit?: string;
       is_active?: boolean;
       is_serial_tracked?: boolean;
@@ -6192,6 +6193,7 @@ export interface components {
        * @description null: no tax class
        */
       tax_class_id?: number | null;
+      /** @description The unit a quantity of 1 is (default: each) */
       base_unit?: string;
       is_active?: boolean;
       is_serial_tracked?: boolean;
