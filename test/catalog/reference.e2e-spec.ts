@@ -326,6 +326,22 @@ describe('Catalog reference data (stores, warehouses, payment methods, currencie
       expect(memberBook.status).toBe(200);
       expect(memberBook.body.data.entries.find((e: { item_id: number }) => e.item_id === ids.item['COF-002']).price).toBe(10.99);
 
+      // a deleted item's entry stays stored but is no longer listed (it was, while its price read 404)
+      const gone = (await request(t.http).post('/api/v1/items').set(bearer(admin)).send({ sku: 'BOOK-GONE', name: 'Soon gone', base_price: 3 }).expect(201))
+        .body.data.id;
+      const stamp = t.isMysql ? new Date() : new Date().toISOString().replace('T', ' ').replace('Z', '');
+      await t.db.query('INSERT INTO price_book_entries (price_book_id, item_id, price, min_quantity, created_at, updated_at) VALUES (?, ?, 250, 1, ?, ?)', [
+        airport.id,
+        gone,
+        stamp,
+        stamp,
+      ]);
+      const listed = async () => (await get(`/price-books/${airport.id}`, manager)).body.data.entries.map((e: { item_id: number }) => e.item_id);
+      expect(await listed()).toContain(gone);
+      await request(t.http).delete(`/api/v1/items/${gone}`).set(bearer(admin)).expect(200);
+      expect(await listed()).not.toContain(gone);
+      expect(await listed()).toHaveLength(3);
+
       expectErrorEnvelope(await get(`/price-books/${airport.id}`, cashier), 404);
       expectErrorEnvelope(await get('/price-books/999999', admin), 404);
       for (const id of HOSTILE_IDS) expectErrorEnvelope(await get(`/price-books/${encodeURIComponent(id)}`, admin), 404);

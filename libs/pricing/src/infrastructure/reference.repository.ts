@@ -71,8 +71,16 @@ export class TypeOrmReferenceRepository extends TxRepository implements Referenc
     return book ? (await this.withScope([book]))[0] : null;
   }
 
+  /** Of live items only: a deleted item's entries stay (its sales keep their prices) but are not listed. */
   priceBookEntries(priceBookId: number): Promise<PriceBookEntryRecord[]> {
-    return this.em.getRepository(PriceBookEntryEntity).find({ where: { priceBookId }, order: { itemId: 'ASC', minQuantity: 'ASC' } });
+    return this.em
+      .getRepository(PriceBookEntryEntity)
+      .createQueryBuilder('e')
+      .innerJoin('items', 'i', 'i.id = e.item_id AND i.deleted_at IS NULL')
+      .where('e.price_book_id = :priceBookId', { priceBookId })
+      .orderBy('e.item_id', 'ASC')
+      .addOrderBy('e.min_quantity', 'ASC')
+      .getMany();
   }
 
   async priceBooksForStore(storeId: number, currencyCode: string): Promise<BookWithScope[]> {
