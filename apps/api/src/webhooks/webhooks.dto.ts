@@ -51,7 +51,10 @@ export class UpdateWebhookDto {
   @OptionalString({ max: MAX_WEBHOOK_URL_LENGTH, nonEmpty: true, description: URL_TEXT }) url?: string;
   @OptionalEvents() events?: string[];
   @OptionalString({ max: 255 }) description?: string | null;
-  @OptionalBoolean('false pauses deliveries; true resumes them and clears an automatic disable') active?: boolean;
+  @OptionalBoolean(
+    'false stops deliveries: events while inactive are not queued for this endpoint (send replay_from with active: true to receive them); true starts them again and clears an automatic disable',
+  )
+  active?: boolean;
   @OptionalDateTime(REPLAY_TEXT) replay_from?: Date;
 }
 
@@ -67,7 +70,7 @@ export class WebhookEndpointSchema {
   @ApiProperty({ example: 'https://partner.example.com/pos/webhooks' }) url!: string;
   @ApiProperty({ type: String, nullable: true, example: 'Accounting sync' }) description!: string | null;
   @ApiProperty({ type: [String], example: ['sale.completed'] }) events!: string[];
-  @ApiProperty({ description: 'Receives events (false when paused or disabled automatically)' }) active!: boolean;
+  @ApiProperty({ description: 'Receives events (false when switched off or disabled automatically)' }) active!: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Set when disabled after failing continuously' }) disabled_at!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) disabled_reason!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Start of the current run of failed attempts' }) failing_since!: string | null;

@@ -5525,7 +5525,7 @@ export interface components {
        *     ]
        */
       events: string[];
-      /** @description Receives events (false when paused or disabled automatically) */
+      /** @description Receives events (false when switched off or disabled automatically) */
       active: boolean;
       /**
        * Format: date-time
@@ -8013,7 +8013,7 @@ export interface components {
         | 'ping'
       )[];
       description?: string;
-      /** @description false pauses deliveries; true resumes them and clears an automatic disable */
+      /** @description false stops deliveries: events while inactive are not queued for this endpoint (send replay_from with active: true to receive them); true starts them again and clears an automatic disable */
       active?: boolean;
       /**
        * Format: date-time
@@ -8241,7 +8241,7 @@ export interface components {
        *     ]
        */
       events: string[];
-      /** @description Receives events (false when paused or disabled automatically) */
+      /** @description Receives events (false when switched off or disabled automatically) */
       active: boolean;
       /**
        * Format: date-time
