@@ -96,6 +96,34 @@ describe('Slow clients (issue 25 item 4)', () => {
     expect(outcome.sent).toBeLessThan(outcome.total);
   });
 
+  it('answers what Node refuses before the application in the error envelope: 431 for headers over 16 KB, 400 for garbage', async () => {
+    const raw = (text: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        let got = '';
+        socket.on('data', (chunk: Buffer) => (got += chunk.toString('latin1')));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(got));
+        socket.on('connect', () => socket.write(text));
+      });
+    for (const [request, status, message] of [
+      [
+        `GET /api/v1/health/live HTTP/1.1\r\nHost: pos.test\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        'HTTP/1.1 431 Request Header Fields Too Large',
+        /too large/,
+      ],
+      ['NOT HTTP AT ALL\r\n\r\n', 'HTTP/1.1 400 Bad Request', /could not be read/],
+    ] as const) {
+      const answer = await raw(request);
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head.split('\r\n')[0]).toBe(status);
+      expect(head).toMatch(/content-type: application\/json/i);
+      const parsed = JSON.parse(body) as { success: boolean; message: string };
+      expect(parsed.success).toBe(false);
+      expect(parsed.message).toMatch(message);
+    }
+  });
+
   it('closes a connection that never sends anything', async () => {
     const outcome = await trickle(port, '', '', EVERY_MS, DEADLINE_MS);
     expect(outcome).toMatchObject({ closedByServer: true, status: undefined });

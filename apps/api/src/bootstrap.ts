@@ -16,6 +16,7 @@ import { EnvelopeExpressAdapter } from './http/envelope';
 import { edge } from './http/edge';
 import { dropPlaceholderEnhancers } from './http/lean-pipeline';
 import { HttpDrain } from './platform/http-drain';
+import { answerClientErrors } from './http/client-errors';
 
 export const API_PREFIX = 'api/v1';
 
@@ -72,6 +73,7 @@ export function boundSlowClients(server: Server, limits: HttpServerConfig): void
   server.on('request', (req) => {
     if (req.socket.timeout) req.socket.setTimeout(0);
   });
+  answerClientErrors(server);
 }
 
 export function setupOpenApi(app: INestApplication): void {
