@@ -138,6 +138,21 @@ describe('Checkout input (contract 4.3.1): every field validated, never a 5xx', 
     const serial = (
       await t.db.query("SELECT serial FROM serial_numbers WHERE item_id = ? AND warehouse_id = 1 AND status = 'in_stock' ORDER BY serial LIMIT 1", [elc.id])
     )[0].serial;
+    // the same serial on two lines is the cart's 400 like any serial problem (it was a 422 from the second sale of one unit)
+    const twice = await post({
+      ...valid(),
+      items: [
+        { id: elc.id, qty: 1, serial_number: serial },
+        { id: elc.id, qty: 1, serial_number: serial },
+      ],
+      payments: [{ payment_method_code: 'card', amount: 108.22 }],
+      total_amount: 108.22,
+    });
+    expect([twice.status, twice.body.code, twice.body.errors?.['items.1.serial_number']]).toEqual([
+      400,
+      'checkout_invalid',
+      ['The serial number is on another line of this sale.'],
+    ]);
     const sold = await post({
       ...valid(),
       items: [{ id: elc.id, qty: 1, serial_number: serial }],

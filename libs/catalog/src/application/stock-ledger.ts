@@ -93,11 +93,16 @@ export class StockLedger {
   async checkSale(lines: StockLine[], options: { checkStock: boolean; items?: ReadonlyMap<number, ItemRecord> }): Promise<void> {
     const items = await this.itemMap(lines, options.items);
     const errors: Record<string, string[]> = {};
+    const seen = new Set<string>();
     for (const line of lines) {
       const item = items.get(line.itemId)!;
-      if (item.isSerialTracked && line.serialNumber && !(await this.serialInStock(line.itemId, line.warehouseId, line.serialNumber))) {
+      if (!item.isSerialTracked || !line.serialNumber) continue;
+      // One unit, one line: the same serial twice would sell one unit twice (the second line failed later, as a 422).
+      const key = `${line.itemId}:${line.serialNumber}`;
+      if (seen.has(key)) errors[`${line.field}.serial_number`] = ['The serial number is on another line of this sale.'];
+      else if (!(await this.serialInStock(line.itemId, line.warehouseId, line.serialNumber)))
         errors[`${line.field}.serial_number`] = ['The serial number is not in stock in this warehouse.'];
-      }
+      seen.add(key);
     }
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
     if (!options.checkStock) return;
