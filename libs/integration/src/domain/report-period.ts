@@ -47,6 +47,7 @@ export function reportCalendar(timeZones: string[], now: Date): { timeZone: stri
     const own = ZoneCalendar.of(timeZones[0]);
     return { timeZone: own.timeZone, today: own.dayOf(now) };
   }
+  // UTC's day too: a warehouse of no store counts its stock movements on UTC days.
   const today = Math.max(ZoneCalendar.of('UTC').dayOf(now), ...timeZones.map((z) => ZoneCalendar.of(z).dayOf(now)));
   return { timeZone: 'UTC', today };
 }
