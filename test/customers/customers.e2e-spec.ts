@@ -180,6 +180,19 @@ describe('Customers', () => {
     expect((await api().delete(`/api/v1/customers/${id}`).set(bearer(cashier))).status).toBe(200);
   });
 
+  it("keeps the walk-in customer's pricing (no tax exemption, its group) (422): it is every anonymous sale", async () => {
+    const [walkIn] = await t.db.query('SELECT id, customer_group_id FROM customers WHERE is_walk_in = 1');
+    const [members] = await t.db.query("SELECT id FROM customer_groups WHERE code = 'members'");
+    const put = (body: object) => api().put(`/api/v1/customers/${walkIn.id}`).set(bearer(cashier)).send(body);
+    const exempt = await put({ tax_exempt: true });
+    expectErrorEnvelope(exempt, 422);
+    expect(Object.keys(exempt.body.errors)).toEqual(['tax_exempt']);
+    expectErrorEnvelope(await put({ customer_group_id: members.id }), 422);
+    const shown = (await api().get(`/api/v1/customers/${walkIn.id}`).set(bearer(cashier))).body.data;
+    expect([shown.tax_exempt, shown.customer_group?.id ?? null]).toEqual([false, walkIn.customer_group_id]);
+    expect((await put({ notes: 'Counter sales', tax_exempt: false })).status).toBe(200); // other fields as before
+  });
+
   it('manages customer groups', async () => {
     const list = await api().get('/api/v1/customer-groups').set(bearer(cashier));
     expect(list.body.data.map((g: { code: string }) => g.code).sort()).toEqual(['members', 'retail']);

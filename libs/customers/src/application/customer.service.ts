@@ -114,6 +114,7 @@ export class CustomerService {
     const current = await this.customers.find(id);
     if (!current) throw new NotFoundError('Customer');
     await this.validate(principal, input, id);
+    if (current.isWalkIn) walkInPricingUnchanged(input, current);
     const changes: Partial<CustomerWrite> = {};
     if (input.name !== undefined) changes.name = input.name.trim();
     if (input.email !== undefined) changes.email = normaliseEmail(input.email);
@@ -180,4 +181,17 @@ export class CustomerService {
 
 function normaliseEmail(email: string | null | undefined): string | null {
   return email ? email.trim().toLowerCase() : null;
+}
+
+/**
+ * The walk-in customer is every anonymous sale: a tax exemption or another price group on it
+ * would reach all of them (a cashier's edit made every walk-in sale tax free, with no reason recorded).
+ * A sale is exempted on its own, with a reason (checkout's tax_exempt).
+ */
+function walkInPricingUnchanged(input: CustomerInput, current: CustomerRecord): void {
+  const errors: Record<string, string[]> = {};
+  if (input.taxExempt === true) errors.tax_exempt = ['The walk-in customer cannot be tax exempt: exempt the sale, with a reason.'];
+  if (input.customerGroupId !== undefined && input.customerGroupId !== current.customerGroupId)
+    errors.customer_group_id = ["The walk-in customer's group cannot be changed: it prices every anonymous sale."];
+  if (Object.keys(errors).length) throw new ValidationFailedError(errors);
 }
