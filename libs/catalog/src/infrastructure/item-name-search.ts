@@ -71,7 +71,9 @@ function tailRange(d: SearchDialect, head: string, w = 'w'): Statement {
 /** SKUs starting with q: MySQL's case-insensitive unique index, SQLite's index on lower(sku). */
 function skuRange(d: SearchDialect, q: string, alias: string): Statement {
   if (!d.sqlite) return { sql: `${alias}.sku LIKE ?${d.esc}`, params: [d.like(q, 'prefix')] };
-  const sku = q.toLowerCase();
+  // SQLite's lower() folds ASCII letters only: fold the term the same way, or a SKU with a
+  // capital É was never found, even by itself (MySQL's collation folds every letter).
+  const sku = q.replace(/[A-Z]+/g, (s) => s.toLowerCase());
   return { sql: `lower(${alias}.sku) >= ? AND lower(${alias}.sku) < ?`, params: [sku, sku + '\u{10FFFF}'] };
 }
 
