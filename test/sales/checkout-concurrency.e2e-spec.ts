@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { AuditLog, IdempotentRequests } from '@pos/platform';
-import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
+import { bearer, countStock, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
 
 /** Never oversell, never double-sell: run on SQLite (serialized) and on MariaDB (row locks). */
 describe('Checkout under concurrency', () => {
@@ -15,11 +15,7 @@ describe('Checkout under concurrency', () => {
     const admin = await login(t, DEMO.admin);
     itemId = Number((await t.db.query("SELECT id FROM items WHERE sku = 'GRO-003'"))[0].id); // eggs 4.29, food tax 2%
     // leave exactly 5 units in the Downtown warehouse
-    await api()
-      .post('/api/v1/inventory/adjustments')
-      .set(bearer(admin))
-      .send({ type: 'count', warehouse_id: 1, items: [{ item_id: itemId, quantity: 5 }] })
-      .expect(201);
+    await countStock(t, admin, itemId, 5);
     await api().post('/api/v1/sessions/open').set(bearer(cashier)).send({ store_id: 1, opening_balance: 0 }).expect(200);
   });
   afterAll(() => t.close());
@@ -157,11 +153,7 @@ describe('Checkout under concurrency', () => {
 
   it('replays a completed sale after its price changed (the retry would now be a total mismatch)', async () => {
     const admin = await login(t, DEMO.admin);
-    await api()
-      .post('/api/v1/inventory/adjustments')
-      .set(bearer(admin))
-      .send({ type: 'count', warehouse_id: 1, items: [{ item_id: itemId, quantity: 5 }] })
-      .expect(201);
+    await countStock(t, admin, itemId, 5);
     const first = await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body('price-later'));
     expect(first.status).toBe(201);
     await api().put(`/api/v1/items/${itemId}`).set(bearer(admin)).send({ base_price: 9.99 }).expect(200);
@@ -178,11 +170,7 @@ describe('Checkout under concurrency', () => {
     const first = await api().post('/api/v1/pos/checkout').set(bearer(cashier)).send(body('closed-later'));
     expect(first.status).toBe(201);
     const admin = await login(t, DEMO.admin);
-    await api()
-      .post('/api/v1/inventory/adjustments')
-      .set(bearer(admin))
-      .send({ type: 'count', warehouse_id: 1, items: [{ item_id: itemId, quantity: 0 }] })
-      .expect(201);
+    await countStock(t, admin, itemId, 0);
     const sessionId = first.body.data.session_id as number;
     expect(sessionId).toEqual(expect.any(Number));
     await api().post(`/api/v1/sessions/${sessionId}/close`).set(bearer(cashier)).send({ closing_balance: 0 }).expect(200);

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
+import { bearer, countStock, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
 
 /**
  * `offline_created_at` on POST /pos/checkout is the device's clock, kept on the sale; the sale is
@@ -31,11 +31,7 @@ describe('Checkout: the device time a till sends', () => {
     cashier = await login(t, DEMO.cashier);
     manager = await login(t, DEMO.manager);
     eggs = Number((await t.db.query("SELECT id FROM items WHERE sku = 'GRO-003'"))[0].id); // 4.29, food tax 2%: 4.38
-    await api()
-      .post('/api/v1/inventory/adjustments')
-      .set(bearer(manager))
-      .send({ type: 'count', warehouse_id: 1, items: [{ item_id: eggs, quantity: 2 }] })
-      .expect(201);
+    await countStock(t, manager, eggs, 2);
     await api().post('/api/v1/sessions/open').set(bearer(cashier)).send({ store_id: 1, opening_balance: 0 }).expect(200);
   });
   afterAll(() => t.close());

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
+import { bearer, countStock, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
 
 /**
  * A cart that comes to 0.00 (a free item, a discount of 100% approved) is a sale with no tender.
@@ -22,11 +22,7 @@ describe('Checkout: a sale that comes to nothing', () => {
     cashier = await login(t, DEMO.cashier);
     const manager = await login(t, DEMO.manager);
     free = (await api().post('/api/v1/items').set(bearer(manager)).send({ sku: 'BAG-FREE', name: 'Paper bag', base_price: 0 }).expect(201)).body.data.id;
-    await api()
-      .post('/api/v1/inventory/adjustments')
-      .set(bearer(manager))
-      .send({ type: 'count', warehouse_id: 1, items: [{ item_id: free, quantity: 10 }] })
-      .expect(201);
+    await countStock(t, manager, free, 10);
     await api().post('/api/v1/sessions/open').set(bearer(cashier)).send({ store_id: 1, opening_balance: 10 }).expect(200);
   });
   afterAll(() => t.close());

@@ -137,6 +137,15 @@ export function bearer(token: string): Record<string, string> {
   return { Authorization: `Bearer ${token}` };
 }
 
+/** Counts `quantity` of an item on hand in a warehouse (an inventory count adjustment by a token that may adjust). */
+export async function countStock(t: TestApp, token: string, itemId: number, quantity: number, warehouseId = 1): Promise<void> {
+  await request(t.http)
+    .post('/api/v1/inventory/adjustments')
+    .set(bearer(token))
+    .send({ type: 'count', warehouse_id: warehouseId, items: [{ item_id: itemId, quantity }] })
+    .expect(201);
+}
+
 /** An API application with permissions and a token carrying the given abilities. */
 export async function integrationToken(
   t: TestApp,
