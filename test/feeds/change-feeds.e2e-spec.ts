@@ -247,6 +247,10 @@ describe('Integration feeds: change mode', () => {
         expectErrorEnvelope(res, 422);
         expect(Object.keys(res.body.errors)).toContain(field);
       }
+      // a real instant before 1970 is refused saying why (it read as "not a date-time")
+      const early = await get('/sales', { updated_since: '1960-01-01T00:00:00Z' });
+      expectErrorEnvelope(early, 422);
+      expect(early.body.errors.updated_since[0]).toMatch(/from 1970 to 9999/);
       // the cursor of the sales feed works on its alias
       expect((await api().get('/api/v1/integrations/data/sales').query({ cursor }).set(bearer(partner))).status).toBe(200);
     });

@@ -3,7 +3,7 @@ import { ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import type { AppConfig } from '@pos/platform';
 import { ChangePage, ChangeRead, changeHorizon, changePage, Clock, decodeCursor, Page, ValidationFailedError } from '@pos/kernel';
-import { parseDateTime } from '../http/date-time.validator';
+import { DATE_TIME_MESSAGE, parseDateTime } from '../http/date-time.validator';
 import { ApiView, defineView, PaginationMeta, s, Schema } from '../http/openapi';
 
 /**
@@ -19,7 +19,7 @@ const IsChangeDateTime = () =>
     name: 'isChangeDateTime',
     validator: {
       validate: (value: unknown) => parseDateTime(value) !== null,
-      defaultMessage: () => '$property must be an ISO 8601 date-time with a time zone (e.g. 2026-11-26T10:00:00Z)',
+      defaultMessage: () => DATE_TIME_MESSAGE,
     },
   });
 
@@ -33,7 +33,7 @@ export const UpdatedSince = () =>
         'Change mode: rows whose updated_at is at or after this instant (ISO 8601 date-time with a zone), in (updated_at, id) order. Not with cursor. Then follow meta.next_cursor.',
     }),
     IsOptional(),
-    IsString({ message: '$property must be an ISO 8601 date-time with a time zone (e.g. 2026-11-26T10:00:00Z)' }),
+    IsString({ message: DATE_TIME_MESSAGE }),
     IsChangeDateTime(),
   );
 
