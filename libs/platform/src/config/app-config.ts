@@ -90,6 +90,11 @@ export interface WebhookConfig {
   sweepIntervalMs: number;
   /** Deliveries sent at once by one process. */
   concurrency: number;
+  /**
+   * Of those, at most this many to one endpoint: a slow or silent receiver holds no more slots
+   * than this, and its other due deliveries wait their turn without holding one.
+   */
+  endpointConcurrency: number;
 }
 
 export interface AppConfig {
@@ -250,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       relayIntervalMs: read.int('WEBHOOK_RELAY_INTERVAL_MS', 250, 10, 600_000),
       sweepIntervalMs: read.int('WEBHOOK_SWEEP_INTERVAL_MS', 30000, 100, 3_600_000),
       concurrency: read.int('WEBHOOK_CONCURRENCY', 20, 1, 500),
+      endpointConcurrency: read.int('WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 500),
     },
     trustProxy: readTrustProxy(read, nodeEnv === 'production', problems),
     http: readHttpServer(read, problems),

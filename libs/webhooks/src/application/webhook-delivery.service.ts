@@ -38,6 +38,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly waiting: (() => void)[] = [];
   private running = 0;
+  /** Attempts being sent now, by endpoint (WEBHOOK_ENDPOINT_CONCURRENCY at most each). */
+  private readonly sending = new Map<number, number>();
   private closing = false;
 
   constructor(
@@ -77,6 +79,35 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
       await this.close(delivery, 'The endpoint is inactive or disabled; the delivery was not sent.');
       return;
     }
+    const busy = this.sending.get(endpoint.id) ?? 0;
+    if (busy >= this.settings.config.endpointConcurrency) {
+      await this.defer(delivery);
+      return;
+    }
+    this.sending.set(endpoint.id, busy + 1);
+    try {
+      await this.send(uuid, delivery, endpoint, event);
+    } finally {
+      const left = (this.sending.get(endpoint.id) ?? 1) - 1;
+      if (left > 0) this.sending.set(endpoint.id, left);
+      else this.sending.delete(endpoint.id);
+    }
+  }
+
+  /**
+   * The endpoint already has its share of attempts in flight here: the delivery gives its lease
+   * back, unchanged (no attempt counted), and is queued again in about half a timeout, so a slow
+   * receiver's backlog waits without holding the slots every other endpoint needs.
+   */
+  private async defer(delivery: DeliveryRecord): Promise<void> {
+    const now = this.clock.now();
+    const half = this.settings.config.timeoutMs / 2;
+    const nextAttemptAt = new Date(now.getTime() + Math.round(half + Math.random() * half));
+    if (await this.deliveries.settle(delivery.uuid, this.settings.owner, { nextAttemptAt, updatedAt: now }))
+      await this.dispatcher.dispatch([{ uuid: delivery.uuid, attempts: delivery.attempts, nextAttemptAt }]);
+  }
+
+  private async send(uuid: string, delivery: DeliveryRecord, endpoint: EndpointRecord, event: OutboxEventRecord): Promise<void> {
     const sent = sentEventType(event.type);
     const body = deliveryBody({ id: event.id, type: sent.type, test: sent.test, createdAt: event.createdAt, payloadJson: event.payload });
     const startedAt = this.clock.now();
