@@ -61,6 +61,11 @@ export class SaleVoids implements OnModuleInit {
       const now = this.clock.now();
       // A closed session's drawer was counted with this sale's cash in it: it keeps the sale.
       const voidedAfterClose = sale.sessionId !== null && (await this.sessions.isClosed(sale.sessionId));
+      if (voidedAfterClose) {
+        // ...so the cash handed back now comes out of the drawer that hands it back.
+        const cash = (await this.sales.payments([id])).filter((p) => p.methodType === 'cash').reduce((a, p) => a + p.amount, 0);
+        await this.sessions.payOutVoidedCash(principal.userId, sale.storeId, cash, `Void of sale ${sale.receiptNumber} after its session closed`, now);
+      }
       await this.ledger.restock(
         { type: 'sale_void', id: String(id), userId: principal.userId, storeId: sale.storeId, notes: reason ?? null },
         items.map((l) => ({

@@ -271,6 +271,18 @@ export class SessionService implements OnModuleInit {
     return (await this.sessions.find(sessionId))?.status === 'closed';
   }
 
+  /**
+   * Cash a void hands back after the sale's own drawer was counted: paid out of the voiding
+   * user's open session in the store, as a `cash_out` naming the sale (a return's cash refund
+   * counts in the same drawer); without an open session it counts in none, as for returns.
+   */
+  async payOutVoidedCash(userId: number, storeId: number, amount: number, reason: string, at: Date): Promise<void> {
+    if (amount <= 0) return;
+    const sessionId = await this.openSessionId(userId, storeId);
+    if (sessionId === null) return;
+    await this.sessions.addMovement({ sessionId, type: 'cash_out', amount, reason, notes: null, reference: null, userId, createdAt: at });
+  }
+
   async openSessionId(userId: number, storeId: number): Promise<number | null> {
     const s = await this.sessions.live(userId, storeId);
     return s?.status === 'open' ? s.id : null;
