@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       relayIntervalMs: 250,
       sweepIntervalMs: 30000,
       concurrency: 20,
+      endpointConcurrency: 4,
     });
     expect(c.changeFeed).toEqual({ settleSeconds: 60 });
   });
