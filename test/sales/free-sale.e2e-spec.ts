@@ -52,4 +52,12 @@ describe('Checkout: a sale that comes to nothing', () => {
     expectErrorEnvelope(paid, 422);
     expect(paid.body.errors.payments).toBeDefined();
   });
+
+  it("takes a legacy till's payment_method on a free cart as paying nothing, and refuses money paid for nothing", async () => {
+    const legacy = await sale('free-legacy', { payment_method: 'cash' });
+    expect(legacy.status).toBe(201);
+    expect(legacy.body.data).toMatchObject({ total_amount: 0, payments: [] });
+    const overpaid = await sale('free-overpaid', { payments: [{ payment_method_code: 'card', amount: 0.01 }] });
+    expectErrorEnvelope(overpaid, 400);
+  });
 });

@@ -30,8 +30,9 @@ export class CheckoutPayments {
     const total = priced.cart.total;
     const methods = await this.stores.paymentMethods(store.id);
     let payments = input.payments;
-    // Nothing to pay (a free item, a 100% discount approved): the sale needs no tender.
-    if (total === 0 && !this.hasTenders(input)) return { tenders: [], change: 0, paid: 0, onAccount: 0 };
+    // Nothing to pay (a free item, a 100% discount approved): the sale needs no tender; a legacy
+    // payment_method ("pay the whole total with this") then pays nothing and records none.
+    if (total === 0 && !payments.length) return { tenders: [], change: 0, paid: 0, onAccount: 0 };
     if (!payments.length) {
       this.requireTenders(input);
       payments = [{ code: input.legacyPaymentMethod, methodId: input.legacyPaymentMethodId, amount: total }];
