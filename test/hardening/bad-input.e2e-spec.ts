@@ -214,7 +214,8 @@ describe('Hardening: bad input is a 4xx, never a 5xx', () => {
         const res = await api().get(`/api/v1/${path}`).set(bearer(partner)).query({ store_id: 99999 });
         expect([path, res.status, res.body.errors?.store_id]).toEqual([path, 422, ['The selected store does not exist.']]);
       }
-      for (const path of ['sales', 'returns']) expectErrorEnvelope(await api().get(`/api/v1/${path}`).set(bearer(admin)).query({ store_id: 99999 }), 422);
+      for (const path of ['sales', 'returns', 'invoices', 'sales/reviews', 'bundles', 'warehouses'])
+        expect([path, (await api().get(`/api/v1/${path}`).set(bearer(admin)).query({ store_id: 99999 })).status]).toEqual([path, 422]);
       // another store's stays 403 for a caller limited to their own
       expectErrorEnvelope(await api().get('/api/v1/sales').set(bearer(cashier)).query({ store_id: 99999 }), 403);
     });

@@ -6,9 +6,9 @@ import { IsOptional, ValidateBy, ValidationOptions } from 'class-validator';
 /** YYYY-MM-DDTHH:MM[:SS[.fraction]] with Z or an offset: an instant, never a local time. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 const MIN = Date.UTC(1970, 0, 1);
+const MAX = Date.UTC(9999, 11, 31, 23, 59, 59);
 /** Says the range too: a real instant before 1970 is refused with it (it read as "not a date-time"). */
 export const DATE_TIME_MESSAGE = '$property must be an ISO 8601 date-time with a time zone (e.g. 2026-01-31T09:30:00Z), from 1970 to 9999';
-const MAX = Date.UTC(9999, 11, 31, 23, 59, 59);
 
 /** The instant `value` names, or null when it is not an ISO 8601 date-time with a zone (or not a real date). */
 export function parseDateTime(value: unknown): Date | null {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ChangeRead, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
-import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
+import { ChangeRead, NotFoundError, Page, PageRequest } from '@pos/kernel';
+import { canAccessStore, Principal } from '@pos/identity';
+import { StoreContext } from './store-context';
 import { StoreRepository } from './store.ports';
 import { paymentMethodView, PaymentMethodView, storeView, StoreView, warehouseView, WarehouseView } from './store-views';
 
@@ -20,7 +21,10 @@ export interface StoreListOptions {
  */
 @Injectable()
 export class StoreService {
-  constructor(private readonly stores: StoreRepository) {}
+  constructor(
+    private readonly stores: StoreRepository,
+    private readonly context: StoreContext,
+  ) {}
 
   async list(principal: Principal, page: PageRequest, options: StoreListOptions = {}): Promise<Page<StoreView>> {
     const result = await this.stores.listStores(principal.stores, page, options.change);
@@ -62,10 +66,7 @@ export class StoreService {
     filter: { storeId?: number; standaloneOnly?: boolean; includeServing?: boolean; activeOnly?: boolean; change?: ChangeRead },
     page: PageRequest,
   ): Promise<Page<WarehouseView>> {
-    if (filter.storeId !== undefined) {
-      assertStoreAccess(principal, filter.storeId);
-      if (!(await this.stores.findStore(filter.storeId))) throw ValidationFailedError.field('store_id', 'The selected store does not exist.');
-    }
+    if (filter.storeId !== undefined) await this.context.requireStoreFilter(principal, filter.storeId);
     return (await this.stores.listWarehouses({ scope: principal.stores, ...filter }, page)).map(warehouseView);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
-import { assertStoreAccess, canAccessStore, currentStoreId, Principal } from '@pos/identity';
+import { canAccessStore, currentStoreId, Principal } from '@pos/identity';
 import { CatalogCurrency, ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
 import { AuditLog, ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
@@ -52,7 +52,7 @@ export class BundleService {
     filter: { storeId?: number; validity?: 'active' | 'upcoming' | 'expired' },
     page: PageRequest,
   ): Promise<Page<ReturnType<typeof bundleViewInCurrency>>> {
-    if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
+    if (filter.storeId !== undefined) await this.stores.requireStoreFilter(principal, filter.storeId);
     const at = this.clock.now();
     const mine = (await this.pricing.bundles()).filter((b) => {
       if (!this.visibleTo(principal, b)) return false;

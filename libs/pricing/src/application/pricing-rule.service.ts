@@ -230,27 +230,28 @@ export class PricingRuleService {
     }
     const c = r.conditions;
     if (c.validFrom && c.validTo) need(c.validFrom <= c.validTo, 'valid_to', 'The valid_to must be after valid_from.');
-    const added = (ids: number[] | undefined, kept: number[] | undefined) => (ids ?? []).filter((id) => !kept?.includes(id));
-    const newItems = added(c.itemIds, before?.itemIds);
-    if (newItems.length) {
-      const found = new Set((await this.items.findByIds(newItems)).map((f) => f.id));
-      c.itemIds!.forEach((id, i) => need(found.has(id) || !newItems.includes(id), `item_ids.${i}`, 'The selected item does not exist.'));
-    }
-    const newCategories = added(c.categoryIds, before?.categoryIds);
-    if (newCategories.length) {
-      const found = await this.items.existingCategoryIds(newCategories);
-      c.categoryIds!.forEach((id, i) => need(found.has(id) || !newCategories.includes(id), `category_ids.${i}`, 'The selected category does not exist.'));
-    }
-    for (const [i, storeId] of (c.storeIds ?? []).entries()) {
-      if (added([storeId], before?.storeIds).length) need(!!(await this.stores.store(storeId)), `store_ids.${i}`, 'The selected store does not exist.');
-    }
-    const newGroups = added(c.customerGroupIds, before?.customerGroupIds);
-    if (newGroups.length) {
-      const groups = new Set((await this.customers.groups()).map((g) => g.id));
-      c.customerGroupIds!.forEach((id, i) =>
-        need(groups.has(id) || !newGroups.includes(id), `customer_group_ids.${i}`, 'The selected customer group does not exist.'),
-      );
-    }
+    // Each list of targets: the ids it adds (not in `before`) must exist, each error on its index.
+    const targets = async (
+      field: string,
+      what: string,
+      ids: number[] | undefined,
+      kept: number[] | undefined,
+      existing: (ids: number[]) => Promise<Set<number>>,
+    ) => {
+      const added = (ids ?? []).filter((id) => !kept?.includes(id));
+      if (!added.length) return;
+      const found = await existing(added);
+      ids!.forEach((id, i) => need(found.has(id) || !added.includes(id), `${field}.${i}`, `The selected ${what} does not exist.`));
+    };
+    await targets('item_ids', 'item', c.itemIds, before?.itemIds, async (ids) => new Set((await this.items.findByIds(ids)).map((f) => f.id)));
+    await targets('category_ids', 'category', c.categoryIds, before?.categoryIds, (ids) => this.items.existingCategoryIds(ids));
+    await targets('store_ids', 'store', c.storeIds, before?.storeIds, async (ids) => {
+      const stores = await Promise.all(ids.map((id) => this.stores.store(id)));
+      return new Set(stores.flatMap((s) => (s ? [s.id] : [])));
+    });
+    await targets('customer_group_ids', 'customer group', c.customerGroupIds, before?.customerGroupIds, async () => {
+      return new Set((await this.customers.groups()).map((g) => g.id));
+    });
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
   }
 }

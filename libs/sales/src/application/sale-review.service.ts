@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, ConflictError, fromMinor, NotFoundError, Page, PageRequest } from '@pos/kernel';
-import { assertStoreAccess, canAccessStore, Principal } from '@pos/identity';
+import { canAccessStore, Principal } from '@pos/identity';
+import { StoreContext } from '@pos/catalog';
 import { AuditLog, Transactional } from '@pos/platform';
 import { CurrencyDecimals } from '@pos/pricing';
 import { SaleReviewFilter, SaleReviewRecord, SaleReviewRepository } from './sale-review.ports';
@@ -48,10 +49,11 @@ export class SaleReviewService {
     private readonly currencies: CurrencyDecimals,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly stores: StoreContext,
   ) {}
 
   async list(principal: Principal, filter: Omit<SaleReviewFilter, 'storeIds'>, page: PageRequest): Promise<Page<SaleReviewView>> {
-    if (filter.storeId !== undefined) assertStoreAccess(principal, filter.storeId);
+    if (filter.storeId !== undefined) await this.stores.requireStoreFilter(principal, filter.storeId);
     const found = await this.reviews.list({ ...filter, storeIds: principal.stores }, page);
     const views = await Promise.all(found.items.map((r) => this.view(r)));
     return new Page(views, found.total, found.page, found.perPage);
