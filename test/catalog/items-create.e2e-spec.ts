@@ -181,7 +181,11 @@ describe('Catalog items', () => {
         barcodes: [LONG],
       });
       expect(ranges.status).toBe(422);
-      expect(Object.keys(ranges.body.errors).sort()).toEqual(['barcodes', 'base_price', 'base_unit', 'cost', 'description', 'name', 'reorder_quantity', 'sku']);
+      // the body's schema first; the currency's decimals (cost 1.234 in dollars) once the rest is valid
+      expect(Object.keys(ranges.body.errors).sort()).toEqual(['barcodes', 'base_price', 'base_unit', 'description', 'name', 'reorder_quantity', 'sku']);
+      const cents = await create({ sku: 'CENTS-1', name: 'Cents', base_price: 1, cost: 1.234 });
+      expectErrorEnvelope(cents, 422);
+      expect(cents.body.errors).toEqual({ cost: ['The cost must have at most 2 decimal places.'] });
 
       // a blank unit was taken, and the item's base_unit became ""
       for (const blank of ['', '   ']) {

@@ -29,7 +29,7 @@ describe('Hardening: bad input is a 4xx, never a 5xx', () => {
   });
   afterAll(() => t.close());
 
-  describe('item 1: money in exponent form ("amount":1e-7) is 422 "at most 2 decimal places"', () => {
+  describe('item 1: money in exponent form ("amount":1e-7) is 422 "at most 4 decimal places" (the most any currency has)', () => {
     // JSON.stringify(1e-7) === "1e-7": supertest sends exactly what the issue shows.
     const cases: [string, string, () => string, Record<string, unknown>, string][] = [
       ['POST', '/api/v1/pos/checkout', () => cashier, checkout({ total_amount: 1e-7 }), 'total_amount'],
@@ -44,7 +44,7 @@ describe('Hardening: bad input is a 4xx, never a 5xx', () => {
     it.each(cases)('%s %s', async (method, url, token, body, field) => {
       const res = await api()[method.toLowerCase() as 'post'](url).set(bearer(token())).send(body);
       expectErrorEnvelope(res, 422, 'The given data was invalid.');
-      expect(res.body.errors[field][0]).toMatch(/at most (2|8) decimal places/);
+      expect(res.body.errors[field][0]).toMatch(/at most (4|8) decimal places/);
     });
 
     it('still accepts an exponent that is a whole or 2-decimal amount (1e2 = 100, 1.5e1 = 15)', async () => {

@@ -39,7 +39,23 @@ describe('Bulk prices (POST /prices/bulk)', () => {
         ],
       });
     expectErrorEnvelope(shape, 422);
-    expect(Object.keys(shape.body.errors).sort()).toEqual(['changes.1.price', 'changes.2.item_id', 'changes.2.price']);
+    expect(Object.keys(shape.body.errors).sort()).toEqual(['changes.1.price', 'changes.2.item_id']);
+    // the currency's decimals once the rows fit their schema: every row too fine for dollars, named at once
+    const cents = await request(t.http)
+      .post('/api/v1/prices/bulk')
+      .set(bearer(manager))
+      .send({
+        changes: [
+          { item_id: 1, price: 1.5 },
+          { item_id: 2, price: 1.234 },
+          { item_id: 3, price: 2.0001 },
+        ],
+      });
+    expectErrorEnvelope(cents, 422);
+    expect(cents.body.errors).toEqual({
+      'changes.1.price': ['The changes.1.price must have at most 2 decimal places.'],
+      'changes.2.price': ['The changes.2.price must have at most 2 decimal places.'],
+    });
     const res = await request(t.http)
       .post('/api/v1/prices/bulk')
       .set(bearer(manager))

@@ -289,6 +289,14 @@ function toJsonSchema(schema: SchemaLike, close: boolean): Record<string, unknow
       if (k === 'nullable' || k === 'example' || k === 'description') continue;
       out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([pk, pv]) => [pk, walk(pv)])) : walk(v);
     }
+    // OpenAPI 3.0's boolean exclusiveMinimum qualifies minimum; JSON Schema's is the bound itself.
+    if (typeof src.exclusiveMinimum === 'boolean') {
+      delete out.exclusiveMinimum;
+      if (src.exclusiveMinimum) {
+        out.exclusiveMinimum = src.minimum;
+        delete out.minimum;
+      }
+    }
     if (close && src.properties && src.additionalProperties === undefined && src.$ref === undefined) out.additionalProperties = false;
     if (src.$ref) return { $ref: src.$ref };
     if (src.nullable) return { anyOf: [out, { type: 'null' }] };

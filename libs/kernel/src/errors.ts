@@ -94,3 +94,28 @@ export class ValidationFailedError extends DomainError {
     return new ValidationFailedError({ [field]: [message] });
   }
 }
+
+/**
+ * Gathers the field errors of several conversions into one ValidationFailedError, so a body with
+ * many faulty amounts (a 500-line cart, 10,000 bulk prices) names every one at once, as the
+ * request validators name every field of a body: `take` each conversion, then `check`.
+ */
+export class FieldErrorCollector {
+  private readonly fields: FieldErrors = {};
+
+  /** The conversion's value; when it throws a ValidationFailedError, its fields are kept and undefined stands in. */
+  take<V>(convert: () => V): V {
+    try {
+      return convert();
+    } catch (e) {
+      if (!(e instanceof ValidationFailedError)) throw e;
+      for (const [field, messages] of Object.entries(e.fields)) (this.fields[field] ??= []).push(...messages);
+      return undefined as V;
+    }
+  }
+
+  /** Throws every error taken; when it returns, every value taken is real. */
+  check(): void {
+    if (Object.keys(this.fields).length) throw new ValidationFailedError(this.fields);
+  }
+}

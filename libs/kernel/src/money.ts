@@ -8,6 +8,13 @@ import { ValidationFailedError } from './errors';
  */
 export type Minor = number;
 
+/**
+ * The most decimals a currency may have: ISO 4217's largest minor unit (CLF, UYW: 4; KWD, BHD,
+ * OMR: 3). The HTTP layer takes money with up to this many decimals; every use case then holds an
+ * amount to its own currency's with `amountToMinor` (USD 1.005 or 0.5 yen: 422 on the field).
+ */
+export const MAX_CURRENCY_DECIMALS = 4;
+
 /** Parses a JSON number or decimal string ("12.5", 12.5, "-0.01") into minor units. */
 export function toMinor(value: number | string, decimals: number): Minor {
   const text = typeof value === 'number' ? numberToPlainString(value) : value.trim();

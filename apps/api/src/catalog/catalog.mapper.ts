@@ -1,5 +1,5 @@
 import { AdjustmentInput, CategoryInput, ItemInput } from '@pos/catalog';
-import { amountToMinor } from '@pos/kernel';
+import { amountToMinor, FieldErrorCollector } from '@pos/kernel';
 import { AdjustmentDto, CreateCategoryDto, CreateItemDto, ItemWriteDto, UpdateCategoryDto } from './catalog.dto';
 
 /**
@@ -9,8 +9,9 @@ import { AdjustmentDto, CreateCategoryDto, CreateItemDto, ItemWriteDto, UpdateCa
 
 /** The item body to the use case's input. */
 export function itemInput(body: ItemWriteDto | CreateItemDto, decimals: number): ItemInput {
-  const money = (v: number, field: string) => amountToMinor(v, decimals, field);
-  return {
+  const errors = new FieldErrorCollector(); // every faulty amount named at once
+  const money = (v: number, field: string) => errors.take(() => amountToMinor(v, decimals, field));
+  const input: ItemInput = {
     sku: body.sku,
     name: body.name,
     description: body.description,
@@ -32,6 +33,8 @@ export function itemInput(body: ItemWriteDto | CreateItemDto, decimals: number):
     })),
     warehouseReorderLevels: body.warehouse_reorder_levels?.map((w) => ({ warehouseId: w.warehouse_id, reorderLevel: w.reorder_level ?? null })),
   };
+  errors.check();
+  return input;
 }
 
 /** A new item: the body's input with what creating requires (SKU, name, base price). */
@@ -52,7 +55,8 @@ export function categoryCreateInput(body: CreateCategoryDto): CategoryInput & { 
 
 /** A stock adjustment; unit costs in the catalog currency, serial numbers trimmed. */
 export function adjustmentInput(body: AdjustmentDto, decimals: number): AdjustmentInput {
-  return {
+  const errors = new FieldErrorCollector(); // every faulty unit cost named at once
+  const input: AdjustmentInput = {
     type: body.type,
     warehouseId: body.warehouse_id,
     toWarehouseId: body.to_warehouse_id,
@@ -61,11 +65,13 @@ export function adjustmentInput(body: AdjustmentDto, decimals: number): Adjustme
     items: body.items.map((l, i) => ({
       itemId: l.item_id,
       quantity: l.quantity,
-      unitCost: l.unit_cost === undefined ? undefined : amountToMinor(l.unit_cost, decimals, `items.${i}.unit_cost`),
+      unitCost: l.unit_cost === undefined ? undefined : errors.take(() => amountToMinor(l.unit_cost!, decimals, `items.${i}.unit_cost`)),
       serialNumbers: l.serial_numbers?.map((s) => s.trim()),
       notes: l.notes,
     })),
   };
+  errors.check();
+  return input;
 }
 
 /** GET /warehouses/standalone: an object, as the contract gives it, with the list and its full count. */

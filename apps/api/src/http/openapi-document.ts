@@ -23,7 +23,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
             '(errors use the ErrorEnvelope schema). Each operation lists its permission in `x-permission` and in its 403 description.',
           'Rate-limit tiers: login 5/min per IP and email (and 20/min per IP), standard 60/min, POS lookups 120/min, bulk 10/min.',
           'Numbers: a numeric string ("12.50") is accepted wherever a number is (query strings are always strings). ' +
-            'Money has at most 2 decimal places (multipleOf 0.01); exchange rates at most 8.',
+            "Money carries its currency's decimal places (USD 2, JPY 0, KWD 3): an amount with more is 422 on the field. " +
+            'The schemas allow the most any currency has (multipleOf 0.0001); percents have at most 2, exchange rates at most 8.',
           'null: an optional field sent as null is the same as leaving it out, except fields marked nullable, where null clears the value. ' +
             'A required field sent as null is 422 "required".',
           'Text: control characters (tab and line breaks only in multi-line text), bidirectional override characters and unpaired ' +

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
+import { MAX_CURRENCY_DECIMALS } from '@pos/kernel';
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { documentBodyNames, requestBodySchemaNames } from './body-names';
 import { UNKNOWN_QUERY_DOC, UNKNOWN_QUERY_EXTENSION } from './unknown-query';
@@ -47,14 +48,17 @@ export function defineView(name: string, properties: Record<string, Schema | Api
   return new ApiView(name, s.object(properties, o));
 }
 
+/** The smallest step any currency's amounts take (0.0001). */
+const MONEY_STEP = Number((10 ** -MAX_CURRENCY_DECIMALS).toFixed(MAX_CURRENCY_DECIMALS));
+
 const asSchema = (x: Schema | ApiView): Schema => (x instanceof ApiView ? x.ref : x);
 
 /** Schema builders, OpenAPI 3.0 flavour (nullable, not type arrays). */
 export const s = {
   int: (description?: string): SchemaObject => ({ type: 'integer', ...(description ? { description } : {}) }),
   number: (description?: string): SchemaObject => ({ type: 'number', ...(description ? { description } : {}) }),
-  /** An amount in the currency's decimals (never more than 2 for the currencies served). */
-  money: (description?: string): SchemaObject => ({ type: 'number', multipleOf: 0.01, ...(description ? { description } : {}) }),
+  /** An amount with its currency's decimals (USD 2, JPY 0, KWD 3): never more than MAX_CURRENCY_DECIMALS. */
+  money: (description?: string): SchemaObject => ({ type: 'number', multipleOf: MONEY_STEP, ...(description ? { description } : {}) }),
   /** A percentage with up to 2 decimals (tax rates, discounts). */
   percent: (description?: string): SchemaObject => ({ type: 'number', minimum: 0, maximum: 100, multipleOf: 0.01, ...(description ? { description } : {}) }),
   string: (description?: string): SchemaObject => ({ type: 'string', ...(description ? { description } : {}) }),

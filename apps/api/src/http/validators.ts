@@ -18,6 +18,7 @@ import {
   ValidateBy,
   ValidationOptions,
 } from 'class-validator';
+import { MAX_CURRENCY_DECIMALS } from '@pos/kernel';
 import { INT32_MAX } from './array-validators';
 import { isIdentifierField, IsSafeEmail, IsSafeText, stripInvisible } from './text-safety';
 
@@ -41,8 +42,10 @@ export * from './array-validators';
  *   by the field's name, text-safety.ts) refuse every format character with a 422 naming the
  *   field; names and other free text have the meaningless ones (soft hyphen, zero-width space,
  *   word joiner, BOM) stripped before validation, as trimming does. Secrets are never touched.
- * - Money: a number (or numeric string) with at most the currency's decimals, checked without
- *   `toString().split('.')` so 1e-7 is "at most 2 decimal places", never a crash.
+ * - Money: a number (or numeric string). Here at most MAX_CURRENCY_DECIMALS decimals, checked
+ *   without `toString().split('.')` so 1e-7 is "at most 4 decimal places", never a crash; the use
+ *   case, which knows the currency, holds it to that currency's decimals (`amountToMinor`).
+ *   Percents (2 decimals) and exchange rates (8) say their scale.
  */
 interface StringOpts {
   max?: number;
@@ -227,34 +230,52 @@ interface MoneyOpts {
   description?: string;
   max?: number;
   min?: number;
-  /** decimal places (default 2; 8 for exchange rates) */ decimals?: number;
+  /** decimal places: percents 2, exchange rates 8; money leaves it out (its currency decides, in the use case) */ decimals?: number;
+  /** above zero: at least the currency's smallest unit (0.01 USD, 1 JPY, 0.001 KWD), held by the use case */ positive?: boolean;
   example?: number;
 }
 
+const CURRENCY_SCALE = "At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).";
+
 function moneyDocs(o: MoneyOpts) {
-  const decimals = o.decimals ?? 2;
+  const decimals = o.decimals ?? MAX_CURRENCY_DECIMALS;
   return {
     type: 'number',
     minimum: o.min ?? 0,
+    ...(o.positive ? { exclusiveMinimum: true } : {}),
     maximum: o.max ?? MONEY_MAX,
     multipleOf: Number((10 ** -decimals).toFixed(decimals)),
-    description: [o.description, `At most ${decimals} decimal places.`].filter(Boolean).join(' '),
+    description: [o.description, o.decimals === undefined ? CURRENCY_SCALE : `At most ${decimals} decimal places.`].filter(Boolean).join(' '),
     example: o.example ?? 12.5,
   } as const;
 }
 
 function moneyRules(o: MoneyOpts) {
-  return [IsDecimal({ decimals: o.decimals ?? 2, min: o.min ?? 0, max: o.max ?? MONEY_MAX })];
+  const rules = [IsDecimal({ decimals: o.decimals ?? MAX_CURRENCY_DECIMALS, min: o.min ?? 0, max: o.max ?? MONEY_MAX })];
+  return o.positive ? [...rules, IsPositiveAmount()] : rules;
 }
 
-/** A money amount (or percent) as a JSON number with at most 2 decimals (converted to minor units by the use case). */
+/** Above zero (what IsDecimal's inclusive minimum cannot say); the currency's scale makes it at least one minor unit. */
+const IsPositiveAmount = () =>
+  ValidateBy({
+    name: 'isPositiveAmount',
+    validator: {
+      validate: (value: unknown) => value !== 0, // below zero is IsDecimal's minimum
+      defaultMessage: () => '$property must be greater than 0',
+    },
+  });
+
+/**
+ * A money amount as a JSON number. Its currency is known only to the use case (the store's, the
+ * catalog's), which converts it with `amountToMinor`: this layer takes up to MAX_CURRENCY_DECIMALS.
+ */
 export const OptionalMoney = (o: MoneyOpts = {}) => applyDecorators(ApiPropertyOptional(moneyDocs(o)), toNumber(), IsOptional(), ...moneyRules(o));
 
 export const RequiredMoney = (o: MoneyOpts = {}) => applyDecorators(ApiProperty(moneyDocs(o)), toNumber(), IsDefined(), ...moneyRules(o));
 
-/** A percentage 0-100 with at most 2 decimals. */
+/** A percentage 0-100 with at most 2 decimals (basis points). */
 export const OptionalPercent = (o: { description?: string } = {}) =>
-  OptionalMoney({ max: 100, description: [o.description, 'Percent, 0 to 100.'].filter(Boolean).join(' '), example: 10 });
+  OptionalMoney({ max: 100, decimals: 2, description: [o.description, 'Percent, 0 to 100.'].filter(Boolean).join(' '), example: 10 });
 
 // ---------------------------------------------------------------------------------------------
 // Dates

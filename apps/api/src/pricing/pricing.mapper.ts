@@ -1,4 +1,4 @@
-import { amountToMinor, fromMinor, toMinor, ValidationFailedError } from '@pos/kernel';
+import { amountToMinor, FieldErrorCollector, fromMinor, toMinor, ValidationFailedError } from '@pos/kernel';
 import {
   bestPriceBook,
   BundleService,
@@ -43,27 +43,30 @@ export function toDiscount(type: string | undefined, value: number | undefined, 
   if (value === undefined) throw ValidationFailedError.field(`${field}_value`, `The ${field}_value field is required with ${field}_type.`);
   if (type === 'percent' || type === 'percentage') {
     if (value > 100) throw ValidationFailedError.field(`${field}_value`, 'A percentage cannot exceed 100.');
-    return { type: 'percent', valueBp: toMinor(value, 2) };
+    return { type: 'percent', valueBp: amountToMinor(value, 2, `${field}_value`) }; // basis points: 2 decimals, more is 422
   }
   return { type: 'amount', value: amountToMinor(value, decimals, `${field}_value`) };
 }
 
 /** The HTTP cart body to the pricing request, in the store's currency. */
 export function cartRequest(body: PricingCartDto, decimals: number): CartRequest {
-  return {
+  const errors = new FieldErrorCollector(); // every faulty amount named at once
+  const request: CartRequest = {
     storeId: body.store_id,
     customerId: body.customer_id,
     taxExempt: body.tax_exempt ?? false,
     taxExemptReason: body.tax_exempt_reason,
-    cartDiscount: toDiscount(body.cart_discount_type, body.cart_discount_value, 'cart_discount', decimals),
+    cartDiscount: errors.take(() => toDiscount(body.cart_discount_type, body.cart_discount_value, 'cart_discount', decimals)),
     lines: body.items.map((l, i) => ({
       itemId: l.id,
       quantity: l.qty,
       unitId: l.unit_id,
-      price: l.price === undefined ? undefined : amountToMinor(l.price, decimals, `items.${i}.price`),
-      discount: toDiscount(l.discount_type, l.discount_value, `items.${i}.discount`, decimals),
+      price: l.price === undefined ? undefined : errors.take(() => amountToMinor(l.price!, decimals, `items.${i}.price`)),
+      discount: errors.take(() => toDiscount(l.discount_type, l.discount_value, `items.${i}.discount`, decimals)),
     })),
   };
+  errors.check();
+  return request;
 }
 
 /** POST /pricing/calculate-result: the cart's figures and each line's, without the steps. */
@@ -317,10 +320,13 @@ export function bundleCalculationInput(b: BundleCalculateDto, price: number | un
 
 /** The bulk changes in minor units: `decimalsOf(bookId)`, a price book's currency (undefined: a base price, the catalog's). */
 export function bulkPriceChanges(body: BulkPricesDto, decimalsOf: (priceBookId: number | undefined) => number): PriceChange[] {
-  return body.changes.map((c, i) => ({
+  const errors = new FieldErrorCollector(); // every row whose price does not fit its currency, named at once
+  const changes = body.changes.map((c, i) => ({
     itemId: c.item_id,
-    price: amountToMinor(c.price, decimalsOf(c.price_book_id), `changes.${i}.price`),
+    price: errors.take(() => amountToMinor(c.price, decimalsOf(c.price_book_id), `changes.${i}.price`)),
     priceBookId: c.price_book_id,
     minQuantity: c.min_quantity,
   }));
+  errors.check();
+  return changes;
 }

@@ -34,7 +34,7 @@ export class CheckoutPaymentDto {
   @RequiredString({ max: 32, example: 'cash' }) payment_method_code!: string;
   @OptionalId({ description: 'Used when payment_method_code names no method of the store' }) payment_method_id?: number;
   @RequiredMoney({
-    min: 0.01,
+    positive: true,
     description: 'What this payment pays towards the total (cash: net of change; an amount above what is due is over-tendered cash, the excess is change)',
   })
   amount!: number;
@@ -140,7 +140,7 @@ export class InvoiceListQuery extends PageQueryDto {
 }
 export class InvoicePaymentDto {
   @RequiredString({ max: 32 }) payment_method_code!: string;
-  @RequiredMoney({ min: 0.01 }) amount!: number;
+  @RequiredMoney({ positive: true }) amount!: number;
   @OptionalString({ max: 128 }) reference?: string;
 }
 

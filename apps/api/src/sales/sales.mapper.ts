@@ -1,4 +1,4 @@
-import { amountToMinor } from '@pos/kernel';
+import { amountToMinor, FieldErrorCollector } from '@pos/kernel';
 import { CheckoutInput } from '@pos/sales';
 import { toDiscount } from '../pricing/pricing.mapper';
 import { CheckoutDto, CheckoutValidateDto } from './sales.dto';
@@ -14,8 +14,13 @@ function discountOf(type: string | undefined, value: number | undefined, amount:
  * use case's input: JSON amounts in the store's currency (its `decimals`) to minor units.
  */
 export function checkoutInput(b: CheckoutDto | CheckoutValidateDto, decimals: number): CheckoutInput {
-  const money = (v: number, field: string) => amountToMinor(v, decimals, field);
-  return {
+  const errors = new FieldErrorCollector(); // every amount that does not fit the currency, named at once
+  const money = (v: number, field: string) => errors.take(() => amountToMinor(v, decimals, field));
+  const discount = (...a: Parameters<typeof discountOf>) => errors.take(() => discountOf(...a));
+  // The till's own figures the server does not use: still held to the currency, like every amount.
+  if (b.subtotal !== undefined) money(b.subtotal, 'subtotal');
+  if (b.total_discount !== undefined) money(b.total_discount, 'total_discount');
+  const input: CheckoutInput = {
     storeId: b.store_id,
     idempotencyKey: b.idempotency_key ?? '', // validate writes nothing: no key needed
     totalAmount: b.total_amount === undefined ? undefined : money(b.total_amount, 'total_amount'),
@@ -24,7 +29,7 @@ export function checkoutInput(b: CheckoutDto | CheckoutValidateDto, decimals: nu
     taxExempt: b.tax_exempt,
     taxExemptReason: b.tax_exempt_reason,
     offlineCreatedAt: b.offline_created_at ? new Date(b.offline_created_at) : undefined,
-    cartDiscount: discountOf(b.cart_discount_type, b.cart_discount_value, b.cart_discount_amount, 'cart_discount', decimals),
+    cartDiscount: discount(b.cart_discount_type, b.cart_discount_value, b.cart_discount_amount, 'cart_discount', decimals),
     cartDiscountReason: b.cart_discount_reason,
     cartDiscountApprovalToken: b.cart_discount_approval_token,
     legacyPaymentMethod: b.payment_method,
@@ -36,7 +41,7 @@ export function checkoutInput(b: CheckoutDto | CheckoutValidateDto, decimals: nu
       warehouseId: l.warehouse_id,
       serialNumber: l.serial_number,
       price: l.price === undefined ? undefined : money(l.price, `items.${i}.price`),
-      discount: discountOf(l.discount_type, l.discount_value, l.discount_amount, `items.${i}.discount`, decimals),
+      discount: discount(l.discount_type, l.discount_value, l.discount_amount, `items.${i}.discount`, decimals),
       discountReason: l.discount_reason,
       discountApprovalToken: l.discount_approval_token,
       baseQuantity: l.base_quantity,
@@ -50,6 +55,8 @@ export function checkoutInput(b: CheckoutDto | CheckoutValidateDto, decimals: nu
       reference: p.reference,
     })),
   };
+  errors.check();
+  return input;
 }
 
 /** GET /sales/:sale: the sale with its returns, composed at the edge so the sales context never depends on returns. */

@@ -7,7 +7,7 @@ export class OpenSessionDto {
 }
 export class CashMovementDto {
   @RequiredString({ in: ['cash_in', 'cash_out'] }) type!: 'cash_in' | 'cash_out';
-  @RequiredMoney({ min: 0.01, description: "In the store's currency (JPY: whole yen)" }) amount!: number;
+  @RequiredMoney({ positive: true, description: "In the store's currency (JPY: whole yen)" }) amount!: number;
   @RequiredString({ max: 255 }) reason!: string;
   @OptionalString({ max: 1000, multiline: true }) notes?: string;
   @OptionalString({ max: 128 }) reference?: string;

@@ -4670,7 +4670,7 @@ export interface components {
        */
       quantity?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       unit_cost?: number;
@@ -4825,7 +4825,7 @@ export interface components {
       /** Format: int32 */
       bundle_id?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       price?: number;
@@ -4927,7 +4927,7 @@ export interface components {
       /** @enum {string} */
       type: 'cash_in' | 'cash_out';
       /**
-       * @description In the store's currency (JPY: whole yen) At most 2 decimal places.
+       * @description In the store's currency (JPY: whole yen) At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       amount: number;
@@ -5004,7 +5004,7 @@ export interface components {
        */
       payment_method_id?: string | number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       subtotal?: number;
@@ -5014,12 +5014,12 @@ export interface components {
       /** @enum {string} */
       cart_discount_type?: 'percent' | 'percentage' | 'amount' | 'fixed';
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       cart_discount_value?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       cart_discount_amount?: number;
@@ -5027,7 +5027,7 @@ export interface components {
       cart_discount_approved_by?: string;
       cart_discount_approval_token?: string;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       total_discount?: number;
@@ -5043,7 +5043,7 @@ export interface components {
       /** @description Split tender; may be empty with the legacy payment_method fields, or when the cart comes to 0 (a sale with no tender) */
       payments: components['schemas']['CheckoutPaymentDto'][];
       /**
-       * @description Must equal the server total to the cent (400 otherwise) At most 2 decimal places.
+       * @description Must equal the server total to the cent (400 otherwise) At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       total_amount: number;
@@ -5063,7 +5063,7 @@ export interface components {
       qty?: number;
       serial_number?: string;
       /**
-       * @description Unit price shown by the client; below the server price it is a manual discount At most 2 decimal places.
+       * @description Unit price shown by the client; below the server price it is a manual discount At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       price?: number;
@@ -5079,12 +5079,12 @@ export interface components {
       /** @enum {string} */
       discount_type?: 'percent' | 'percentage' | 'amount' | 'fixed';
       /**
-       * @description Percent (0-100) or amount, per discount_type At most 2 decimal places.
+       * @description Percent (0-100) or amount, per discount_type At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       discount_value?: number;
       /**
-       * @description A line discount as an amount (when discount_type is not given) At most 2 decimal places.
+       * @description A line discount as an amount (when discount_type is not given) At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       discount_amount?: number;
@@ -5111,17 +5111,17 @@ export interface components {
        */
       payment_method_id?: string | number;
       /**
-       * @description What this payment pays towards the total (cash: net of change; an amount above what is due is over-tendered cash, the excess is change) At most 2 decimal places.
+       * @description What this payment pays towards the total (cash: net of change; an amount above what is due is over-tendered cash, the excess is change) At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       amount: number;
       /**
-       * @description Cash handed over (cash only, at least amount; change = tendered - amount). On other methods it may only repeat amount At most 2 decimal places.
+       * @description Cash handed over (cash only, at least amount; change = tendered - amount). On other methods it may only repeat amount At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       tendered?: number;
       /**
-       * @description The till's change: checked against the server's (400 when it differs); the server computes it either way At most 2 decimal places.
+       * @description The till's change: checked against the server's (400 when it differs); the server computes it either way At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       change?: number;
@@ -5137,7 +5137,7 @@ export interface components {
        */
       payment_method_id?: string | number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       subtotal?: number;
@@ -5147,12 +5147,12 @@ export interface components {
       /** @enum {string} */
       cart_discount_type?: 'percent' | 'percentage' | 'amount' | 'fixed';
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       cart_discount_value?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       cart_discount_amount?: number;
@@ -5160,7 +5160,7 @@ export interface components {
       cart_discount_approved_by?: string;
       cart_discount_approval_token?: string;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       total_discount?: number;
@@ -5176,7 +5176,7 @@ export interface components {
       /** @description The tenders, when known: checked as checkout checks them. Absent or empty (and no legacy payment_method): the cart is priced only */
       payments?: components['schemas']['CheckoutPaymentDto'][];
       /**
-       * @description The till's total, when it has one: a total differing from the server's is 400 with both figures, as at checkout At most 2 decimal places.
+       * @description The till's total, when it has one: a total differing from the server's is 400 with both figures, as at checkout At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       total_amount?: number;
@@ -5212,7 +5212,7 @@ export interface components {
     };
     CloseSessionDto: {
       /**
-       * @description Cash counted in the drawer, in the store's currency (JPY: whole yen) At most 2 decimal places.
+       * @description Cash counted in the drawer, in the store's currency (JPY: whole yen) At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       closing_balance: number;
@@ -5281,7 +5281,7 @@ export interface components {
       name: string;
       code: string;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       price: number;
@@ -5349,7 +5349,7 @@ export interface components {
        */
       category_id?: number | null;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       cost?: number;
@@ -5375,7 +5375,7 @@ export interface components {
       /** @example Lemonade 330ml */
       name: string;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       base_price: number;
@@ -5413,12 +5413,12 @@ export interface components {
        */
       percent_off?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       amount_off?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       fixed_price?: number;
@@ -5440,7 +5440,7 @@ export interface components {
       /** Format: int32 */
       min_quantity?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       min_subtotal?: number;
@@ -5773,12 +5773,12 @@ export interface components {
       /** @enum {string} */
       discount_type: 'percent' | 'percentage' | 'amount' | 'fixed';
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       discount_value: number;
       /**
-       * @description What the discount is taken of, in the store's currency at its shelf prices (tax included in a tax-inclusive store): for a line, its quantity x unit price after automatic price rules and bundles; for the cart, the lines after their own discounts. Required for a percent discount: the approval covers the money it comes to (`approved_amount`), never more. For an amount discount, optional (the approval covers its value, at most this). At most 2 decimal places.
+       * @description What the discount is taken of, in the store's currency at its shelf prices (tax included in a tax-inclusive store): for a line, its quantity x unit price after automatic price rules and bundles; for the cart, the lines after their own discounts. Required for a percent discount: the approval covers the money it comes to (`approved_amount`), never more. For an amount discount, optional (the approval covers its value, at most this). At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 50
        */
       base_amount?: number;
@@ -5955,7 +5955,7 @@ export interface components {
     InvoicePaymentDto: {
       payment_method_code: string;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       amount: number;
@@ -6184,7 +6184,7 @@ export interface components {
        */
       category_id?: number | null;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       cost?: number;
@@ -6208,7 +6208,7 @@ export interface components {
       sku?: string;
       name?: string;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       base_price?: number;
@@ -6280,7 +6280,7 @@ export interface components {
       /** Format: int32 */
       store_id: number;
       /**
-       * @description Cash in the drawer at opening, in the store's currency (JPY: whole yen) At most 2 decimal places.
+       * @description Cash in the drawer at opening, in the store's currency (JPY: whole yen) At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       opening_balance: number;
@@ -6404,7 +6404,7 @@ export interface components {
        */
       min_quantity?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       price: number;
@@ -6575,7 +6575,7 @@ export interface components {
       /** @enum {string} */
       cart_discount_type?: 'percent' | 'percentage' | 'amount' | 'fixed';
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       cart_discount_value?: number;
@@ -6595,14 +6595,14 @@ export interface components {
       /** Format: int32 */
       unit_id?: number;
       /**
-       * @description The unit price the client shows; a different price is a manual override At most 2 decimal places.
+       * @description The unit price the client shows; a different price is a manual override At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       price?: number;
       /** @enum {string} */
       discount_type?: 'percent' | 'percentage' | 'amount' | 'fixed';
       /**
-       * @description Percent (0-100) or amount, per discount_type At most 2 decimal places.
+       * @description Percent (0-100) or amount, per discount_type At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       discount_value?: number;
@@ -6675,23 +6675,23 @@ export interface components {
       /** @enum {string} */
       cart_discount_type?: 'percent' | 'percentage' | 'amount' | 'fixed';
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       cart_discount_value?: number;
       items: components['schemas']['ValidateLineDto'][];
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       subtotal?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       tax_total?: number;
       /**
-       * @description The cart total the client computed At most 2 decimal places.
+       * @description The cart total the client computed At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       total_amount: number;
@@ -7840,7 +7840,7 @@ export interface components {
        */
       percent_off?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       unit_price?: number;
@@ -7867,7 +7867,7 @@ export interface components {
        */
       factor: number;
       /**
-       * @description Price of the whole unit (default: factor x base price) At most 2 decimal places.
+       * @description Price of the whole unit (default: factor x base price) At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       price?: number;
@@ -7890,7 +7890,7 @@ export interface components {
       name?: string;
       code?: string;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       price?: number;
@@ -7922,12 +7922,12 @@ export interface components {
        */
       percent_off?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       amount_off?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       fixed_price?: number;
@@ -7949,7 +7949,7 @@ export interface components {
       /** Format: int32 */
       min_quantity?: number;
       /**
-       * @description At most 2 decimal places.
+       * @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       min_subtotal?: number;
@@ -8036,19 +8036,19 @@ export interface components {
       /** Format: int32 */
       unit_id?: number;
       /**
-       * @description The unit price the client shows; a different price is a manual override At most 2 decimal places.
+       * @description The unit price the client shows; a different price is a manual override At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       price?: number;
       /** @enum {string} */
       discount_type?: 'percent' | 'percentage' | 'amount' | 'fixed';
       /**
-       * @description Percent (0-100) or amount, per discount_type At most 2 decimal places.
+       * @description Percent (0-100) or amount, per discount_type At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       discount_value?: number;
       /**
-       * @description The line total the client computed At most 2 decimal places.
+       * @description The line total the client computed At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422).
        * @example 12.5
        */
       total?: number;
@@ -10929,7 +10929,7 @@ export interface operations {
   convertCurrency: {
     parameters: {
       query: {
-        /** @description At most 2 decimal places. */
+        /** @description At most the currency's decimal places (USD 2, JPY 0, KWD 3; more: 422). */
         amount: number;
         from: string;
         to: string;
