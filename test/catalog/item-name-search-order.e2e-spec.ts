@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { foldForSearch } from '@pos/kernel';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -36,6 +37,12 @@ describe('Item name search: order, total and filters from the index', () => {
     ((await t.db.query(`SELECT id FROM items WHERE deleted_at IS NULL AND ${where} ORDER BY name, id`, params)) as { id: number | string }[]).map((r) =>
       Number(r.id),
     );
+
+  /** Items whose name starts with this folded text (accents off, as the search and MySQL's collation compare), in the name column's order. */
+  const expectedStarting = async (prefix: string) => {
+    const rows = (await t.db.query('SELECT id, name FROM items WHERE deleted_at IS NULL ORDER BY name, id')) as { id: number | string; name: string }[];
+    return rows.filter((r) => foldForSearch(r.name).startsWith(prefix)).map((r) => Number(r.id));
+  };
 
   const create = async (body: Record<string, unknown>) => {
     const res = await api()
@@ -77,7 +84,7 @@ describe('Item name search: order, total and filters from the index', () => {
       expect(got).toEqual({ ids: want, totals: [want.length] });
     }
     // Two words into the name; and a word further in
-    expect((await pages({ q: 'zorblax ap' }, 4)).ids).toEqual(await expected("lower(name) LIKE 'zorblax ap%'"));
+    expect((await pages({ q: 'zorblax ap' }, 4)).ids).toEqual(await expectedStarting('zorblax ap')); // äpple too
     expect((await pages({ q: 'ZEBRA zorb' }, 4)).ids).toEqual(await expected("lower(name) LIKE 'zebra zorblax%'"));
   });
 
@@ -109,7 +116,7 @@ describe('Item name search: order, total and filters from the index', () => {
       expect(await total({ q: 'zorblax zorb', per_page: 1 })).toEqual({ total: 1, shown: 1, statements: 1, counts: 0 });
       expect(await total({ q: 'nothing-like-this', per_page: 5 })).toEqual({ total: 0, shown: 0, statements: 1, counts: 0 });
       // words only, a full page: the count rides in the page statement
-      const apples = (await expected("lower(name) LIKE 'zorblax ap%'")).length;
+      const apples = (await expectedStarting('zorblax ap')).length;
       expect(apples).toBeGreaterThan(1);
       expect(await total({ q: 'zorblax ap', per_page: 1 })).toEqual({ total: apples, shown: 1, statements: 1, counts: 0 });
       // A longer term (the word index's range): 5 matches; a count of its own only when the page is full

@@ -1,9 +1,21 @@
-import { WORD_PREFIX_LENGTH, WORD_TAIL_LENGTH, wordPrefixes, wordPrefixTerm, wordSearchTerm, wordTails } from './word-starts';
+import { foldForSearch, WORD_PREFIX_LENGTH, WORD_TAIL_LENGTH, wordPrefixes, wordPrefixTerm, wordSearchTerm, wordTails } from './word-starts';
 
 describe('wordTails', () => {
   it('starts a tail at every word: after spaces, and where a letter or digit follows punctuation', () => {
     expect(wordTails('Coca-Cola 330ml')).toEqual(['coca-cola 330ml', 'cola 330ml', '330ml']);
-    expect(wordTails('  Crème  brûlée (XL)')).toEqual(['crème  brûlée (xl)', 'brûlée (xl)', '(xl)', 'xl)']);
+    expect(wordTails('  Crème  brûlée (XL)')).toEqual(['creme  brulee (xl)', 'brulee (xl)', '(xl)', 'xl)']);
+  });
+
+  it('folds accents as MySQL compares them, decomposed input as composed, and finds either from the other', () => {
+    expect(foldForSearch('Crème BRÛLÉE')).toBe('creme brulee');
+    expect(foldForSearch('Cre\u0300me')).toBe('creme'); // "e" + combining grave
+    expect(foldForSearch('İstanbul Ölmühle Ñandú Ærø Ελληνικά')).toBe('istanbul olmuhle nandu ærø ελληνικα'); // ø, æ, ß, ł are letters of their own, not accented ones
+    expect(foldForSearch('한국어 日本語')).toBe('한국어 日本語'); // other scripts as they were (NFC)
+    // a mark after a space no longer starts a word of its own
+    expect(wordTails('x \u0301y')).toEqual(['x y', 'y']);
+    const matches = (name: string, q: string) => wordTails(name).some((t) => t.startsWith(wordSearchTerm(q)));
+    expect(matches('Crème brûlée', 'creme bru')).toBe(true);
+    expect(matches('Creme brulee', 'CRÈME BRÛ')).toBe(true);
   });
 
   it('finds what a LIKE %q% finds when q starts a word, and not what is inside a word', () => {

@@ -2,10 +2,21 @@
 export const WORD_TAIL_LENGTH = 191;
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
+const DIACRITICS = /[\u0300-\u036f]/g;
+
+/**
+ * Text as the name search compares it: lowercased, with the accents of Latin, Greek and Cyrillic
+ * letters taken off ("Crème" and "CREME" both give "creme"; Turkish "İ" gives "i"), the way
+ * MySQL's utf8mb4_unicode_ci compares them, so SQLite finds what MySQL finds. Decomposed
+ * input ("e" + U+0301) folds as composed input does; other scripts come back composed (NFC).
+ */
+export function foldForSearch(text: string): string {
+  return text.toLowerCase().normalize('NFD').replace(DIACRITICS, '').normalize('NFC');
+}
 const SPACE = /\s/u;
 
 /**
- * The tails of a text that begin where a word begins, lowercased, for a word-prefix search
+ * The tails of a text that begin where a word begins, folded (`foldForSearch`), for a word-prefix search
  * index: "Coca-Cola 330ml" gives "coca-cola 330ml", "cola 330ml" and "330ml". A
  * word begins at the start, after white space, and where a letter or digit follows a character
  * that is neither. A search for q then finds every name that has q at the beginning of one of
@@ -13,7 +24,7 @@ const SPACE = /\s/u;
  * tails. Each tail is at most WORD_TAIL_LENGTH characters; duplicates are kept once.
  */
 export function wordTails(text: string): string[] {
-  const chars = Array.from(text.toLowerCase());
+  const chars = Array.from(foldForSearch(text));
   const tails = new Set<string>();
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i];
@@ -26,9 +37,9 @@ export function wordTails(text: string): string[] {
   return [...tails];
 }
 
-/** A search term as the tails are written: lowercased, leading white space dropped. */
+/** A search term as the tails are written: folded (`foldForSearch`), leading white space dropped. */
 export function wordSearchTerm(q: string): string {
-  return q.toLowerCase().replace(/^\s+/u, '');
+  return foldForSearch(q).replace(/^\s+/u, '');
 }
 
 /** Longest word-start prefix the prefix index holds (characters): longer terms read the tails' range. */

@@ -39,7 +39,10 @@ export class UpdateCategoryDto {
 }
 
 export class ItemListQuery extends PageQueryDto {
-  @OptionalString({ max: 255, description: 'A word of the name starts with it (any case, across words), the SKU starts with it, or the exact barcode' })
+  @OptionalString({
+    max: 255,
+    description: 'A word of the name starts with it (any case, accents ignored, across words), the SKU starts with it, or the exact barcode',
+  })
   q?: string;
   @OptionalString({ max: 255, description: 'Legacy alias of q' }) search?: string;
   @OptionalInt() category_id?: number;

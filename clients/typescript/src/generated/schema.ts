@@ -12790,7 +12790,7 @@ export interface operations {
         page?: number;
         /** @description Rows per page; values above the endpoint maximum are clamped */
         per_page?: number;
-        /** @description A word of the name starts with it (any case, across words), the SKU starts with it, or the exact barcode */
+        /** @description A word of the name starts with it (any case, accents ignored, across words), the SKU starts with it, or the exact barcode */
         q?: string;
         /** @description Legacy alias of q */
         search?: string;
@@ -20931,7 +20931,7 @@ export interface operations {
         page?: number;
         /** @description Rows per page; values above the endpoint maximum are clamped */
         per_page?: number;
-        /** @description A word of the name starts with it (any case, across words), the SKU starts with it, or the exact barcode */
+        /** @description A word of the name starts with it (any case, accents ignored, across words), the SKU starts with it, or the exact barcode */
         q?: string;
         /** @description Legacy alias of q */
         search?: string;
@@ -29187,7 +29187,7 @@ export interface operations {
         page?: number;
         /** @description Rows per page; values above the endpoint maximum are clamped */
         per_page?: number;
-        /** @description A word of the name starts with it (any case, across words), the SKU starts with it, or the exact barcode */
+        /** @description A word of the name starts with it (any case, accents ignored, across words), the SKU starts with it, or the exact barcode */
         q?: string;
         /** @description Legacy alias of q */
         search?: string;

@@ -15,7 +15,6 @@ export class ItemNamePrefixes1764890000000 implements MigrationInterface {
   name = 'ItemNamePrefixes1764890000000';
 
   async up(q: QueryRunner): Promise<void> {
-    const sqlite = q.connection.options.type !== 'mysql';
     await q.createTable(
       new Table({
         name: 'item_name_prefixes',
@@ -27,18 +26,24 @@ export class ItemNamePrefixes1764890000000 implements MigrationInterface {
         ],
       }),
     );
-    const [left, length] = sqlite ? ['substr(w.tail, 1, n.n)', 'length(w.tail)'] : ['LEFT(w.tail, n.n)', 'CHAR_LENGTH(w.tail)'];
-    const last = sqlite ? 'substr(w.tail, n.n, 1)' : 'SUBSTRING(w.tail, n.n, 1)';
-    await q.query(
-      `INSERT ${sqlite ? 'OR IGNORE' : 'IGNORE'} INTO item_name_prefixes (prefix, name, item_id, is_active) ` +
-        'WITH RECURSIVE n(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM n WHERE n < 16) ' +
-        `SELECT ${left}, w.name, w.item_id, w.is_active FROM item_name_words w JOIN n ON n.n <= ${length} WHERE ${last} <> ' '`,
-    );
+    await fillNamePrefixes(q);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.dropTable('item_name_prefixes');
   }
+}
+
+/** item_name_prefixes from item_name_words, in SQL (also run again by ItemNameFold1764900000000 over the folded tails). */
+export async function fillNamePrefixes(q: QueryRunner): Promise<void> {
+  const sqlite = q.connection.options.type !== 'mysql';
+  const [left, length] = sqlite ? ['substr(w.tail, 1, n.n)', 'length(w.tail)'] : ['LEFT(w.tail, n.n)', 'CHAR_LENGTH(w.tail)'];
+  const last = sqlite ? 'substr(w.tail, n.n, 1)' : 'SUBSTRING(w.tail, n.n, 1)';
+  await q.query(
+    `INSERT ${sqlite ? 'OR IGNORE' : 'IGNORE'} INTO item_name_prefixes (prefix, name, item_id, is_active) ` +
+      'WITH RECURSIVE n(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM n WHERE n < 16) ' +
+      `SELECT ${left}, w.name, w.item_id, w.is_active FROM item_name_words w JOIN n ON n.n <= ${length} WHERE ${last} <> ' '`,
+  );
 }
 
 /** items.name as it is declared (MySQL: its length, character set and collation, so the key sorts names as items does). */

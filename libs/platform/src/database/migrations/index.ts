@@ -35,6 +35,7 @@ import { IdempotencyKeyLength1764830000000 } from './1764830000000-idempotency-k
 import { StockChangeFeedIndex1764840000000 } from './1764840000000-stock-change-feed-index';
 import { ItemNameWordsSort1764860000000 } from './1764860000000-item-name-words-sort';
 import { ItemNamePrefixes1764890000000 } from './1764890000000-item-name-prefixes';
+import { ItemNameFold1764900000000 } from './1764900000000-item-name-fold';
 import { InvoicePaidLater1764870000000 } from './1764870000000-invoice-paid-later';
 import { CloseoutDrawerIndexes1764880000000 } from './1764880000000-closeout-drawer-indexes';
 
@@ -85,4 +86,5 @@ export const MIGRATIONS = [
   InvoicePaidLater1764870000000,
   CloseoutDrawerIndexes1764880000000,
   ItemNamePrefixes1764890000000,
+  ItemNameFold1764900000000,
 ];
