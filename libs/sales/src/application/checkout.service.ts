@@ -129,6 +129,11 @@ export class CheckoutService {
     const written = await this.records.write(principal, input, p, session?.id ?? null, now, times);
     await this.lines.take(principal, written.sale.id, p.store, input, p.priced, p.warehouses, mode.kind === 'offline');
     const detail = await this.completion.complete(written, p, now);
+    if (mode.kind === 'offline' && session?.status === 'closed') {
+      // Made while the session was open, arrived after its close: that counted drawer held its cash.
+      const cash = written.payments.filter((x) => x.methodType === 'cash').reduce((a, x) => a + x.amount, 0);
+      await this.sessions.restateForLateSale(session.id, cash, written.sale, now);
+    }
     recorded.sale = { currency: written.sale.currencyCode, total: written.sale.totalAmount };
     return detail;
   }

@@ -43,6 +43,8 @@ export abstract class SessionRepository {
   /** Inserts; returns null when a live session already holds the user's store slot. */
   abstract open(session: Omit<SessionRecord, 'id'>): Promise<SessionRecord | null>;
   abstract update(id: number, changes: Partial<SessionRecord>): Promise<void>;
+  /** A closed session's expected cash raised by `cash` and its discrepancy lowered by it, in one statement; false when the session is not closed. */
+  abstract restateClosedCash(id: number, cash: number, at: Date): Promise<boolean>;
   abstract addMovement(m: Omit<CashMovementRecord, 'id'>): Promise<CashMovementRecord>;
   abstract movements(sessionId: number): Promise<CashMovementRecord[]>;
   abstract findMany(ids: number[]): Promise<SessionRecord[]>;

@@ -283,6 +283,30 @@ export class SessionService implements OnModuleInit {
     await this.sessions.addMovement({ sessionId, type: 'cash_out', amount, reason, notes: null, reference: null, userId, createdAt: at });
   }
 
+  /**
+   * An offline sale that arrived after the close of the session it attaches to (the cashier's
+   * session open when it was made): that drawer was counted with the sale's cash in it, so its
+   * stored expected cash and discrepancy are restated by that cash, as its summary and the
+   * closeout report count the sale. One statement, so uploads at once add up; an audit entry
+   * names the sale. `cash`: the sale's cash payments net of change, in minor units.
+   */
+  async restateForLateSale(sessionId: number, cash: number, sale: { id: number; receiptNumber: string }, at: Date): Promise<void> {
+    if (cash === 0 || !(await this.sessions.restateClosedCash(sessionId, cash, at))) return;
+    const s = (await this.sessions.find(sessionId))!;
+    const decimals = await this.decimals(s.storeId);
+    const figures = (expected: number, discrepancy: number) => ({
+      expected_cash: fromMinor(expected, decimals),
+      discrepancy: fromMinor(discrepancy, decimals),
+    });
+    await this.audit.record({
+      action: 'session.restated',
+      target: { type: 'session', id: s.id },
+      storeId: s.storeId,
+      before: figures(s.expectedCash! - cash, s.discrepancy! + cash),
+      after: { ...figures(s.expectedCash!, s.discrepancy!), late_sale_id: sale.id, late_sale_receipt: sale.receiptNumber },
+    });
+  }
+
   async openSessionId(userId: number, storeId: number): Promise<number | null> {
     const s = await this.sessions.live(userId, storeId);
     return s?.status === 'open' ? s.id : null;

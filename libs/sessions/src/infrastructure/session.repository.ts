@@ -49,6 +49,16 @@ export class TypeOrmSessionRepository extends TxRepository implements SessionRep
     await this.repo.update({ id }, changes);
   }
 
+  async restateClosedCash(id: number, cash: number, at: Date): Promise<boolean> {
+    const result = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ expectedCash: () => 'expected_cash + :cash', discrepancy: () => 'discrepancy - :cash', updatedAt: at })
+      .where("id = :id AND status = 'closed'", { id, cash })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
   addMovement(m: Omit<CashMovementRecord, 'id'>): Promise<CashMovementRecord> {
     const repo = this.em.getRepository(CashMovementEntity);
     return repo.save(repo.create(m));
