@@ -40,6 +40,40 @@ describe('Returns: partial and full refunds, the workflow, stock, credit notes a
     expect(await status()).toBe('in_stock');
   });
 
+  it('refuses to receive a sold serial (a return brings it back), so a unit is never counted twice', async () => {
+    const [serial] = await t.db.query(
+      "SELECT s.serial FROM serial_numbers s JOIN items i ON i.id = s.item_id WHERE i.sku = 'ELC-002' AND s.warehouse_id = 1 AND s.status = 'in_stock' ORDER BY s.serial DESC LIMIT 1",
+    );
+    const sale = await sell({
+      items: [{ id: ids['ELC-002'], qty: 1, serial_number: serial.serial }],
+      payments: [{ payment_method_code: 'card', amount: 54.11 }],
+      total_amount: 54.11,
+    });
+    expect(sale.status).toBe(201);
+    const level = async () =>
+      Number((await t.db.query('SELECT quantity FROM stock_levels WHERE item_id = ? AND warehouse_id = 1', [ids['ELC-002']]))[0].quantity);
+    const inStock = async () =>
+      Number(
+        (await t.db.query("SELECT COUNT(*) AS n FROM serial_numbers WHERE item_id = ? AND warehouse_id = 1 AND status = 'in_stock'", [ids['ELC-002']]))[0].n,
+      );
+    const before = { level: await level(), serials: await inStock() };
+    expect(before.level).toBe(before.serials);
+    // the pending return first: receiving the unit while it waits must not count it twice either
+    const pending = await createReturn({ sale_id: sale.body.data.id, items: [{ sale_item_id: sale.body.data.items[0].id, quantity: 1 }] }, manager);
+    expect(pending.status).toBe(200);
+    const received = await api()
+      .post('/api/v1/inventory/adjustments')
+      .set(bearer(manager))
+      .send({ type: 'receive', warehouse_id: 1, items: [{ item_id: ids['ELC-002'], quantity: 1, serial_numbers: [serial.serial] }] });
+    expectErrorEnvelope(received, 422);
+    expect(received.body.errors['items.0.serial_numbers'][0]).toMatch(/^Sold: .*return of its sale/);
+    expect({ level: await level(), serials: await inStock() }).toEqual(before);
+    // the return brings it back once: level and serials in step
+    expect((await act(pending.body.data.id, 'approve', manager)).status).toBe(200);
+    expect((await act(pending.body.data.id, 'process', manager)).status).toBe(200);
+    expect({ level: await level(), serials: await inStock() }).toEqual({ level: before.level + 1, serials: before.serials + 1 });
+  });
+
   it('refuses voided sales and sales outside the return window (422), and says why at check-sale', async () => {
     const voided = await sell({ items: [{ id: ids['SNK-001'], qty: 1 }], payments: [{ payment_method_code: 'cash', amount: 2.7 }], total_amount: 2.7 });
     await api().post(`/api/v1/sales/${voided.body.data.id}/void`).set(bearer(manager)).send({}).expect(200);

@@ -137,6 +137,15 @@ describe('StockLedger (with fakes of its ports)', () => {
     expect(stock.levels.get('3:1')!.quantity).toBe(1);
   });
 
+  it('refuses to bring back a serial that is not out with a sale (it would be counted twice), before moving anything', async () => {
+    stock.levels.set('3:1', { quantity: 1, reorderLevel: 0 });
+    stock.serials.push({ id: 1, itemId: 3, warehouseId: 1, serial: 'SN-1', status: 'in_stock', saleId: null });
+    const twice = await ledger.restock({ ...ref, type: 'sale_void' }, [line(3, 1, 1, { serialNumber: 'SN-1' })], 'void').catch((e: unknown) => e);
+    expect(twice).toMatchObject({ code: 'serial_not_sold' });
+    expect(stock.serials[0]).toMatchObject({ status: 'in_stock' });
+    expect(stock.levels.get('3:1')!.quantity).toBe(1);
+  });
+
   it('writes returned damaged goods off: a return movement in and a damage movement out, level unchanged', async () => {
     stock.levels.set('1:1', { quantity: 3, reorderLevel: null });
     await ledger.writeOffReturned({ type: 'return', id: '9', userId: 7 }, [line(1, 1, 2)], 'damage');

@@ -151,8 +151,8 @@ export class StockLedger {
     const now = this.clock.now();
     const moves: StockMovementRecord[] = [];
     for (const line of lockOrder(lines)) {
+      await this.serialsBack(line, 'in_stock', now); // first: a serial not out with a sale stops the line before it moves
       moves.push((await this.move(ref, line, type, line.quantity, null, now))!.record);
-      await this.serialsBack(line, 'in_stock', now);
     }
     await this.published(moves);
   }
@@ -165,9 +165,9 @@ export class StockLedger {
     const now = this.clock.now();
     const moves: StockMovementRecord[] = [];
     for (const line of lockOrder(lines)) {
+      await this.serialsBack(line, type === 'damage' ? 'damaged' : 'spoiled', now);
       moves.push((await this.move(ref, line, 'return', line.quantity, null, now))!.record);
       moves.push((await this.move(ref, line, type, -line.quantity, null, now))!.record);
-      await this.serialsBack(line, type === 'damage' ? 'damaged' : 'spoiled', now);
     }
     await this.published(moves);
   }
@@ -263,6 +263,7 @@ export class StockLedger {
   private async serialsBack(line: StockLine, status: 'in_stock' | 'damaged' | 'spoiled', now: Date): Promise<void> {
     if (!line.serialNumber) return;
     const [serial] = await this.stock.serials(line.itemId, { serials: [line.serialNumber] });
+    if (serial && serial.status !== 'sold') throw StockErrors.serialNotSold(serial.serial, serial.status);
     if (serial) await this.stock.updateSerials([serial.id], { status, saleId: null, warehouseId: line.warehouseId }, now);
   }
 
@@ -281,6 +282,13 @@ export class StockLedger {
     if (input.type === 'receive') {
       const clash = existing.filter((s) => s.status === 'in_stock');
       if (clash.length) throw ValidationFailedError.field(`items.${index}.serial_numbers`, `Already in stock: ${clash.map((s) => s.serial).join(', ')}.`);
+      // A sold unit is the customer's: it comes back through a return (or void) of its sale, never a receive.
+      const sold = existing.filter((s) => s.status === 'sold');
+      if (sold.length)
+        throw ValidationFailedError.field(
+          `items.${index}.serial_numbers`,
+          `Sold: ${sold.map((s) => s.serial).join(', ')}. A sold unit comes back through a return of its sale.`,
+        );
       const returning = existing.filter((s) => s.status !== 'in_stock');
       if (returning.length)
         await this.stock.updateSerials(
