@@ -122,6 +122,18 @@ describe("A cashier's day", () => {
       await sell({ items: [{ id: ids['COF-002'], qty: 1 }], payments: [{ payment_method_code: 'on_account', amount: 12.74 }], total_amount: 12.74 }),
       400,
     );
+    // ...a named one: the walk-in customer of anonymous sales is nobody to collect from
+    const [walkIn] = await t.db.query('SELECT id FROM customers WHERE is_walk_in = ?', [1]);
+    const invoicesBefore = (await t.db.query('SELECT COUNT(*) AS n FROM invoices'))[0].n;
+    const anonymous = await sell({
+      customer_id: Number(walkIn.id),
+      items: [{ id: ids['COF-002'], qty: 1 }],
+      payments: [{ payment_method_code: 'on_account', amount: 12.74 }],
+      total_amount: 12.74,
+    });
+    expectErrorEnvelope(anonymous, 400);
+    expect(anonymous.body.errors.customer_id).toEqual(['An on-account payment needs a named customer (not the walk-in customer).']);
+    expect((await t.db.query('SELECT COUNT(*) AS n FROM invoices'))[0].n).toEqual(invoicesBefore);
     const over = await sell({ items: [{ id: ids['SNK-001'], qty: 1 }], payments: [{ payment_method_code: 'card', amount: 5 }], total_amount: 2.7 });
     expect(over.status).toBe(400);
     expect(over.body.errors['payments.0.amount']).toBeDefined();

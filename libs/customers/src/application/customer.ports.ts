@@ -66,6 +66,8 @@ export interface CustomerPricingProfile {
   customerGroupId: number | null;
   paymentTermsDays: number;
   taxExempt: boolean;
+  /** The shared customer of anonymous sales: gives no credit (nobody to collect from). */
+  isWalkIn: boolean;
 }
 
 /**

@@ -59,7 +59,7 @@ export class CustomerService {
   /** Published to pricing and checkout: the customer's group, payment terms and tax exemption (null: no such customer). */
   async pricingProfile(id: number): Promise<CustomerPricingProfile | null> {
     const c = await this.customers.find(id);
-    return c ? { id: c.id, customerGroupId: c.customerGroupId, paymentTermsDays: c.paymentTermsDays, taxExempt: c.taxExempt } : null;
+    return c ? { id: c.id, customerGroupId: c.customerGroupId, paymentTermsDays: c.paymentTermsDays, taxExempt: c.taxExempt, isWalkIn: c.isWalkIn } : null;
   }
 
   /** Published to sales search: customers whose name, email or phone is exactly q. */

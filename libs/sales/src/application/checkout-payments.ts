@@ -26,7 +26,8 @@ export class CheckoutPayments {
     if (!this.hasTenders(input)) throw ValidationFailedError.field('payments', 'The payments field is required.');
   }
 
-  async settle(store: StoreRecord, input: CheckoutInput, priced: PricedCartResult): Promise<SettledPayments> {
+  /** `creditCustomer`: the sale names a customer that may owe (not the walk-in customer). */
+  async settle(store: StoreRecord, input: CheckoutInput, priced: PricedCartResult, creditCustomer: boolean): Promise<SettledPayments> {
     const total = priced.cart.total;
     const methods = await this.stores.paymentMethods(store.id);
     let payments = input.payments;
@@ -44,7 +45,7 @@ export class CheckoutPayments {
       payments.map((p, i) => ({ type: tenderType(resolved[i]!), amount: p.amount, tendered: p.tendered, change: p.change })),
       (v) => minorToString(v, priced.decimals),
     );
-    const problems = settlementProblems(s, input.customerId !== undefined);
+    const problems = settlementProblems(s, creditCustomer);
     if (Object.keys(problems).length) throw new ValidationFailedError(problems);
     return {
       tenders: payments.map((p, i) => ({

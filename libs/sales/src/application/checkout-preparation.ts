@@ -53,15 +53,19 @@ export class CheckoutPreparation {
     const untendered = how.stage === 'quote' && !this.payments.hasTenders(input);
     if (!untendered && priced.cart.total > 0) this.payments.requireTenders(input);
     const { approvals, cartApproval, unapproved } = this.discounts.approve(principal, input, priced, how.offline);
+    const profile = input.customerId === undefined ? null : await this.customers.pricingProfile(input.customerId);
+    // Credit goes to a named customer: none, or the walk-in customer of anonymous sales, is nobody to collect from.
+    const creditCustomer = profile !== null && !profile.isWalkIn;
     const { warehouses, settled } = await asCartRules(async () => {
       // Line problems (warehouse, serial, units) first: a wrong total is often their consequence.
       const checkStock = how.stage === 'quote' && !store.allowNegativeStock && !how.offline;
       const warehouses = await this.lines.check(store, input, priced, checkStock);
       if (input.totalAmount !== undefined) assertTotal(input.totalAmount, priced);
-      const settled = untendered ? { tenders: [], change: 0, paid: 0, onAccount: priced.cart.total } : await this.payments.settle(store, input, priced);
+      const settled = untendered
+        ? { tenders: [], change: 0, paid: 0, onAccount: priced.cart.total }
+        : await this.payments.settle(store, input, priced, creditCustomer);
       return { warehouses, settled };
     });
-    const profile = input.customerId === undefined ? null : await this.customers.pricingProfile(input.customerId);
     const offlinePrices = how.offline ? await this.offlinePrices.judge(principal, input, priced, unapproved) : null;
     return {
       store,

@@ -55,7 +55,7 @@ describe('tender rules', () => {
       ],
       fmt,
     );
-    expect(settlementProblems(onAccount, false)).toEqual({ customer_id: ['An on-account payment needs a customer.'] });
+    expect(settlementProblems(onAccount, false)).toEqual({ customer_id: ['An on-account payment needs a named customer (not the walk-in customer).'] });
     expect(settlementProblems(onAccount, true)).toEqual({});
     expect(settlementProblems(settle(1000, [{ type: 'cash', amount: 1000 }], fmt), false)).toEqual({});
   });

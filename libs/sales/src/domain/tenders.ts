@@ -50,6 +50,6 @@ export function settlementProblems(s: Pick<Settlement, 'problems' | 'onAccount'>
     const key = problem.index === null ? 'payments' : `payments.${problem.index}.${problem.field ?? 'amount'}`;
     (errors[key] ??= []).push(problem.message);
   }
-  if (s.onAccount > 0 && !hasCustomer) errors.customer_id = ['An on-account payment needs a customer.'];
+  if (s.onAccount > 0 && !hasCustomer) errors.customer_id = ['An on-account payment needs a named customer (not the walk-in customer).'];
   return errors;
 }
