@@ -146,7 +146,7 @@ describe('Report rollups', () => {
     const sale = await sell({ items: [{ id: ids['COF-002'], qty: 2 }], payments: [{ payment_method_code: 'cash', amount: 30 }], total_amount: 25.48 });
     const line = sale.items[0];
     // 1 of 2 Ground Coffee back: net 12.49, tax 0.25 (2%), 12.74 in cash; cost 6.10; back on the shelf.
-    const managerSession = (await api().post('/api/v1/sessions/open').set(bearer(manager)).send({ store_id: 1, opening_balance: 0 }).expect(200)).body.data.id;
+    const managerSession = (await api().post('/api/v1/sessions/open').set(bearer(manager)).send({ store_id: 1, opening_balance: 50 }).expect(200)).body.data.id;
     const reasons = (await api().get('/api/v1/returns/reasons').set(bearer(manager))).body.data as { id: number; code: string }[];
     const created = await api()
       .post('/api/v1/returns')

@@ -297,6 +297,10 @@ export class ReturnWorkflowService {
     const refunds = this.refundSplit(sale, r, await this.returns.saleRefunds(r.saleId));
     const onAccount = refunds.filter((p) => p.methodType === 'on_account').reduce((a, p) => a + p.amount, 0);
     const sessionId = await this.sessions.openSessionId(principal.userId, r.storeId);
+    await this.sessions.assertDrawerHolds(
+      sessionId,
+      refunds.filter((p) => p.methodType === 'cash').reduce((a, p) => a + p.amount, 0),
+    );
     if (!(await this.returns.update(r.id, ['approved'], { status: 'processed', processedBy: principal.userId, processedAt: now, sessionId, updatedAt: now }))) {
       throw new ConflictError('invalid_return_state', 'The return changed meanwhile; read it again.');
     }

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { amountToMinor, Clock, fromMinor, minorToString, NotFoundError, ValidationFailedError } from '@pos/kernel';
+import { amountToMinor, Clock, ConflictError, fromMinor, minorToString, NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, currentStoreId, hasPermission, Permission, Principal } from '@pos/identity';
 import { StoreContext } from '@pos/catalog';
 import { CurrencyDecimals } from '@pos/pricing';
@@ -305,6 +305,22 @@ export class SessionService implements OnModuleInit {
       before: figures(s.expectedCash! - cash, s.discrepancy! + cash),
       after: { ...figures(s.expectedCash!, s.discrepancy!), late_sale_id: sale.id, late_sale_receipt: sale.receiptNumber },
     });
+  }
+
+  /**
+   * Cash a drawer pays back for a return processed at it: not more than the drawer is expected to
+   * hold (409 insufficient_cash), as a cash out. `cash` in minor units; no session: no drawer to check.
+   */
+  async assertDrawerHolds(sessionId: number | null, cash: number): Promise<void> {
+    if (sessionId === null || cash <= 0) return;
+    const s = (await this.sessions.find(sessionId))!;
+    const expected = expectedCash(await this.figures(s));
+    if (cash <= expected) return;
+    const d = await this.decimals(s.storeId);
+    throw new ConflictError(
+      'insufficient_cash',
+      `The drawer is expected to hold ${minorToString(expected, d)}: it cannot refund ${minorToString(cash, d)} in cash. Put cash in first, or process the return at another drawer.`,
+    );
   }
 
   async openSessionId(userId: number, storeId: number): Promise<number | null> {
