@@ -7,12 +7,15 @@ import request from 'supertest';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { applyJournal } from '../reports/report-helpers';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
-import { boardFacts, layoutFacts } from './dashboard-facts';
+import { boardFacts, keyColumnsShown, layoutFacts } from './dashboard-facts';
+import { recordSales, webhookDeliveries } from './dashboard-fixtures';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '../artifacts');
 const available = existsSync(CHROMIUM);
 if (!available) process.stdout.write(`dashboard browser test skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)\n`);
+
+const db = (t: TestApp, sql: string): Promise<Record<string, unknown>[]> => t.db.query(sql);
 
 /** The viewer's settings: times must come out in this zone and locale, whatever the server's. */
 const VIEWER: BrowserContextOptions = { locale: 'en-US', timezoneId: 'Asia/Tokyo', reducedMotion: 'reduce' };
@@ -69,6 +72,14 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
 
   /** A page signed in as `email`, with every console error, failed or 4xx/5xx request and off-service request in `problems`. */
   async function signedIn(email: string, viewport: { width: number; height: number }): Promise<{ page: Page; problems: string[] }> {
+    const { page, problems } = await opened(viewport);
+    await signIn(page, email);
+    await page.waitForSelector('body[data-loaded="true"]', { timeout: 30_000, state: 'attached' });
+    return { page, problems };
+  }
+
+  /** The sign-in form, with every console error, failed or 4xx/5xx request and off-service request in `problems`. */
+  async function opened(viewport: { width: number; height: number }): Promise<{ page: Page; problems: string[] }> {
     const page = await browser.newPage({ ...VIEWER, viewport });
     const problems: string[] = [];
     page.on('console', (m) => {
@@ -83,11 +94,13 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
       if (!r.url().startsWith(base)) problems.push(`left the service: ${r.url()}`);
     });
     await page.goto(`${base}/dashboard`, { waitUntil: 'load' });
-    await page.fill('#email', email);
-    await page.fill('#password', DEMO.password);
-    await page.click('#sign-in button[type=submit]');
-    await page.waitForSelector('body[data-loaded="true"]', { timeout: 30_000, state: 'attached' });
     return { page, problems };
+  }
+
+  async function signIn(page: Page, email: string, password: string = DEMO.password): Promise<void> {
+    await page.fill('#email', email);
+    await page.fill('#password', password);
+    await page.click('#sign-in button[type=submit]');
   }
 
   it('admin: draws every chart, percent Pareto axis, one currency per legend, readable tables newest first', async () => {
@@ -101,7 +114,6 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
       expect({ title: c.title, ok: c.rendered === 'true' && c.points > 0 && c.marks > 0 }).toMatchObject({ ok: true });
     }
     expect(f.kpis[0]).toMatch(/\$/); // the Downtown store sells in USD
-
     // 1. The Pareto chart's value axis is the cumulative share, 0-100 %, never money.
     const pareto = f.charts.find((c) => /pareto/i.test(c.title));
     expect(pareto).toBeDefined();
@@ -188,6 +200,27 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
     60_000,
   );
 
+  // 7. A phone: the figures that matter in wide tables stay in view; a table still wider than its
+  // card says so (issue 31 item 4).
+  it('phone 390 x 844: key columns of wide tables in view, a cue on a table that scrolls', async () => {
+    const { page, problems } = await signedIn(DEMO.admin, { width: 390, height: 844 });
+    await page.screenshot({ path: join(ARTIFACTS, 'dashboard-phone.png'), fullPage: true });
+    for (const name of ['inventory/replenishment', 'closeout'])
+      await (await page.$(`[data-table="${name}"]`))!.screenshot({ path: join(ARTIFACTS, `dashboard-phone-${name.replace(/\W/g, '-')}.png`) });
+    const l = await layoutFacts(page);
+    expect({ scrollWidth: l.scrollWidth, overflowing: l.overflowing }).toEqual({ scrollWidth: 390, overflowing: [] });
+    expect(await keyColumnsShown(page, 'inventory/replenishment')).toEqual(['Item', 'On hand', 'Order', 'Est. cost']);
+    expect(await keyColumnsShown(page, 'closeout')).toEqual(['Day', 'Total', 'Counted cash', 'Discrepancy']);
+    // What gave way shows under another column: the warehouse under the item, the cashier under the day.
+    const f = await boardFacts(page);
+    const cashiers = (await db(t, 'SELECT DISTINCT name FROM users')).map((u) => String(u.name));
+    for (const [day] of f.tables.find((tb) => tb.name === 'closeout')!.rows) expect(cashiers).toContain(day.split('\n')[1]);
+    const warehouses = (await db(t, 'SELECT name FROM warehouses')).map((w) => String(w.name));
+    for (const [item] of f.tables.find((tb) => tb.name === 'inventory/replenishment')!.rows) expect(warehouses).toContain(item.split('\n')[1]);
+    for (const tb of l.tables) expect(tb).toMatchObject(tb.fits ? { cue: false } : { cue: true, scrollable: true });
+    expect(problems).toEqual([]);
+  }, 60_000);
+
   it('asks for the two-factor code when the account has 2FA on', async () => {
     const page = await browser.newPage();
     await page.goto(`${base}/dashboard/`, { waitUntil: 'load' });
@@ -204,58 +237,3 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
     }
   }, 60_000);
 });
-
-/** A morning at the Downtown store: cash, card and on-account sales, a session closed short, then a second session. */
-async function recordSales(t: TestApp): Promise<number> {
-  const admin = await login(t, DEMO.admin);
-  const api = () => request(t.http);
-  const item = Object.fromEntries((await t.db.query('SELECT id, sku FROM items')).map((r: { id: number; sku: string }) => [r.sku, Number(r.id)]));
-  const jane = Number((await t.db.query("SELECT id FROM customers WHERE email = 'jane.doe@example.com'"))[0].id);
-  const session = await api().post('/api/v1/sessions/open').set(bearer(admin)).send({ store_id: 1, opening_balance: 100 });
-  if (session.status !== 200) throw new Error(`open session: ${session.status}`);
-  const carts: [Record<string, number>, string, string?][] = [
-    [{ 'BEV-001': 2, 'HSE-001': 1 }, 'cash'],
-    [{ 'BEV-001': 1 }, 'card'],
-    [{ 'HSE-001': 2, 'BEV-001': 3 }, 'cash'],
-    [{ 'HSE-001': 1 }, 'on_account', String(jane)],
-  ];
-  let n = 0;
-  for (const [lines, method, customer] of carts) {
-    const items = Object.entries(lines).map(([sku, qty]) => ({ id: item[sku], qty }));
-    const priced = await api().post('/api/v1/pricing/cart').set(bearer(admin)).send({ store_id: 1, items, customer_id: customer });
-    const total = priced.body.data.total as number;
-    const sale = await api()
-      .post('/api/v1/pos/checkout')
-      .set(bearer(admin))
-      .send({
-        store_id: 1,
-        idempotency_key: `dash-${++n}`,
-        items,
-        customer_id: customer,
-        payments: [{ payment_method_code: method, amount: total }],
-        total_amount: total,
-      });
-    if (sale.status !== 201) throw new Error(`sale ${n}: ${sale.status} ${JSON.stringify(sale.body)}`);
-  }
-  const closed = await api().post(`/api/v1/sessions/${session.body.data.id}/close`).set(bearer(admin)).send({ closing_balance: 99 });
-  if (closed.status !== 200) throw new Error(`close session: ${closed.status}`);
-  const second = await api().post('/api/v1/sessions/open').set(bearer(admin)).send({ store_id: 1, opening_balance: 50 });
-  const again = await api().post(`/api/v1/sessions/${second.body.data.id}/close`).set(bearer(admin)).send({ closing_balance: 50 });
-  if (second.status !== 200 || again.status !== 200) throw new Error(`second session: ${second.status} ${again.status}`);
-  return Number(second.body.data.id);
-}
-
-/** A webhook endpoint on a loopback receiver and two test sends: rows for the deliveries table. */
-async function webhookDeliveries(t: TestApp, url: string): Promise<number> {
-  const admin = await login(t, DEMO.admin);
-  const endpoint = await request(t.http)
-    .post('/api/v1/webhooks')
-    .set(bearer(admin))
-    .send({ url, events: ['sale.voided'] });
-  if (endpoint.status !== 201) throw new Error(`webhook endpoint: ${endpoint.status} ${JSON.stringify(endpoint.body)}`);
-  for (const type of ['sale.completed', 'sale.voided']) {
-    const sent = await request(t.http).post(`/api/v1/webhooks/${endpoint.body.data.id}/test`).set(bearer(admin)).send({ type });
-    if (sent.status >= 300) throw new Error(`test send ${type}: ${sent.status} ${JSON.stringify(sent.body)}`);
-  }
-  return Number(endpoint.body.data.id);
-}

@@ -38,7 +38,10 @@ export async function boardFacts(page: Page): Promise<{ charts: ChartFacts[]; kp
     const tables = [...document.querySelectorAll('[data-table]')].map((card) => ({
       name: card.getAttribute('data-table') ?? '',
       heads: [...card.querySelectorAll('th')].filter(shown).map(text),
-      rows: [...card.querySelectorAll('tr')].slice(1).map((tr) => [...tr.querySelectorAll('td')].filter(shown).map(text)),
+      // innerText: what shows (a phone's second line in a cell is hidden on wider screens).
+      rows: [...card.querySelectorAll('tr')]
+        .slice(1)
+        .map((tr) => [...tr.querySelectorAll('td')].filter(shown).map((td) => (td as HTMLElement).innerText.trim())),
     }));
     return { charts, kpis, tables };
   });
@@ -48,12 +51,13 @@ export async function boardFacts(page: Page): Promise<{ charts: ChartFacts[]; kp
 export async function layoutFacts(page: Page): Promise<{
   scrollWidth: number;
   overflowing: string[];
-  tables: { name: string; width: number; room: number; fits: boolean; scrollable: boolean }[];
+  tables: { name: string; width: number; room: number; fits: boolean; scrollable: boolean; cue: boolean }[];
 }> {
   return page.evaluate(() => {
     const right = innerWidth + 0.5;
+    // A table scrolling inside its wrapper is clipped by it: only the wrapper can overflow the page.
     const overflowing = [...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > right)
+      .filter((e) => !e.parentElement?.closest('.table-wrap') && e.getBoundingClientRect().right > right)
       .map(
         (e) =>
           `${e.tagName.toLowerCase()}${e.className && typeof e.className === 'string' ? `.${e.className}` : ''} right ${Math.round(e.getBoundingClientRect().right)}`,
@@ -68,8 +72,22 @@ export async function layoutFacts(page: Page): Promise<{
         room: wrap.clientWidth,
         fits: width <= wrap.clientWidth + 0.5 && wrap.getBoundingClientRect().right <= right,
         scrollable: ['auto', 'scroll'].includes(getComputedStyle(wrap).overflowX),
+        cue: wrap.classList.contains('more-right'),
       };
     });
     return { scrollWidth: document.documentElement.scrollWidth, overflowing, tables };
   });
+}
+
+/** Which of a table's headings are shown and lie wholly inside its card's visible box (not off to the side). */
+export async function keyColumnsShown(page: Page, table: string): Promise<string[]> {
+  return page.evaluate((name) => {
+    const card = document.querySelector(`[data-table="${name}"]`) as HTMLElement;
+    const wrap = card.querySelector('.table-wrap') as HTMLElement;
+    const box = wrap.getBoundingClientRect();
+    return [...card.querySelectorAll('th')]
+      .filter((th) => getComputedStyle(th).display !== 'none')
+      .filter((th) => th.getBoundingClientRect().right <= box.right + 0.5 && th.getBoundingClientRect().left >= box.left - 0.5)
+      .map((th) => (th.textContent ?? '').trim());
+  }, table);
 }

@@ -11,9 +11,11 @@
 
   const API = '/api/v1';
   const F = window.PosFormat;
+  const T = window.PosTables;
   /**
    * The reports shown, in order, and the permission each needs (the contract's table). `rows`
-   * lists a table's columns: [key, heading, minor?]; minor columns give way on a narrow screen.
+   * lists a table's columns: [key, heading, minor?]; minor columns give way below 1100 px, 'phone'
+   * ones on a phone only (`under` then shows one under another column there).
    * `percent` names the charts (by title) whose values are percentages, not the series' currency.
    */
   const PANELS = [
@@ -44,12 +46,13 @@
       rows: [
         ['sku', 'SKU', true],
         ['name', 'Item'],
-        ['warehouse_name', 'Warehouse'],
+        ['warehouse_name', 'Warehouse', 'phone'],
         ['on_hand', 'On hand'],
         ['reorder_level', 'Reorder level', true],
         ['suggested_order', 'Order'],
         ['estimated_cost', 'Est. cost'],
       ],
+      under: { name: 'warehouse_name' },
       limit: 10,
     },
     { report: 'invoices/aging', perm: 'reports.sales', title: 'Invoice aging' },
@@ -59,21 +62,19 @@
       title: 'Cashier sessions',
       rows: [
         ['date', 'Day'],
-        ['cashier_name', 'Cashier'],
+        ['cashier_name', 'Cashier', 'phone'],
         ['session_id', 'Session', true],
-        ['session_status', 'Status'],
+        ['session_status', 'Status', 'phone'],
         ['total', 'Total'],
         ['expected_cash', 'Expected cash', true],
         ['counted_cash', 'Counted cash'],
         ['discrepancy', 'Discrepancy'],
       ],
+      under: { date: 'cashier_name' },
       limit: 12,
       flag: (row) => Number(row.discrepancy ?? 0) !== 0,
     },
   ];
-  /** Time columns: a table with one lists its newest row first. */
-  const TIME_COLUMN = /^(date|day)$|_at$/;
-
   let token = null;
   let permissions = new Set();
   let stores = [];
@@ -187,6 +188,7 @@
     panels.replaceChildren();
     shown.forEach((panel, i) => drawPanel(panels, panel, reports[i]));
     if (can('webhooks.manage')) await drawDeliveries(panels);
+    T.cueAll();
     $('status').textContent = '';
     document.body.dataset.loaded = 'true';
   }
@@ -226,19 +228,9 @@
     if (panel.rows) {
       const card = el('section', { class: 'card wide', 'data-table': panel.report });
       const units = new Map((columns || []).map((c) => [c.key, c.unit]));
-      card.append(el('h3', {}, panel.title), table(newestFirst(rows).slice(0, panel.limit), panel.rows, units, panel.flag));
+      card.append(el('h3', {}, panel.title), T.table(T.newestFirst(rows).slice(0, panel.limit), panel.rows, units, { flag: panel.flag, under: panel.under }));
       parent.append(card);
     }
-  }
-
-  /** Rows with a time column, newest first (ties: the later row of the answer first). */
-  function newestFirst(rows) {
-    const key = rows.length ? Object.keys(rows[0]).find((k) => TIME_COLUMN.test(k)) : undefined;
-    if (!key) return rows;
-    return rows
-      .map((row, i) => ({ row, i }))
-      .sort((a, b) => (String(b.row[key]) > String(a.row[key]) ? 1 : String(b.row[key]) < String(a.row[key]) ? -1 : b.i - a.i))
-      .map((x) => x.row);
   }
 
   // ---- charts ------------------------------------------------------------------------------
@@ -313,40 +305,6 @@
 
   const escape = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
-  // ---- tables ------------------------------------------------------------------------------
-  /** A cell's text: by the report's unit for the column (money in the row's currency), else by value. */
-  function cell(row, key, unit) {
-    const v = row[key];
-    if (unit === 'money') return F.money(v, row.currency);
-    if (unit === 'percent') return F.percent(v);
-    if (typeof v === 'number') return F.number(v);
-    return F.text(v);
-  }
-
-  function table(rows, columns, units, flag, codeColumns = []) {
-    if (!rows.length) return el('p', { class: 'empty' }, 'Nothing in this period.');
-    const present = columns.filter(([key]) => rows.some((r) => r[key] !== undefined));
-    const wrap = el('div', { class: 'table-wrap' });
-    const t = el('table');
-    const head = el('tr');
-    for (const [key, heading, minor] of present) head.append(el('th', minor ? { class: 'minor' } : {}, heading || F.words(key)));
-    t.append(head);
-    for (const row of rows) {
-      const tr = el('tr', flag && flag(row) ? { class: 'flag' } : {});
-      for (const [key, , minor, wide] of present) {
-        const numeric = typeof row[key] === 'number' && key !== 'rank';
-        const classes = [numeric ? 'num' : '', minor ? 'minor' : '', wide ? 'long' : ''].filter(Boolean).join(' ');
-        const td = el('td', classes ? { class: classes } : {});
-        if (codeColumns.includes(key) && row[key]) td.append(el('code', {}, String(row[key])));
-        else td.textContent = cell(row, key, units.get(key));
-        tr.append(td);
-      }
-      t.append(tr);
-    }
-    wrap.append(t);
-    return wrap;
-  }
-
   /** The last webhook deliveries over every endpoint (needs webhooks.manage), newest first. */
   async function drawDeliveries(parent) {
     const card = el('section', { class: 'card wide', id: 'deliveries', 'data-table': 'deliveries' });
@@ -359,7 +317,7 @@
     }
     const lists = await Promise.all(endpoints.body.data.slice(0, 20).map((e) => call(`/webhooks/${e.id}/deliveries?per_page=10`)));
     const urls = new Map(endpoints.body.data.map((e) => [e.id, e.url]));
-    const rows = newestFirst(lists.flatMap((l) => (l.status === 200 ? l.body.data : [])))
+    const rows = T.newestFirst(lists.flatMap((l) => (l.status === 200 ? l.body.data : [])))
       .slice(0, 10)
       .map((d) => ({ ...d, endpoint: urls.get(d.endpoint_id) }));
     const columns = [
@@ -371,8 +329,11 @@
       ['last_status_code', 'HTTP status'],
       ['last_error', 'Last error', false, true],
     ];
-    card.append(table(rows, columns, new Map(), (d) => d.status === 'failed', ['event']));
+    card.append(T.table(rows, columns, new Map(), { flag: (d) => d.status === 'failed', code: ['event'] }));
   }
 
-  window.addEventListener('resize', () => charts.forEach((c) => c.resize()));
+  window.addEventListener('resize', () => {
+    charts.forEach((c) => c.resize());
+    T.cueAll();
+  });
 })();
