@@ -114,6 +114,12 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
       expect({ title: c.title, ok: c.rendered === 'true' && c.points > 0 && c.marks > 0 }).toMatchObject({ ok: true });
     }
     expect(f.kpis[0]).toMatch(/\$/); // the Downtown store sells in USD
+    // Every headline figure the board asks for is one the overview report sends (issue 31 item 3).
+    const kpi = Object.fromEntries(f.kpiKeys.map((k, i) => [k, f.kpis[i]]));
+    expect(f.kpiKeys).toEqual(['net_sales', 'net_revenue', 'gross_profit', 'margin_percent', 'sales_count', 'average_sale', 'items_sold', 'voids']);
+    expect(kpi.margin_percent).toMatch(/^-?\d+(\.\d+)? %$/);
+    for (const k of ['sales_count', 'items_sold', 'voids']) expect({ k, v: kpi[k] }).toMatchObject({ v: expect.stringMatching(/^\d[\d,]*$/) });
+
     // 1. The Pareto chart's value axis is the cumulative share, 0-100 %, never money.
     const pareto = f.charts.find((c) => /pareto/i.test(c.title));
     expect(pareto).toBeDefined();

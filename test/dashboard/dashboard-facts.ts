@@ -21,7 +21,7 @@ export interface TableFacts {
 }
 
 /** What the signed-in board shows: charts, headline figures and tables, read from the page. */
-export async function boardFacts(page: Page): Promise<{ charts: ChartFacts[]; kpis: string[]; tables: TableFacts[] }> {
+export async function boardFacts(page: Page): Promise<{ charts: ChartFacts[]; kpis: string[]; kpiKeys: string[]; tables: TableFacts[] }> {
   return page.evaluate(() => {
     const shown = (e: Element) => getComputedStyle(e).display !== 'none';
     const text = (e: Element) => (e.textContent ?? '').trim();
@@ -35,6 +35,7 @@ export async function boardFacts(page: Page): Promise<{ charts: ChartFacts[]; kp
       texts: [...b.querySelectorAll('svg text')].map(text).filter(Boolean),
     }));
     const kpis = [...document.querySelectorAll('.kpi b')].map(text);
+    const kpiKeys = [...document.querySelectorAll('.kpi')].map((k) => k.getAttribute('data-key') ?? '');
     const tables = [...document.querySelectorAll('[data-table]')].map((card) => ({
       name: card.getAttribute('data-table') ?? '',
       heads: [...card.querySelectorAll('th')].filter(shown).map(text),
@@ -43,7 +44,7 @@ export async function boardFacts(page: Page): Promise<{ charts: ChartFacts[]; kp
         .slice(1)
         .map((tr) => [...tr.querySelectorAll('td')].filter(shown).map((td) => (td as HTMLElement).innerText.trim())),
     }));
-    return { charts, kpis, tables };
+    return { charts, kpis, kpiKeys, tables };
   });
 }
 

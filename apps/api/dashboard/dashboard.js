@@ -12,69 +12,8 @@
   const API = '/api/v1';
   const F = window.PosFormat;
   const T = window.PosTables;
-  /**
-   * The reports shown, in order, and the permission each needs (the contract's table). `rows`
-   * lists a table's columns: [key, heading, minor?]; minor columns give way below 1100 px, 'phone'
-   * ones on a phone only (`under` then shows one under another column there).
-   * `percent` names the charts (by title) whose values are percentages, not the series' currency.
-   */
-  const PANELS = [
-    { report: 'sales', perm: 'reports.sales', title: 'Sales and revenue over time', wide: true },
-    { report: 'payments', perm: 'reports.payments', title: 'Payment mix' },
-    { report: 'heatmap', perm: 'reports.sales', title: 'Sales by hour and weekday', wide: true },
-    {
-      report: 'products/abc',
-      perm: 'reports.inventory',
-      title: 'Top products (ABC)',
-      percent: /cumulative|pareto/i,
-      rows: [
-        ['rank', '#'],
-        ['name', 'Item'],
-        ['sku', 'SKU', true],
-        ['revenue', 'Revenue'],
-        ['share_percent', 'Share'],
-        ['cumulative_percent', 'Cumulative', true],
-        ['class', 'Class'],
-      ],
-      limit: 10,
-    },
-    { report: 'inventory/stock', perm: 'inventory.reports', title: 'Stock status' },
-    {
-      report: 'inventory/replenishment',
-      perm: 'inventory.reports',
-      title: 'Replenishment',
-      rows: [
-        ['sku', 'SKU', true],
-        ['name', 'Item'],
-        ['warehouse_name', 'Warehouse', 'phone'],
-        ['on_hand', 'On hand'],
-        ['reorder_level', 'Reorder level', true],
-        ['suggested_order', 'Order'],
-        ['estimated_cost', 'Est. cost'],
-      ],
-      under: { name: 'warehouse_name' },
-      limit: 10,
-    },
-    { report: 'invoices/aging', perm: 'reports.sales', title: 'Invoice aging' },
-    {
-      report: 'closeout',
-      perm: 'reports.sales',
-      title: 'Cashier sessions',
-      rows: [
-        ['date', 'Day'],
-        ['cashier_name', 'Cashier', 'phone'],
-        ['session_id', 'Session', true],
-        ['session_status', 'Status', 'phone'],
-        ['total', 'Total'],
-        ['expected_cash', 'Expected cash', true],
-        ['counted_cash', 'Counted cash'],
-        ['discrepancy', 'Discrepancy'],
-      ],
-      under: { date: 'cashier_name' },
-      limit: 12,
-      flag: (row) => Number(row.discrepancy ?? 0) !== 0,
-    },
-  ];
+  const { PANELS, KPIS } = window.PosPanels;
+
   let token = null;
   let permissions = new Set();
   let stores = [];
@@ -197,9 +136,9 @@
     const box = $('kpis');
     box.replaceChildren();
     if (!res || res.status !== 200) return;
-    const wanted = ['net_sales', 'net_revenue', 'gross_profit', 'margin', 'sales', 'average_sale', 'units', 'voids'];
-    for (const f of res.body.data.summary.filter((x) => wanted.includes(x.key))) {
-      const card = el('div', { class: 'kpi' });
+    const byKey = new Map(res.body.data.summary.map((f) => [f.key, f]));
+    for (const f of KPIS.map((k) => byKey.get(k)).filter(Boolean)) {
+      const card = el('div', { class: 'kpi', 'data-key': f.key });
       card.append(el('b', {}, figure(f)), el('span', {}, f.label));
       box.append(card);
     }
