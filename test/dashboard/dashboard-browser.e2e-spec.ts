@@ -7,7 +7,7 @@ import request from 'supertest';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { applyJournal } from '../reports/report-helpers';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
-import { boardFacts, keyColumnsShown, layoutFacts } from './dashboard-facts';
+import { boardFacts, heatmapTip, keyColumnsShown, layoutFacts } from './dashboard-facts';
 import { recordSales, webhookDeliveries } from './dashboard-fixtures';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -162,6 +162,24 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
     expect(sessions.rows[0][col('Session')]).toBe(String(lastSession));
     const days = sessions.rows.map((r) => Date.parse(r[col('Day')]));
     expect(days).toEqual([...days].sort((a, b) => b - a));
+
+    // 5. The heatmap's values are sales counts: the busiest cell's tooltip names its weekday and hour
+    // and its count, never money; the scale's end labels are counts in dark ink (issue 31 item 2).
+    const period = await page.evaluate(() => [
+      (document.getElementById('date-from') as HTMLInputElement).value,
+      (document.getElementById('date-to') as HTMLInputElement).value,
+    ]);
+    const heat = await request(t.http)
+      .get(`/api/v1/reports/heatmap?store_id=1&date_from=${period[0]}&date_to=${period[1]}`)
+      .set(bearer(await login(t, DEMO.admin)));
+    const busiest = (k: string) => (heat.body.data.summary as { key: string; value: number }[]).find((x) => x.key === k)!.value;
+    const tip = await heatmapTip(page, ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'][busiest('busiest_weekday')], busiest('busiest_hour'));
+    const hour = String(busiest('busiest_hour')).padStart(2, '0');
+    const day = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'][busiest('busiest_weekday')];
+    const n = busiest('busiest_sales');
+    expect(tip.text).toBe(`${day} ${hour}:00–${hour}:59 ${n} ${n === 1 ? 'sale' : 'sales'}`);
+    expect(tip.scale).toEqual(['0', String(busiest('busiest_sales'))]);
+    for (const fill of tip.scaleInk) expect(fill).toBe('#1f2933');
 
     expect(await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie]))).toBe('[{},{},""]');
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });

@@ -80,6 +80,38 @@ export async function layoutFacts(page: Page): Promise<{
   });
 }
 
+/**
+ * The heatmap as a person reads it: the tooltip of the cell of `weekday` (Mon..Sun) and `hour`
+ * (shown as a pointer on it would show it), and the visual scale's end labels left to right with
+ * their ink (the svg texts below the hour axis, read before the tooltip adds its marker).
+ */
+export async function heatmapTip(page: Page, weekday: string, hour: number): Promise<{ text: string; scale: string[]; scaleInk: string[] }> {
+  const scale = await page.evaluate(() => {
+    const box = document.querySelector('.chart[data-chart-type="heatmap"]') as HTMLElement;
+    const texts = [...box.querySelectorAll('svg text')].filter((e) => (e.textContent ?? '').trim());
+    const axis = Math.max(...texts.filter((e) => e.textContent?.trim() === '23').map((e) => e.getBoundingClientRect().bottom));
+    return texts
+      .filter((e) => e.getBoundingClientRect().top > axis)
+      .sort((a, b) => a.getBoundingClientRect().left - b.getBoundingClientRect().left)
+      .map((e) => ({ text: (e.textContent ?? '').trim(), ink: e.getAttribute('fill') ?? getComputedStyle(e).fill }));
+  });
+  await page.evaluate(
+    ([day, h]) => {
+      const box = document.querySelector('.chart[data-chart-type="heatmap"]') as HTMLElement;
+      const chart = (window as unknown as { echarts: { getInstanceByDom(e: HTMLElement): any } }).echarts.getInstanceByDom(box);
+      const option = chart.getOption();
+      const row = (option.yAxis[0].data as string[]).indexOf(day as string);
+      const index = (option.series[0].data as number[][]).findIndex((d) => d[0] === h && d[1] === row);
+      chart.dispatchAction({ type: 'showTip', seriesIndex: 0, dataIndex: index });
+    },
+    [weekday, hour] as const,
+  );
+  // ECharts puts its tooltip after the drawing's own div in the chart's box.
+  const tip = await page.waitForSelector('.chart[data-chart-type="heatmap"] > div + div', { state: 'visible', timeout: 10_000 });
+  const text = (await tip.innerText()).replace(/\s*\n\s*/g, ' ').trim();
+  return { text, scale: scale.map((s) => s.text), scaleInk: scale.map((s) => s.ink) };
+}
+
 /** Which of a table's headings are shown and lie wholly inside its card's visible box (not off to the side). */
 export async function keyColumnsShown(page: Page, table: string): Promise<string[]> {
   return page.evaluate((name) => {

@@ -162,7 +162,7 @@
       }
       const box = el('div', { class: 'chart', 'data-report': panel.report, 'data-chart-type': chart.type });
       card.append(box);
-      drawChart(box, chart, panel.percent && panel.percent.test(chart.title) ? 'percent' : null);
+      drawChart(box, chart, panel.percent && panel.percent.test(chart.title) ? 'percent' : panel.counts ? 'count' : null, panel.counts);
     }
     if (panel.rows) {
       const card = el('section', { class: 'card wide', 'data-table': panel.report });
@@ -177,11 +177,11 @@
   const category = (x) => (F.ISO_DATE.test(String(x)) ? F.date(String(x), true) : F.text(x));
 
   /** Any chart of a report payload: {type: line|bar|pie|heatmap, title, series: [{name, currency, data: [{x, y, value?}]}]}. */
-  function drawChart(box, chart, unit) {
+  function drawChart(box, chart, unit, noun) {
     const instance = echarts.init(box, null, { renderer: 'svg' });
     charts.push(instance);
     const currencies = [...new Set(chart.series.map((s) => s.currency).filter(Boolean))];
-    const valueOf = (currency) => (v) => (unit === 'percent' ? F.percent(v) : currency ? F.money(v, currency) : F.number(v));
+    const valueOf = (currency) => (v) => (unit === 'percent' ? F.percent(v) : unit !== 'count' && currency ? F.money(v, currency) : F.number(v));
     const axisValue = valueOf(currencies.length === 1 ? currencies[0] : null);
     let option;
     let points = 0;
@@ -200,12 +200,27 @@
       const data = first ? first.data.map((p) => [hours.indexOf(Number(p.x)), days.indexOf(String(p.y)), p.value ?? 0]) : [];
       points = data.length;
       const max = Math.max(1, ...data.map((d) => d[2]));
+      const cellValue = valueOf(first && first.currency);
+      // "Thursday 12:00–12:59", then "6 sales" (or the value as money or percent for such a chart).
+      const tip = ({ value: [h, d, v] }) =>
+        `${escape(WEEKDAYS[days[d]] || days[d])} ${pad(h)}:00–${pad(h)}:59<br><b>${escape(noun ? `${F.number(v)} ${v === 1 ? noun[0] : noun[1]}` : cellValue(v))}</b>`;
       option = {
-        tooltip: { valueFormatter: valueOf(first && first.currency) },
+        tooltip: { formatter: tip, className: 'chart-tip' },
         grid: { left: 48, right: 16, top: 8, bottom: 84 },
         xAxis: { type: 'category', data: hours, splitArea: { show: true } },
         yAxis: { type: 'category', data: days, splitArea: { show: true } },
-        visualMap: { min: 0, max, calculable: true, orient: 'horizontal', left: 'center', bottom: 0, formatter: valueOf(first && first.currency) },
+        // The scale's ends in the page's ink, whole numbers for counts.
+        visualMap: {
+          min: 0,
+          max,
+          calculable: true,
+          precision: unit === 'count' ? 0 : undefined,
+          orient: 'horizontal',
+          left: 'center',
+          bottom: 0,
+          formatter: cellValue,
+          textStyle: { color: INK, fontSize: 12 },
+        },
         series: [{ type: 'heatmap', data, name: first ? F.seriesName(first) : '' }],
       };
     } else {
@@ -242,6 +257,10 @@
     box.dataset.rendered = 'true';
   }
 
+  /** The report's weekdays (Mon..Sun) as a tooltip names them. */
+  const WEEKDAYS = { Mon: 'Monday', Tue: 'Tuesday', Wed: 'Wednesday', Thu: 'Thursday', Fri: 'Friday', Sat: 'Saturday', Sun: 'Sunday' };
+  /** The page's ink (dashboard.css --ink) for chart texts that must read as text. */
+  const INK = '#1f2933';
   const escape = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
   /** The last webhook deliveries over every endpoint (needs webhooks.manage), newest first. */

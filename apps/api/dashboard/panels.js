@@ -11,12 +11,14 @@
    * The reports shown, in order, and the permission each needs (the contract's table). `rows`
    * lists a table's columns: [key, heading, minor?]; minor columns give way below 1100 px, 'phone'
    * ones on a phone only (`under` then shows one under another column there).
-   * `percent` names the charts (by title) whose values are percentages, not the series' currency.
+   * `percent` names the charts (by title) whose values are percentages, not the series' currency;
+   * `counts` says a report's charts count things (singular, plural): a series' `currency` is the
+   * currency its stores trade in (every sales series is per currency), not the unit of its values.
    */
   const PANELS = [
     { report: 'sales', perm: 'reports.sales', title: 'Sales and revenue over time', wide: true },
     { report: 'payments', perm: 'reports.payments', title: 'Payment mix' },
-    { report: 'heatmap', perm: 'reports.sales', title: 'Sales by hour and weekday', wide: true },
+    { report: 'heatmap', perm: 'reports.sales', title: 'Sales by hour and weekday', wide: true, counts: ['sale', 'sales'] },
     {
       report: 'products/abc',
       perm: 'reports.inventory',
