@@ -103,6 +103,15 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
     await page.click('#sign-in button[type=submit]');
   }
 
+  /** Sets the period in the filters and asks for it; resolves once the board (or its error) is drawn. */
+  async function show(page: Page, from: string, to: string): Promise<void> {
+    await page.evaluate(() => delete document.body.dataset.loaded);
+    await page.fill('#date-from', from);
+    await page.fill('#date-to', to);
+    await page.click('#filters button[type=submit]');
+    await page.waitForSelector('body[data-loaded="true"]', { timeout: 30_000, state: 'attached' });
+  }
+
   it('admin: draws every chart, percent Pareto axis, one currency per legend, readable tables newest first', async () => {
     const { page, problems } = await signedIn(DEMO.admin, { width: 1280, height: 800 });
     const f = await boardFacts(page);
@@ -243,6 +252,70 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
     for (const [item] of f.tables.find((tb) => tb.name === 'inventory/replenishment')!.rows) expect(warehouses).toContain(item.split('\n')[1]);
     for (const tb of l.tables) expect(tb).toMatchObject(tb.fits ? { cue: false } : { cue: true, scrollable: true });
     expect(problems).toEqual([]);
+  }, 60_000);
+
+  // 8. Errors say what the API said, once, where the user acts (issue 31 item 3).
+  it('sign-in: a wrong password shows the reason the API gives', async () => {
+    const { page } = await opened({ width: 1024, height: 768 });
+    await signIn(page, DEMO.admin, 'not-the-password');
+    await page.waitForFunction(() => document.getElementById('sign-in-error')?.textContent);
+    expect(await page.$eval('#sign-in-error', (e) => e.textContent)).toBe('These credentials do not match our records.');
+    expect(await page.$eval('#board', (e) => (e as HTMLElement).hidden)).toBe(true);
+  }, 60_000);
+
+  it('period: From after To is refused in the form, a span over 366 days shows the API message once', async () => {
+    const { page, problems } = await signedIn(DEMO.manager, { width: 1280, height: 800 });
+    const [from, to] = await page.evaluate(() => [
+      (document.getElementById('date-from') as HTMLInputElement).value,
+      (document.getElementById('date-to') as HTMLInputElement).value,
+    ]);
+    const board = () =>
+      page.evaluate(() => ({
+        error: document.getElementById('filters-error')?.textContent ?? '',
+        cards: document.querySelectorAll('#kpis > *, #panels > *').length,
+      }));
+
+    await show(page, to, from); // reversed: nothing asked of the API
+    expect(await board()).toEqual({ error: 'From must be on or before To.', cards: 0 });
+    expect(problems).toEqual([]);
+
+    await show(page, '2024-01-01', '2025-06-30');
+    const api = await request(t.http)
+      .get('/api/v1/reports/overview?store_id=1&date_from=2024-01-01&date_to=2025-06-30')
+      .set(bearer(await login(t, DEMO.manager)));
+    expect(api.status).toBe(422);
+    expect(await board()).toEqual({ error: [...new Set(Object.values(api.body.errors as Record<string, string[]>).flat())].join(' '), cards: 0 });
+    expect(problems.filter((p) => !p.startsWith('console: Failed to load resource'))).toEqual([expect.stringMatching(/^422 .*\/reports\/overview\?/)]);
+
+    await show(page, from, to);
+    expect(await board()).toMatchObject({ error: '' });
+    expect((await boardFacts(page)).kpis).toHaveLength(8);
+  }, 60_000);
+
+  it('an ended session (token revoked) goes back to the sign-in form with a message, and signing in again works', async () => {
+    const { page, problems } = await opened({ width: 1280, height: 800 });
+    const answer = page.waitForResponse((r) => r.url().endsWith('/auth/login'));
+    await signIn(page, DEMO.manager);
+    const token = ((await (await answer).json()) as { data: { token: string } }).data.token;
+    await page.waitForSelector('body[data-loaded="true"]', { timeout: 30_000, state: 'attached' });
+    const [from, to] = await page.evaluate(() => [
+      (document.getElementById('date-from') as HTMLInputElement).value,
+      (document.getElementById('date-to') as HTMLInputElement).value,
+    ]);
+    expect((await request(t.http).post('/api/v1/auth/logout').set(bearer(token))).status).toBeLessThan(300);
+
+    await show(page, from, to);
+    expect(await page.$eval('#board', (e) => (e as HTMLElement).hidden)).toBe(true);
+    expect(await page.$eval('#sign-in', (e) => (e as HTMLElement).hidden)).toBe(false);
+    expect(await page.$eval('#sign-in-error', (e) => e.textContent)).toBe('Your session has ended. Sign in again.');
+    expect(await page.$$('.chart')).toHaveLength(0);
+    expect(problems.filter((p) => !p.startsWith('console: Failed to load resource'))).toEqual([expect.stringMatching(/^401 /)]);
+
+    await page.evaluate(() => delete document.body.dataset.loaded);
+    await signIn(page, DEMO.manager);
+    await page.waitForSelector('body[data-loaded="true"]', { timeout: 30_000, state: 'attached' });
+    expect((await boardFacts(page)).kpis).toHaveLength(8);
+    expect(await page.$eval('#sign-in-error', (e) => e.textContent)).toBe('');
   }, 60_000);
 
   it('asks for the two-factor code when the account has 2FA on', async () => {

@@ -36,8 +36,16 @@
     if (token) headers.Authorization = `Bearer ${token}`;
     const res = await fetch(API + path, { ...options, headers });
     const body = await res.json().catch(() => ({}));
+    // An expired or revoked token: back to the sign-in form (the callers stop on !token).
+    if (res.status === 401 && token && path !== '/auth/login') ended();
     return { status: res.status, body };
   }
+
+  /** What went wrong as the API says it: its field messages (each once), else its message. */
+  const problem = (res) => {
+    const fields = [...new Set(Object.values((res.body && res.body.errors) || {}).flat())];
+    return fields.length ? fields.join(' ') : (res.body && res.body.message) || `Request failed (${res.status})`;
+  };
 
   const figure = (f) => {
     if (f.unit === 'money') return F.money(f.value, f.currency);
@@ -64,7 +72,7 @@
       $('code-row').hidden = false;
       $('code').focus();
     }
-    $('sign-in-error').textContent = (codeError && codeError[0]) || res.body.message || `Sign-in failed (${res.status})`;
+    $('sign-in-error').textContent = (codeError && codeError[0]) || problem(res);
   });
 
   $('sign-out').addEventListener('click', async () => {
@@ -73,14 +81,39 @@
     location.reload();
   });
 
+  /** The session ended under the board (token expired or revoked): the sign-in form, saying so. */
+  function ended() {
+    token = null;
+    permissions = new Set();
+    clearBoard();
+    $('board').hidden = true;
+    $('sign-out').hidden = true;
+    $('who').textContent = '';
+    $('sign-in').hidden = false;
+    $('sign-in-error').textContent = 'Your session has ended. Sign in again.';
+    $('password').focus();
+    document.body.dataset.loaded = 'true';
+  }
+
+  function clearBoard() {
+    for (const c of charts) c.dispose();
+    charts = [];
+    $('kpis').replaceChildren();
+    $('panels').replaceChildren();
+    $('status').textContent = '';
+  }
+
   async function start() {
     const [me, currencies] = await Promise.all([call('/auth/me'), call('/currencies')]);
+    if (!token) return;
     const user = me.status === 200 ? me.body.data : {};
     permissions = new Set(user.permissions || []);
     if (currencies.status === 200) F.useCurrencies(currencies.body.data);
     $('sign-in').hidden = true;
     $('board').hidden = false;
     $('sign-out').hidden = false;
+    $('filters').hidden = false;
+    $('filters-error').textContent = '';
     $('who').textContent = [user.name, user.role && user.role.name].filter(Boolean).join(' · ');
     if (!PANELS.some((p) => can(p.perm)) && !can('reports.view')) {
       $('filters').hidden = true;
@@ -98,6 +131,7 @@
       return;
     }
     const res = await call('/stores?per_page=100');
+    if (!token) return;
     stores = res.status === 200 ? res.body.data : [];
     $('store').replaceChildren(...stores.map((s) => el('option', { value: String(s.id) }, `${s.name} (${s.currency_code})`)));
     const today = new Date();
@@ -115,20 +149,36 @@
   async function load() {
     for (const c of charts) c.dispose();
     charts = [];
-    const query = new URLSearchParams({ store_id: $('store').value, date_from: $('date-from').value, date_to: $('date-to').value }).toString();
+    $('filters-error').textContent = '';
+    const [from, to] = [$('date-from').value, $('date-to').value];
+    if (from > to) return refused('From must be on or before To.');
+    const query = new URLSearchParams({ store_id: $('store').value, date_from: from, date_to: to }).toString();
     $('status').textContent = 'Loading…';
     const shown = PANELS.filter((p) => can(p.perm));
-    const [overview, ...reports] = await Promise.all([
-      can('reports.view') ? call(`/reports/overview?${query}`) : null,
-      ...shown.map((p) => call(`/reports/${p.report}?${query}`)),
-    ]);
-    drawKpis(overview);
+    const paths = shown.map((p) => `/reports/${p.report}?${query}`);
+    if (can('reports.view')) paths.unshift(`/reports/overview?${query}`);
+    // One report first: a refused period (422) or an ended session (401) is told once, by the
+    // form, not by every card.
+    const first = await call(paths[0]);
+    if (!token) return;
+    if (first.status === 422) return refused(problem(first));
+    const answers = [first, ...(await Promise.all(paths.slice(1).map((p) => call(p))))];
+    if (!token) return;
+    drawKpis(can('reports.view') ? answers.shift() : null);
     const panels = $('panels');
     panels.replaceChildren();
-    shown.forEach((panel, i) => drawPanel(panels, panel, reports[i]));
+    shown.forEach((panel, i) => drawPanel(panels, panel, answers[i]));
     if (can('webhooks.manage')) await drawDeliveries(panels);
+    if (!token) return;
     T.cueAll();
     $('status').textContent = '';
+    document.body.dataset.loaded = 'true';
+  }
+
+  /** A period the form or the API refuses: its message by the form, and no board for it. */
+  function refused(message) {
+    clearBoard();
+    $('filters-error').textContent = message;
     document.body.dataset.loaded = 'true';
   }
 
@@ -147,7 +197,7 @@
   function drawPanel(parent, panel, res) {
     if (res.status !== 200) {
       const card = el('section', { class: 'card' });
-      card.append(el('h3', {}, panel.title), el('p', { class: 'empty' }, res.body.message || `Not available (${res.status})`));
+      card.append(el('h3', {}, panel.title), el('p', { class: 'empty' }, problem(res)));
       parent.append(card);
       return;
     }
@@ -270,7 +320,7 @@
     parent.append(card);
     const endpoints = await call('/webhooks?per_page=100');
     if (endpoints.status !== 200) {
-      card.append(el('p', { class: 'empty' }, endpoints.body.message || 'Not available.'));
+      card.append(el('p', { class: 'empty' }, problem(endpoints)));
       return;
     }
     const lists = await Promise.all(endpoints.body.data.slice(0, 20).map((e) => call(`/webhooks/${e.id}/deliveries?per_page=10`)));
