@@ -7,12 +7,15 @@ import request from 'supertest';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { applyJournal } from '../reports/report-helpers';
 import { bearer, DEMO, login, startTestApp, TestApp } from '../support/test-app';
-import { boardFacts, layoutFacts } from './dashboard-facts';
+import { boardFacts, heatmapTip, keyColumnsShown, layoutFacts } from './dashboard-facts';
+import { recordSales, webhookDeliveries } from './dashboard-fixtures';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '../artifacts');
 const available = existsSync(CHROMIUM);
 if (!available) process.stdout.write(`dashboard browser test skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)\n`);
+
+const db = (t: TestApp, sql: string): Promise<Record<string, unknown>[]> => t.db.query(sql);
 
 /** The viewer's settings: times must come out in this zone and locale, whatever the server's. */
 const VIEWER: BrowserContextOptions = { locale: 'en-US', timezoneId: 'Asia/Tokyo', reducedMotion: 'reduce' };
@@ -69,6 +72,14 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
 
   /** A page signed in as `email`, with every console error, failed or 4xx/5xx request and off-service request in `problems`. */
   async function signedIn(email: string, viewport: { width: number; height: number }): Promise<{ page: Page; problems: string[] }> {
+    const { page, problems } = await opened(viewport);
+    await signIn(page, email);
+    await page.waitForSelector('body[data-loaded="true"]', { timeout: 30_000, state: 'attached' });
+    return { page, problems };
+  }
+
+  /** The sign-in form, with every console error, failed or 4xx/5xx request and off-service request in `problems`. */
+  async function opened(viewport: { width: number; height: number }): Promise<{ page: Page; problems: string[] }> {
     const page = await browser.newPage({ ...VIEWER, viewport });
     const problems: string[] = [];
     page.on('console', (m) => {
@@ -83,11 +94,22 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
       if (!r.url().startsWith(base)) problems.push(`left the service: ${r.url()}`);
     });
     await page.goto(`${base}/dashboard`, { waitUntil: 'load' });
-    await page.fill('#email', email);
-    await page.fill('#password', DEMO.password);
-    await page.click('#sign-in button[type=submit]');
-    await page.waitForSelector('body[data-loaded="true"]', { timeout: 30_000, state: 'attached' });
     return { page, problems };
+  }
+
+  async function signIn(page: Page, email: string, password: string = DEMO.password): Promise<void> {
+    await page.fill('#email', email);
+    await page.fill('#password', password);
+    await page.click('#sign-in button[type=submit]');
+  }
+
+  /** Sets the period in the filters and asks for it; resolves once the board (or its error) is drawn. */
+  async function show(page: Page, from: string, to: string): Promise<void> {
+    await page.evaluate(() => delete document.body.dataset.loaded);
+    await page.fill('#date-from', from);
+    await page.fill('#date-to', to);
+    await page.click('#filters button[type=submit]');
+    await page.waitForSelector('body[data-loaded="true"]', { timeout: 30_000, state: 'attached' });
   }
 
   it('admin: draws every chart, percent Pareto axis, one currency per legend, readable tables newest first', async () => {
@@ -101,6 +123,11 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
       expect({ title: c.title, ok: c.rendered === 'true' && c.points > 0 && c.marks > 0 }).toMatchObject({ ok: true });
     }
     expect(f.kpis[0]).toMatch(/\$/); // the Downtown store sells in USD
+    // Every headline figure the board asks for is one the overview report sends (issue 31 item 3).
+    const kpi = Object.fromEntries(f.kpiKeys.map((k, i) => [k, f.kpis[i]]));
+    expect(f.kpiKeys).toEqual(['net_sales', 'net_revenue', 'gross_profit', 'margin_percent', 'sales_count', 'average_sale', 'items_sold', 'voids']);
+    expect(kpi.margin_percent).toMatch(/^-?\d+(\.\d+)? %$/);
+    for (const k of ['sales_count', 'items_sold', 'voids']) expect({ k, v: kpi[k] }).toMatchObject({ v: expect.stringMatching(/^\d[\d,]*$/) });
 
     // 1. The Pareto chart's value axis is the cumulative share, 0-100 %, never money.
     const pareto = f.charts.find((c) => /pareto/i.test(c.title));
@@ -145,6 +172,24 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
     const days = sessions.rows.map((r) => Date.parse(r[col('Day')]));
     expect(days).toEqual([...days].sort((a, b) => b - a));
 
+    // 5. The heatmap's values are sales counts: the busiest cell's tooltip names its weekday and hour
+    // and its count, never money; the scale's end labels are counts in dark ink (issue 31 item 2).
+    const period = await page.evaluate(() => [
+      (document.getElementById('date-from') as HTMLInputElement).value,
+      (document.getElementById('date-to') as HTMLInputElement).value,
+    ]);
+    const heat = await request(t.http)
+      .get(`/api/v1/reports/heatmap?store_id=1&date_from=${period[0]}&date_to=${period[1]}`)
+      .set(bearer(await login(t, DEMO.admin)));
+    const busiest = (k: string) => (heat.body.data.summary as { key: string; value: number }[]).find((x) => x.key === k)!.value;
+    const tip = await heatmapTip(page, ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'][busiest('busiest_weekday')], busiest('busiest_hour'));
+    const hour = String(busiest('busiest_hour')).padStart(2, '0');
+    const day = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'][busiest('busiest_weekday')];
+    const n = busiest('busiest_sales');
+    expect(tip.text).toBe(`${day} ${hour}:00–${hour}:59 ${n} ${n === 1 ? 'sale' : 'sales'}`);
+    expect(tip.scale).toEqual(['0', String(busiest('busiest_sales'))]);
+    for (const fill of tip.scaleInk) expect(fill).toBe('#1f2933');
+
     expect(await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie]))).toBe('[{},{},""]');
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard-top.png') }); // the first screen (README's picture)
@@ -188,6 +233,91 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
     60_000,
   );
 
+  // 7. A phone: the figures that matter in wide tables stay in view; a table still wider than its
+  // card says so (issue 31 item 4).
+  it('phone 390 x 844: key columns of wide tables in view, a cue on a table that scrolls', async () => {
+    const { page, problems } = await signedIn(DEMO.admin, { width: 390, height: 844 });
+    await page.screenshot({ path: join(ARTIFACTS, 'dashboard-phone.png'), fullPage: true });
+    for (const name of ['inventory/replenishment', 'closeout'])
+      await (await page.$(`[data-table="${name}"]`))!.screenshot({ path: join(ARTIFACTS, `dashboard-phone-${name.replace(/\W/g, '-')}.png`) });
+    const l = await layoutFacts(page);
+    expect({ scrollWidth: l.scrollWidth, overflowing: l.overflowing }).toEqual({ scrollWidth: 390, overflowing: [] });
+    expect(await keyColumnsShown(page, 'inventory/replenishment')).toEqual(['Item', 'On hand', 'Order', 'Est. cost']);
+    expect(await keyColumnsShown(page, 'closeout')).toEqual(['Day', 'Total', 'Counted cash', 'Discrepancy']);
+    // What gave way shows under another column: the warehouse under the item, the cashier under the day.
+    const f = await boardFacts(page);
+    const cashiers = (await db(t, 'SELECT DISTINCT name FROM users')).map((u) => String(u.name));
+    for (const [day] of f.tables.find((tb) => tb.name === 'closeout')!.rows) expect(cashiers).toContain(day.split('\n')[1]);
+    const warehouses = (await db(t, 'SELECT name FROM warehouses')).map((w) => String(w.name));
+    for (const [item] of f.tables.find((tb) => tb.name === 'inventory/replenishment')!.rows) expect(warehouses).toContain(item.split('\n')[1]);
+    for (const tb of l.tables) expect(tb).toMatchObject(tb.fits ? { cue: false } : { cue: true, scrollable: true });
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  // 8. Errors say what the API said, once, where the user acts (issue 31 item 3).
+  it('sign-in: a wrong password shows the reason the API gives', async () => {
+    const { page } = await opened({ width: 1024, height: 768 });
+    await signIn(page, DEMO.admin, 'not-the-password');
+    await page.waitForFunction(() => document.getElementById('sign-in-error')?.textContent);
+    expect(await page.$eval('#sign-in-error', (e) => e.textContent)).toBe('These credentials do not match our records.');
+    expect(await page.$eval('#board', (e) => (e as HTMLElement).hidden)).toBe(true);
+  }, 60_000);
+
+  it('period: From after To is refused in the form, a span over 366 days shows the API message once', async () => {
+    const { page, problems } = await signedIn(DEMO.manager, { width: 1280, height: 800 });
+    const [from, to] = await page.evaluate(() => [
+      (document.getElementById('date-from') as HTMLInputElement).value,
+      (document.getElementById('date-to') as HTMLInputElement).value,
+    ]);
+    const board = () =>
+      page.evaluate(() => ({
+        error: document.getElementById('filters-error')?.textContent ?? '',
+        cards: document.querySelectorAll('#kpis > *, #panels > *').length,
+      }));
+
+    await show(page, to, from); // reversed: nothing asked of the API
+    expect(await board()).toEqual({ error: 'From must be on or before To.', cards: 0 });
+    expect(problems).toEqual([]);
+
+    await show(page, '2024-01-01', '2025-06-30');
+    const api = await request(t.http)
+      .get('/api/v1/reports/overview?store_id=1&date_from=2024-01-01&date_to=2025-06-30')
+      .set(bearer(await login(t, DEMO.manager)));
+    expect(api.status).toBe(422);
+    expect(await board()).toEqual({ error: [...new Set(Object.values(api.body.errors as Record<string, string[]>).flat())].join(' '), cards: 0 });
+    expect(problems.filter((p) => !p.startsWith('console: Failed to load resource'))).toEqual([expect.stringMatching(/^422 .*\/reports\/overview\?/)]);
+
+    await show(page, from, to);
+    expect(await board()).toMatchObject({ error: '' });
+    expect((await boardFacts(page)).kpis).toHaveLength(8);
+  }, 60_000);
+
+  it('an ended session (token revoked) goes back to the sign-in form with a message, and signing in again works', async () => {
+    const { page, problems } = await opened({ width: 1280, height: 800 });
+    const answer = page.waitForResponse((r) => r.url().endsWith('/auth/login'));
+    await signIn(page, DEMO.manager);
+    const token = ((await (await answer).json()) as { data: { token: string } }).data.token;
+    await page.waitForSelector('body[data-loaded="true"]', { timeout: 30_000, state: 'attached' });
+    const [from, to] = await page.evaluate(() => [
+      (document.getElementById('date-from') as HTMLInputElement).value,
+      (document.getElementById('date-to') as HTMLInputElement).value,
+    ]);
+    expect((await request(t.http).post('/api/v1/auth/logout').set(bearer(token))).status).toBeLessThan(300);
+
+    await show(page, from, to);
+    expect(await page.$eval('#board', (e) => (e as HTMLElement).hidden)).toBe(true);
+    expect(await page.$eval('#sign-in', (e) => (e as HTMLElement).hidden)).toBe(false);
+    expect(await page.$eval('#sign-in-error', (e) => e.textContent)).toBe('Your session has ended. Sign in again.');
+    expect(await page.$$('.chart')).toHaveLength(0);
+    expect(problems.filter((p) => !p.startsWith('console: Failed to load resource'))).toEqual([expect.stringMatching(/^401 /)]);
+
+    await page.evaluate(() => delete document.body.dataset.loaded);
+    await signIn(page, DEMO.manager);
+    await page.waitForSelector('body[data-loaded="true"]', { timeout: 30_000, state: 'attached' });
+    expect((await boardFacts(page)).kpis).toHaveLength(8);
+    expect(await page.$eval('#sign-in-error', (e) => e.textContent)).toBe('');
+  }, 60_000);
+
   it('asks for the two-factor code when the account has 2FA on', async () => {
     const page = await browser.newPage();
     await page.goto(`${base}/dashboard/`, { waitUntil: 'load' });
@@ -204,58 +334,3 @@ const SNAKE = /\b[a-z0-9]+_[a-z0-9_]+\b/;
     }
   }, 60_000);
 });
-
-/** A morning at the Downtown store: cash, card and on-account sales, a session closed short, then a second session. */
-async function recordSales(t: TestApp): Promise<number> {
-  const admin = await login(t, DEMO.admin);
-  const api = () => request(t.http);
-  const item = Object.fromEntries((await t.db.query('SELECT id, sku FROM items')).map((r: { id: number; sku: string }) => [r.sku, Number(r.id)]));
-  const jane = Number((await t.db.query("SELECT id FROM customers WHERE email = 'jane.doe@example.com'"))[0].id);
-  const session = await api().post('/api/v1/sessions/open').set(bearer(admin)).send({ store_id: 1, opening_balance: 100 });
-  if (session.status !== 200) throw new Error(`open session: ${session.status}`);
-  const carts: [Record<string, number>, string, string?][] = [
-    [{ 'BEV-001': 2, 'HSE-001': 1 }, 'cash'],
-    [{ 'BEV-001': 1 }, 'card'],
-    [{ 'HSE-001': 2, 'BEV-001': 3 }, 'cash'],
-    [{ 'HSE-001': 1 }, 'on_account', String(jane)],
-  ];
-  let n = 0;
-  for (const [lines, method, customer] of carts) {
-    const items = Object.entries(lines).map(([sku, qty]) => ({ id: item[sku], qty }));
-    const priced = await api().post('/api/v1/pricing/cart').set(bearer(admin)).send({ store_id: 1, items, customer_id: customer });
-    const total = priced.body.data.total as number;
-    const sale = await api()
-      .post('/api/v1/pos/checkout')
-      .set(bearer(admin))
-      .send({
-        store_id: 1,
-        idempotency_key: `dash-${++n}`,
-        items,
-        customer_id: customer,
-        payments: [{ payment_method_code: method, amount: total }],
-        total_amount: total,
-      });
-    if (sale.status !== 201) throw new Error(`sale ${n}: ${sale.status} ${JSON.stringify(sale.body)}`);
-  }
-  const closed = await api().post(`/api/v1/sessions/${session.body.data.id}/close`).set(bearer(admin)).send({ closing_balance: 99 });
-  if (closed.status !== 200) throw new Error(`close session: ${closed.status}`);
-  const second = await api().post('/api/v1/sessions/open').set(bearer(admin)).send({ store_id: 1, opening_balance: 50 });
-  const again = await api().post(`/api/v1/sessions/${second.body.data.id}/close`).set(bearer(admin)).send({ closing_balance: 50 });
-  if (second.status !== 200 || again.status !== 200) throw new Error(`second session: ${second.status} ${again.status}`);
-  return Number(second.body.data.id);
-}
-
-/** A webhook endpoint on a loopback receiver and two test sends: rows for the deliveries table. */
-async function webhookDeliveries(t: TestApp, url: string): Promise<number> {
-  const admin = await login(t, DEMO.admin);
-  const endpoint = await request(t.http)
-    .post('/api/v1/webhooks')
-    .set(bearer(admin))
-    .send({ url, events: ['sale.voided'] });
-  if (endpoint.status !== 201) throw new Error(`webhook endpoint: ${endpoint.status} ${JSON.stringify(endpoint.body)}`);
-  for (const type of ['sale.completed', 'sale.voided']) {
-    const sent = await request(t.http).post(`/api/v1/webhooks/${endpoint.body.data.id}/test`).set(bearer(admin)).send({ type });
-    if (sent.status >= 300) throw new Error(`test send ${type}: ${sent.status} ${JSON.stringify(sent.body)}`);
-  }
-  return Number(endpoint.body.data.id);
-}

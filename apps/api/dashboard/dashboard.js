@@ -11,68 +11,8 @@
 
   const API = '/api/v1';
   const F = window.PosFormat;
-  /**
-   * The reports shown, in order, and the permission each needs (the contract's table). `rows`
-   * lists a table's columns: [key, heading, minor?]; minor columns give way on a narrow screen.
-   * `percent` names the charts (by title) whose values are percentages, not the series' currency.
-   */
-  const PANELS = [
-    { report: 'sales', perm: 'reports.sales', title: 'Sales and revenue over time', wide: true },
-    { report: 'payments', perm: 'reports.payments', title: 'Payment mix' },
-    { report: 'heatmap', perm: 'reports.sales', title: 'Sales by hour and weekday', wide: true },
-    {
-      report: 'products/abc',
-      perm: 'reports.inventory',
-      title: 'Top products (ABC)',
-      percent: /cumulative|pareto/i,
-      rows: [
-        ['rank', '#'],
-        ['name', 'Item'],
-        ['sku', 'SKU', true],
-        ['revenue', 'Revenue'],
-        ['share_percent', 'Share'],
-        ['cumulative_percent', 'Cumulative', true],
-        ['class', 'Class'],
-      ],
-      limit: 10,
-    },
-    { report: 'inventory/stock', perm: 'inventory.reports', title: 'Stock status' },
-    {
-      report: 'inventory/replenishment',
-      perm: 'inventory.reports',
-      title: 'Replenishment',
-      rows: [
-        ['sku', 'SKU', true],
-        ['name', 'Item'],
-        ['warehouse_name', 'Warehouse'],
-        ['on_hand', 'On hand'],
-        ['reorder_level', 'Reorder level', true],
-        ['suggested_order', 'Order'],
-        ['estimated_cost', 'Est. cost'],
-      ],
-      limit: 10,
-    },
-    { report: 'invoices/aging', perm: 'reports.sales', title: 'Invoice aging' },
-    {
-      report: 'closeout',
-      perm: 'reports.sales',
-      title: 'Cashier sessions',
-      rows: [
-        ['date', 'Day'],
-        ['cashier_name', 'Cashier'],
-        ['session_id', 'Session', true],
-        ['session_status', 'Status'],
-        ['total', 'Total'],
-        ['expected_cash', 'Expected cash', true],
-        ['counted_cash', 'Counted cash'],
-        ['discrepancy', 'Discrepancy'],
-      ],
-      limit: 12,
-      flag: (row) => Number(row.discrepancy ?? 0) !== 0,
-    },
-  ];
-  /** Time columns: a table with one lists its newest row first. */
-  const TIME_COLUMN = /^(date|day)$|_at$/;
+  const T = window.PosTables;
+  const { PANELS, KPIS } = window.PosPanels;
 
   let token = null;
   let permissions = new Set();
@@ -96,8 +36,16 @@
     if (token) headers.Authorization = `Bearer ${token}`;
     const res = await fetch(API + path, { ...options, headers });
     const body = await res.json().catch(() => ({}));
+    // An expired or revoked token: back to the sign-in form (the callers stop on !token).
+    if (res.status === 401 && token && path !== '/auth/login') ended();
     return { status: res.status, body };
   }
+
+  /** What went wrong as the API says it: its field messages (each once), else its message. */
+  const problem = (res) => {
+    const fields = [...new Set(Object.values((res.body && res.body.errors) || {}).flat())];
+    return fields.length ? fields.join(' ') : (res.body && res.body.message) || `Request failed (${res.status})`;
+  };
 
   const figure = (f) => {
     if (f.unit === 'money') return F.money(f.value, f.currency);
@@ -124,7 +72,7 @@
       $('code-row').hidden = false;
       $('code').focus();
     }
-    $('sign-in-error').textContent = (codeError && codeError[0]) || res.body.message || `Sign-in failed (${res.status})`;
+    $('sign-in-error').textContent = (codeError && codeError[0]) || problem(res);
   });
 
   $('sign-out').addEventListener('click', async () => {
@@ -133,14 +81,39 @@
     location.reload();
   });
 
+  /** The session ended under the board (token expired or revoked): the sign-in form, saying so. */
+  function ended() {
+    token = null;
+    permissions = new Set();
+    clearBoard();
+    $('board').hidden = true;
+    $('sign-out').hidden = true;
+    $('who').textContent = '';
+    $('sign-in').hidden = false;
+    $('sign-in-error').textContent = 'Your session has ended. Sign in again.';
+    $('password').focus();
+    document.body.dataset.loaded = 'true';
+  }
+
+  function clearBoard() {
+    for (const c of charts) c.dispose();
+    charts = [];
+    $('kpis').replaceChildren();
+    $('panels').replaceChildren();
+    $('status').textContent = '';
+  }
+
   async function start() {
     const [me, currencies] = await Promise.all([call('/auth/me'), call('/currencies')]);
+    if (!token) return;
     const user = me.status === 200 ? me.body.data : {};
     permissions = new Set(user.permissions || []);
     if (currencies.status === 200) F.useCurrencies(currencies.body.data);
     $('sign-in').hidden = true;
     $('board').hidden = false;
     $('sign-out').hidden = false;
+    $('filters').hidden = false;
+    $('filters-error').textContent = '';
     $('who').textContent = [user.name, user.role && user.role.name].filter(Boolean).join(' · ');
     if (!PANELS.some((p) => can(p.perm)) && !can('reports.view')) {
       $('filters').hidden = true;
@@ -158,6 +131,7 @@
       return;
     }
     const res = await call('/stores?per_page=100');
+    if (!token) return;
     stores = res.status === 200 ? res.body.data : [];
     $('store').replaceChildren(...stores.map((s) => el('option', { value: String(s.id) }, `${s.name} (${s.currency_code})`)));
     const today = new Date();
@@ -175,19 +149,36 @@
   async function load() {
     for (const c of charts) c.dispose();
     charts = [];
-    const query = new URLSearchParams({ store_id: $('store').value, date_from: $('date-from').value, date_to: $('date-to').value }).toString();
+    $('filters-error').textContent = '';
+    const [from, to] = [$('date-from').value, $('date-to').value];
+    if (from > to) return refused('From must be on or before To.');
+    const query = new URLSearchParams({ store_id: $('store').value, date_from: from, date_to: to }).toString();
     $('status').textContent = 'Loading…';
     const shown = PANELS.filter((p) => can(p.perm));
-    const [overview, ...reports] = await Promise.all([
-      can('reports.view') ? call(`/reports/overview?${query}`) : null,
-      ...shown.map((p) => call(`/reports/${p.report}?${query}`)),
-    ]);
-    drawKpis(overview);
+    const paths = shown.map((p) => `/reports/${p.report}?${query}`);
+    if (can('reports.view')) paths.unshift(`/reports/overview?${query}`);
+    // One report first: a refused period (422) or an ended session (401) is told once, by the
+    // form, not by every card.
+    const first = await call(paths[0]);
+    if (!token) return;
+    if (first.status === 422) return refused(problem(first));
+    const answers = [first, ...(await Promise.all(paths.slice(1).map((p) => call(p))))];
+    if (!token) return;
+    drawKpis(can('reports.view') ? answers.shift() : null);
     const panels = $('panels');
     panels.replaceChildren();
-    shown.forEach((panel, i) => drawPanel(panels, panel, reports[i]));
+    shown.forEach((panel, i) => drawPanel(panels, panel, answers[i]));
     if (can('webhooks.manage')) await drawDeliveries(panels);
+    if (!token) return;
+    T.cueAll();
     $('status').textContent = '';
+    document.body.dataset.loaded = 'true';
+  }
+
+  /** A period the form or the API refuses: its message by the form, and no board for it. */
+  function refused(message) {
+    clearBoard();
+    $('filters-error').textContent = message;
     document.body.dataset.loaded = 'true';
   }
 
@@ -195,9 +186,9 @@
     const box = $('kpis');
     box.replaceChildren();
     if (!res || res.status !== 200) return;
-    const wanted = ['net_sales', 'net_revenue', 'gross_profit', 'margin', 'sales', 'average_sale', 'units', 'voids'];
-    for (const f of res.body.data.summary.filter((x) => wanted.includes(x.key))) {
-      const card = el('div', { class: 'kpi' });
+    const byKey = new Map(res.body.data.summary.map((f) => [f.key, f]));
+    for (const f of KPIS.map((k) => byKey.get(k)).filter(Boolean)) {
+      const card = el('div', { class: 'kpi', 'data-key': f.key });
       card.append(el('b', {}, figure(f)), el('span', {}, f.label));
       box.append(card);
     }
@@ -206,7 +197,7 @@
   function drawPanel(parent, panel, res) {
     if (res.status !== 200) {
       const card = el('section', { class: 'card' });
-      card.append(el('h3', {}, panel.title), el('p', { class: 'empty' }, res.body.message || `Not available (${res.status})`));
+      card.append(el('h3', {}, panel.title), el('p', { class: 'empty' }, problem(res)));
       parent.append(card);
       return;
     }
@@ -221,24 +212,14 @@
       }
       const box = el('div', { class: 'chart', 'data-report': panel.report, 'data-chart-type': chart.type });
       card.append(box);
-      drawChart(box, chart, panel.percent && panel.percent.test(chart.title) ? 'percent' : null);
+      drawChart(box, chart, panel.percent && panel.percent.test(chart.title) ? 'percent' : panel.counts ? 'count' : null, panel.counts);
     }
     if (panel.rows) {
       const card = el('section', { class: 'card wide', 'data-table': panel.report });
       const units = new Map((columns || []).map((c) => [c.key, c.unit]));
-      card.append(el('h3', {}, panel.title), table(newestFirst(rows).slice(0, panel.limit), panel.rows, units, panel.flag));
+      card.append(el('h3', {}, panel.title), T.table(T.newestFirst(rows).slice(0, panel.limit), panel.rows, units, { flag: panel.flag, under: panel.under }));
       parent.append(card);
     }
-  }
-
-  /** Rows with a time column, newest first (ties: the later row of the answer first). */
-  function newestFirst(rows) {
-    const key = rows.length ? Object.keys(rows[0]).find((k) => TIME_COLUMN.test(k)) : undefined;
-    if (!key) return rows;
-    return rows
-      .map((row, i) => ({ row, i }))
-      .sort((a, b) => (String(b.row[key]) > String(a.row[key]) ? 1 : String(b.row[key]) < String(a.row[key]) ? -1 : b.i - a.i))
-      .map((x) => x.row);
   }
 
   // ---- charts ------------------------------------------------------------------------------
@@ -246,11 +227,11 @@
   const category = (x) => (F.ISO_DATE.test(String(x)) ? F.date(String(x), true) : F.text(x));
 
   /** Any chart of a report payload: {type: line|bar|pie|heatmap, title, series: [{name, currency, data: [{x, y, value?}]}]}. */
-  function drawChart(box, chart, unit) {
+  function drawChart(box, chart, unit, noun) {
     const instance = echarts.init(box, null, { renderer: 'svg' });
     charts.push(instance);
     const currencies = [...new Set(chart.series.map((s) => s.currency).filter(Boolean))];
-    const valueOf = (currency) => (v) => (unit === 'percent' ? F.percent(v) : currency ? F.money(v, currency) : F.number(v));
+    const valueOf = (currency) => (v) => (unit === 'percent' ? F.percent(v) : unit !== 'count' && currency ? F.money(v, currency) : F.number(v));
     const axisValue = valueOf(currencies.length === 1 ? currencies[0] : null);
     let option;
     let points = 0;
@@ -269,12 +250,27 @@
       const data = first ? first.data.map((p) => [hours.indexOf(Number(p.x)), days.indexOf(String(p.y)), p.value ?? 0]) : [];
       points = data.length;
       const max = Math.max(1, ...data.map((d) => d[2]));
+      const cellValue = valueOf(first && first.currency);
+      // "Thursday 12:00–12:59", then "6 sales" (or the value as money or percent for such a chart).
+      const tip = ({ value: [h, d, v] }) =>
+        `${escape(WEEKDAYS[days[d]] || days[d])} ${pad(h)}:00–${pad(h)}:59<br><b>${escape(noun ? `${F.number(v)} ${v === 1 ? noun[0] : noun[1]}` : cellValue(v))}</b>`;
       option = {
-        tooltip: { valueFormatter: valueOf(first && first.currency) },
+        tooltip: { formatter: tip, className: 'chart-tip' },
         grid: { left: 48, right: 16, top: 8, bottom: 84 },
         xAxis: { type: 'category', data: hours, splitArea: { show: true } },
         yAxis: { type: 'category', data: days, splitArea: { show: true } },
-        visualMap: { min: 0, max, calculable: true, orient: 'horizontal', left: 'center', bottom: 0, formatter: valueOf(first && first.currency) },
+        // The scale's ends in the page's ink, whole numbers for counts.
+        visualMap: {
+          min: 0,
+          max,
+          calculable: true,
+          precision: unit === 'count' ? 0 : undefined,
+          orient: 'horizontal',
+          left: 'center',
+          bottom: 0,
+          formatter: cellValue,
+          textStyle: { color: INK, fontSize: 12 },
+        },
         series: [{ type: 'heatmap', data, name: first ? F.seriesName(first) : '' }],
       };
     } else {
@@ -311,41 +307,11 @@
     box.dataset.rendered = 'true';
   }
 
+  /** The report's weekdays (Mon..Sun) as a tooltip names them. */
+  const WEEKDAYS = { Mon: 'Monday', Tue: 'Tuesday', Wed: 'Wednesday', Thu: 'Thursday', Fri: 'Friday', Sat: 'Saturday', Sun: 'Sunday' };
+  /** The page's ink (dashboard.css --ink) for chart texts that must read as text. */
+  const INK = '#1f2933';
   const escape = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
-
-  // ---- tables ------------------------------------------------------------------------------
-  /** A cell's text: by the report's unit for the column (money in the row's currency), else by value. */
-  function cell(row, key, unit) {
-    const v = row[key];
-    if (unit === 'money') return F.money(v, row.currency);
-    if (unit === 'percent') return F.percent(v);
-    if (typeof v === 'number') return F.number(v);
-    return F.text(v);
-  }
-
-  function table(rows, columns, units, flag, codeColumns = []) {
-    if (!rows.length) return el('p', { class: 'empty' }, 'Nothing in this period.');
-    const present = columns.filter(([key]) => rows.some((r) => r[key] !== undefined));
-    const wrap = el('div', { class: 'table-wrap' });
-    const t = el('table');
-    const head = el('tr');
-    for (const [key, heading, minor] of present) head.append(el('th', minor ? { class: 'minor' } : {}, heading || F.words(key)));
-    t.append(head);
-    for (const row of rows) {
-      const tr = el('tr', flag && flag(row) ? { class: 'flag' } : {});
-      for (const [key, , minor, wide] of present) {
-        const numeric = typeof row[key] === 'number' && key !== 'rank';
-        const classes = [numeric ? 'num' : '', minor ? 'minor' : '', wide ? 'long' : ''].filter(Boolean).join(' ');
-        const td = el('td', classes ? { class: classes } : {});
-        if (codeColumns.includes(key) && row[key]) td.append(el('code', {}, String(row[key])));
-        else td.textContent = cell(row, key, units.get(key));
-        tr.append(td);
-      }
-      t.append(tr);
-    }
-    wrap.append(t);
-    return wrap;
-  }
 
   /** The last webhook deliveries over every endpoint (needs webhooks.manage), newest first. */
   async function drawDeliveries(parent) {
@@ -354,12 +320,12 @@
     parent.append(card);
     const endpoints = await call('/webhooks?per_page=100');
     if (endpoints.status !== 200) {
-      card.append(el('p', { class: 'empty' }, endpoints.body.message || 'Not available.'));
+      card.append(el('p', { class: 'empty' }, problem(endpoints)));
       return;
     }
     const lists = await Promise.all(endpoints.body.data.slice(0, 20).map((e) => call(`/webhooks/${e.id}/deliveries?per_page=10`)));
     const urls = new Map(endpoints.body.data.map((e) => [e.id, e.url]));
-    const rows = newestFirst(lists.flatMap((l) => (l.status === 200 ? l.body.data : [])))
+    const rows = T.newestFirst(lists.flatMap((l) => (l.status === 200 ? l.body.data : [])))
       .slice(0, 10)
       .map((d) => ({ ...d, endpoint: urls.get(d.endpoint_id) }));
     const columns = [
@@ -371,8 +337,11 @@
       ['last_status_code', 'HTTP status'],
       ['last_error', 'Last error', false, true],
     ];
-    card.append(table(rows, columns, new Map(), (d) => d.status === 'failed', ['event']));
+    card.append(T.table(rows, columns, new Map(), { flag: (d) => d.status === 'failed', code: ['event'] }));
   }
 
-  window.addEventListener('resize', () => charts.forEach((c) => c.resize()));
+  window.addEventListener('resize', () => {
+    charts.forEach((c) => c.resize());
+    T.cueAll();
+  });
 })();
