@@ -83,6 +83,7 @@ export abstract class UserRepository {
         | 'defaultStoreId'
         | 'maxDiscountPercentBp'
         | 'maxDiscountAmount'
+        | 'isActive'
       >
     >,
   ): Promise<void>;
@@ -137,7 +138,10 @@ export abstract class TokenRepository {
   abstract findByHash(hash: string): Promise<TokenRecord | null>;
   abstract findForUser(userId: number, tokenId: number): Promise<TokenRecord | null>;
   abstract listForUser(userId: number): Promise<TokenRecord[]>;
-  abstract revoke(tokenId: number, at: Date): Promise<void>;
+  /** Revokes a token not revoked yet; false when it already was (nothing changed). */
+  abstract revoke(tokenId: number, at: Date): Promise<boolean>;
+  /** Revokes every token of a user not revoked yet (expired ones too: harmless); how many it revoked. */
+  abstract revokeAllOf(userId: number, at: Date): Promise<number>;
   abstract touch(tokenId: number, at: Date): Promise<void>;
 }
 
