@@ -4,6 +4,7 @@ import { canAccessStore, hasPermission } from '../domain/principal';
 import { ApprovalAttemptKey, ApprovalAttemptRepository, PasswordHasher, TwoFactorProvider, UserRepository } from './ports';
 import { PasswordCheckGate, PasswordChecksBusyError } from './password-check.gate';
 import { toPrincipal } from './token.service';
+import { consumeTwoFactorCode } from './two-factor-code';
 
 export interface ApproverCredentials {
   email: string;
@@ -39,7 +40,8 @@ export class ApprovalAttemptsExhaustedError extends RateLimitedError {
  * session (discount approvals). It answers only "a valid approver for this permission and store"
  * or null, whatever the reason (unknown email, wrong PIN or password, missing or wrong 2FA code,
  * not allowed, another store, locked out), so it cannot be used to test passwords. A password
- * alone never passes for a user with 2FA: their PIN or password + code does.
+ * alone never passes for a user with 2FA: their PIN or password + code does, the code accepted
+ * once (the same record as login's: a code used here cannot be used again, here or at login).
  *
  * Failures are counted in the database (every replica agrees) per requesting cashier, never per
  * approver alone, so one cashier's guesses cannot lock a manager out for everyone:
@@ -91,7 +93,8 @@ export class ApproverService {
     if (!user || !pair || !open || !user.isActive || user.isApiApplication) return null;
     let ok = secretOk && !!hash;
     if (ok && credentials.pin === undefined && user.twoFactorConfirmedAt && user.twoFactorSecret) {
-      ok = !!credentials.twoFactorCode && this.twoFactor.verify(this.twoFactor.unseal(user.twoFactorSecret), credentials.twoFactorCode);
+      // Accepted once, as at login: a code typed at the till cannot approve again nor log in.
+      ok = !!credentials.twoFactorCode && (await consumeTwoFactorCode(this.users, this.twoFactor, user, credentials.twoFactorCode));
     }
     if (!ok) return null;
     await this.attempts.clear(pair);
