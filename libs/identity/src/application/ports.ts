@@ -101,7 +101,8 @@ export abstract class UserRepository {
 
 /**
  * Whose failed approvals a counter holds: a requesting cashier's own budget across approvers
- * (`approverId` 0), or one approver for one cashier (that approver's lock for that cashier).
+ * (`approverId` 0), one approver for one cashier (that approver's lock for that cashier), or a
+ * client address's budget across cashiers (`cashierId` 0, `approverId` a digest of the address).
  */
 export interface ApprovalAttemptKey {
   cashierId: number;
