@@ -16,6 +16,7 @@ export {
   ApprovalAttemptsExhaustedError,
   APPROVER_MAX_FAILURES,
   APPROVAL_CASHIER_MAX_FAILURES,
+  APPROVAL_ADDRESS_MAX_FAILURES,
   APPROVAL_WINDOW_MS,
 } from './application/approver.service';
 export type { Approver, ApproverCredentials } from './application/approver.service';

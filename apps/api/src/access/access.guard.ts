@@ -177,11 +177,12 @@ function clientIp(req: Request): string {
 
 function tracker(tier: Tier, req: Request, tokenHash: string | null): string {
   if (tier === 'login') {
-    // Keyed by IP + the account being tried: the login email, or the approver's for discount approvals
-    // (terminals behind one address do not share one budget; guessing one account is still capped).
-    const body = req.body as { email?: unknown; approver_email?: unknown } | undefined;
-    const account = body?.email ?? body?.approver_email;
-    const email = typeof account === 'string' ? account.trim().toLowerCase().slice(0, 255) : '';
+    // Keyed by IP + the email being tried (terminals behind one address do not share one budget;
+    // guessing one account is still capped). Discount approvals are not in this tier: a cashier's
+    // guesses at a manager's PIN are counted by identity per cashier and address, never against
+    // the manager's own login (ApproverService).
+    const body = req.body as { email?: unknown } | undefined;
+    const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase().slice(0, 255) : '';
     return digest(`${clientIp(req)}|${email}`);
   }
   return tokenHash === null ? `ip:${clientIp(req)}` : `t:${tokenHash.slice(0, 32)}`;

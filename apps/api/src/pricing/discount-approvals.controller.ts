@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Ip, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { currentStoreId, Principal } from '@pos/identity';
 import { CurrencyDecimals, DiscountApprovalService } from '@pos/pricing';
@@ -29,7 +29,6 @@ export class DiscountApprovalsController {
 
   @Post('discount/approve')
   @HttpCode(200)
-  @RateTier('login')
   @RequirePermission('pos.access')
   @ApiOperation({
     summary: 'A manager approves one discount for one cart, up to an amount of money: returns a short-lived signed token',
@@ -38,10 +37,12 @@ export class DiscountApprovalsController {
       'as long as the discount comes to no more than `approved_amount` at checkout (the same token on several lines covers that amount once). ' +
       'A percent approval needs `base_amount`: `approved_amount` is the percent of it. Wrong credentials, an approver who may not approve here, ' +
       'and an approver locked for this cashier (5 failures of this cashier against them in 15 minutes) answer the same 422; ' +
-      'a cashier with 10 failed approvals in 15 minutes gets 429 with Retry-After, whoever they name.',
+      'a cashier with 10 failed approvals in 15 minutes, or a client address with 30, gets 429 with Retry-After, whoever they name. ' +
+      "Approvals count in the POS rate tier of the cashier's token, never against the approver's login.",
   })
   @ApiEnvelope(DiscountApproval)
-  async approve(@CurrentPrincipal() p: Principal, @Body() body: DiscountApproveDto) {
-    return this.approvals.approve(p, discountApprovalInput(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p))));
+  async approve(@CurrentPrincipal() p: Principal, @Body() body: DiscountApproveDto, @Ip() ip: string) {
+    const input = discountApprovalInput(body, await this.currencies.ofStore(body.store_id ?? currentStoreId(p)));
+    return this.approvals.approve(p, { ...input, clientAddress: ip });
   }
 }

@@ -7,9 +7,13 @@ import seedDemo from './seed-demo';
 import seedVolume from './seed-volume';
 import tokenIssue from './token-issue';
 import tokenRevoke from './token-revoke';
+import userActivate from './user-activate';
 import userCreate from './user-create';
+import userDeactivate from './user-deactivate';
 import userDiscountLimits from './user-discount-limits';
+import userReset2fa from './user-reset-2fa';
 import userResetPassword from './user-reset-password';
+import userRevokeTokens from './user-revoke-tokens';
 
 /** Every operator command, in the order `--help` lists them. Each file is light: what it runs loads on demand. */
 export const COMMANDS: readonly Command[] = [
@@ -21,6 +25,10 @@ export const COMMANDS: readonly Command[] = [
   userCreate,
   userResetPassword,
   userDiscountLimits,
+  userDeactivate,
+  userActivate,
+  userRevokeTokens,
+  userReset2fa,
   appCreate,
   tokenIssue,
   tokenRevoke,

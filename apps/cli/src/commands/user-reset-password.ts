@@ -4,7 +4,8 @@ import { str, text } from '../cli/values';
 
 export default defineCommand({
   name: 'user:reset-password',
-  summary: "Set a staff user's password",
+  summary: "Set a staff user's password (and sign them out everywhere)",
+  description: 'Every token of the user is revoked: their tills and sessions log in again with the new password.',
   flags: {
     email: { value: 'EMAIL', required: true, description: "the user's email" },
     password: { value: 'PASSWORD', required: true, description: 'the new password, at least 8 characters' },
@@ -15,7 +16,7 @@ export default defineCommand({
     const password = str(flags, 'password') ?? '';
     if (password.length < 8) throw new CliRefusal('--password must be at least 8 characters', EXIT.refused);
     const { IDENTITY_FEATURES, UserAdminService } = await import('../runtime/identity');
-    await (await ctx.nest(IDENTITY_FEATURES)).get(UserAdminService).resetPassword(email, password);
-    return { reset: true };
+    const { tokens_revoked } = await (await ctx.nest(IDENTITY_FEATURES)).get(UserAdminService).resetPassword(email, password);
+    return { reset: true, tokens_revoked };
   },
 });

@@ -134,7 +134,8 @@ export class ApiApplicationService {
     await this.requireApplication(viewer, appId);
     const token = await this.tokenRecords.findForUser(appId, tokenId);
     if (!token) throw new NotFoundError('Token');
-    await this.tokens.revoke(tokenId);
+    // Revoking a revoked token again answers the same but changes nothing, so it is not audited again.
+    if (!(await this.tokens.revoke(tokenId))) return;
     await this.audit.record(
       { action: 'token.revoked', target: { type: 'token', id: tokenId }, before: { ...tokenView(token), application_id: appId } },
       actor(viewer),

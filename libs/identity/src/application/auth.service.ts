@@ -3,6 +3,7 @@ import { ConflictError, fromMinor, ValidationFailedError } from '@pos/kernel';
 import { canAccessStore, currentStoreId, Principal } from '../domain/principal';
 import { PasswordHasher, StoreDirectory, TwoFactorProvider, UserRecord, UserRepository } from './ports';
 import { PasswordCheckGate } from './password-check.gate';
+import { consumeTwoFactorCode } from './two-factor-code';
 import { TokenService, toPrincipal } from './token.service';
 import { AuditLog, Transactional } from '@pos/platform';
 
@@ -142,15 +143,9 @@ export class AuthService {
     return view;
   }
 
-  /**
-   * A TOTP code of the user's confirmed or pending secret, accepted once: its time step must be
-   * later than the last one accepted (recorded atomically), so a code seen over a shoulder or in
-   * a log cannot be replayed within its 30 s (plus drift) window.
-   */
-  async consumeTwoFactorCode(user: UserRecord, code: string): Promise<boolean> {
-    if (!user.twoFactorSecret) return false;
-    const step = this.twoFactor.verifyStep(this.twoFactor.unseal(user.twoFactorSecret), code);
-    return step !== null && (await this.users.claimTwoFactorStep(user.id, step));
+  /** A TOTP code of the user's, accepted once (two-factor-code.ts). */
+  consumeTwoFactorCode(user: UserRecord, code: string): Promise<boolean> {
+    return consumeTwoFactorCode(this.users, this.twoFactor, user, code);
   }
 
   /**

@@ -83,6 +83,7 @@ export abstract class UserRepository {
         | 'defaultStoreId'
         | 'maxDiscountPercentBp'
         | 'maxDiscountAmount'
+        | 'isActive'
       >
     >,
   ): Promise<void>;
@@ -100,7 +101,8 @@ export abstract class UserRepository {
 
 /**
  * Whose failed approvals a counter holds: a requesting cashier's own budget across approvers
- * (`approverId` 0), or one approver for one cashier (that approver's lock for that cashier).
+ * (`approverId` 0), one approver for one cashier (that approver's lock for that cashier), or a
+ * client address's budget across cashiers (`cashierId` 0, `approverId` a digest of the address).
  */
 export interface ApprovalAttemptKey {
   cashierId: number;
@@ -137,7 +139,10 @@ export abstract class TokenRepository {
   abstract findByHash(hash: string): Promise<TokenRecord | null>;
   abstract findForUser(userId: number, tokenId: number): Promise<TokenRecord | null>;
   abstract listForUser(userId: number): Promise<TokenRecord[]>;
-  abstract revoke(tokenId: number, at: Date): Promise<void>;
+  /** Revokes a token not revoked yet; false when it already was (nothing changed). */
+  abstract revoke(tokenId: number, at: Date): Promise<boolean>;
+  /** Revokes every token of a user not revoked yet (expired ones too: harmless); how many it revoked. */
+  abstract revokeAllOf(userId: number, at: Date): Promise<number>;
   abstract touch(tokenId: number, at: Date): Promise<void>;
 }
 

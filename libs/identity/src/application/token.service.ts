@@ -129,11 +129,26 @@ export class TokenService implements OnModuleInit {
     return principal;
   }
 
+  /** False when the token was already revoked (nothing changed). */
   @Transactional()
-  async revoke(tokenId: number): Promise<void> {
-    await this.tokens.revoke(tokenId, this.clock.now());
+  async revoke(tokenId: number): Promise<boolean> {
+    const changed = await this.tokens.revoke(tokenId, this.clock.now());
     this.forget((p) => p.token.id === tokenId);
     this.announce({ kind: 'token', id: tokenId });
+    return changed;
+  }
+
+  /**
+   * Revokes every token of a user (a password reset, a deactivation, a lost till) and drops their
+   * cached principals here and, through the broadcast, in the other replicas; a replica the
+   * broadcast does not reach (no Redis) refuses them once its cache entry ends (AUTH_CACHE_TTL_MS).
+   * Returns how many tokens it revoked.
+   */
+  @Transactional()
+  async revokeAllOf(userId: number): Promise<number> {
+    const revoked = await this.tokens.revokeAllOf(userId, this.clock.now());
+    this.forgetUser(userId);
+    return revoked;
   }
 
   /** Drops cached principals of a user, in every replica (after a permission, password, 2FA or active change). */

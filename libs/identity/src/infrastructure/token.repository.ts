@@ -26,8 +26,12 @@ export class TypeOrmTokenRepository extends TxRepository implements TokenReposit
     return this.repo.find({ where: { userId }, order: { id: 'ASC' } });
   }
 
-  async revoke(tokenId: number, at: Date): Promise<void> {
-    await this.repo.update({ id: tokenId, revokedAt: IsNull() }, { revokedAt: at });
+  async revoke(tokenId: number, at: Date): Promise<boolean> {
+    return ((await this.repo.update({ id: tokenId, revokedAt: IsNull() }, { revokedAt: at })).affected ?? 0) > 0;
+  }
+
+  async revokeAllOf(userId: number, at: Date): Promise<number> {
+    return (await this.repo.update({ userId, revokedAt: IsNull() }, { revokedAt: at })).affected ?? 0;
   }
 
   async touch(tokenId: number, at: Date): Promise<void> {

@@ -84,7 +84,8 @@ export class DiscountApprovalService {
   /**
    * Wrong credentials, a user who may not approve discounts or does not work in the store, and a
    * locked-out approver all get the same 422 (the endpoint must not tell which, or it becomes a
-   * password oracle); a cashier past their budget of failures gets 429 from identity. The
+   * password oracle), and each is audited (`discount.approval_refused`, for loss prevention); a
+   * cashier or address past their budget of failures gets 429 from identity. The
    * approver's own limits (percent and amount) are checked only once they are verified.
    */
   async approve(
@@ -97,6 +98,8 @@ export class DiscountApprovalService {
       storeId?: number;
       /** What the discount is taken of, minor units at the store's shelf prices; needed for a percent. */
       baseAmount?: number;
+      /** The client address the request came from: its failures are counted too (identity's address budget). */
+      clientAddress?: string;
     } & Omit<ApprovalScope, 'storeId' | 'amount'>,
   ) {
     const store = await this.stores.resolve(cashier, input.storeId);
@@ -114,8 +117,18 @@ export class DiscountApprovalService {
       { email: input.approverEmail, pin: input.pin, password: input.pin ? undefined : input.password, twoFactorCode: input.twoFactorCode },
       { permission: 'discounts.approve', storeId: store.id },
       cashier.userId,
+      input.clientAddress,
     );
-    if (!approver) throw PricingErrors.approverNotVerified();
+    if (!approver) {
+      // Each refusal took a slot of the cashier's budget, so these entries are as bounded as the attempts.
+      await this.audit.record({
+        action: 'discount.approval_refused',
+        target: { type: 'cart', id: input.cartReference.slice(0, 64) },
+        storeId: store.id,
+        after: { approver_email: input.approverEmail.trim().toLowerCase().slice(0, 255), cashier_id: cashier.userId, with: input.pin ? 'pin' : 'password' },
+      });
+      throw PricingErrors.approverNotVerified();
+    }
     if (!withinLimits(approver.discountLimits, judgedDiscount(d, amount, input.baseAmount))) throw PricingErrors.approverLimit();
     const exp = Math.floor(this.clock.now().getTime() / 1000) + TTL_SECONDS;
     const claims: ApprovalClaims = {
