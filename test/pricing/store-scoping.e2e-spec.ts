@@ -41,6 +41,18 @@ describe('Pricing by store: rules, bundles and bulk prices of other stores', () 
         .send({ store_id: storeId, items: [{ id: ids.item['SNK-001'], qty: 1 }] })
     ).body.data.items[0].unit_price as number;
 
+  const bundleBody = (code: string, storeIds?: number[]) => ({
+    name: code,
+    code,
+    price: 3,
+    ...(storeIds ? { store_ids: storeIds } : {}),
+    items: [{ item_id: ids.item['SNK-001'], quantity: 2 }],
+  });
+  const bundle = (body: Record<string, unknown>, token: string) => api().post('/api/v1/bundles').set(bearer(token)).send(body);
+  const bundleRow = async (id: number) =>
+    (await q('SELECT price, is_active, store_ids, deleted_at FROM bundles WHERE id = ?', [id]))[0] as Record<string, unknown>;
+  const bundleCount = () => n('SELECT COUNT(*) AS n FROM bundles WHERE deleted_at IS NULL');
+
   beforeAll(async () => {
     t = await startTestApp();
     ids = await demoIds(t);
@@ -122,6 +134,48 @@ describe('Pricing by store: rules, bundles and bulk prices of other stores', () 
       expect(await ruleRow(id)).toEqual(before);
       expect((await api().post(`/api/v1/pricing-rules/${id}/toggle`).set(bearer(dtManager))).status).toBe(200);
       expect((await api().delete(`/api/v1/pricing-rules/${id}`).set(bearer(dtManager))).status).toBe(200);
+    });
+  });
+
+  describe('bundles', () => {
+    it("another store's bundle is 404 to update and delete, even naming the caller's own store, and stays as it was", async () => {
+      const res = await bundle(bundleBody('DT-ONLY', [ids.store.DT]), admin);
+      expect(res.status).toBe(201);
+      const id = Number(res.body.data.id);
+      const before = await bundleRow(id);
+      expectErrorEnvelope(await api().get(`/api/v1/bundles/${id}`).set(bearer(apManager)), 404, 'Bundle not found.');
+      expectErrorEnvelope(await api().put(`/api/v1/bundles/${id}`).set(bearer(apManager)).send({ price: 0.01 }), 404);
+      expectErrorEnvelope(
+        await api()
+          .put(`/api/v1/bundles/${id}`)
+          .set(bearer(apManager))
+          .send({ store_ids: [ids.store.DT, ids.store.AP], price: 0.01 }),
+        404,
+      );
+      expectErrorEnvelope(await api().delete(`/api/v1/bundles/${id}`).set(bearer(apManager)), 404);
+      expect(await bundleRow(id)).toEqual(before);
+    });
+
+    it('creating a bundle for another store, or for every store, is 403 (not 404) and creates nothing', async () => {
+      const before = await bundleCount();
+      for (const storeIds of [[ids.store.DT], [ids.store.DT, ids.store.AP], undefined])
+        expectErrorEnvelope(await bundle(bundleBody(`AP-EVIL-${storeIds?.length ?? 0}`, storeIds), apManager), 403);
+      expect(await bundleCount()).toBe(before);
+      expect((await bundle(bundleBody('AP-OWN', [ids.store.AP]), apManager)).status).toBe(201);
+      expect((await bundle(bundleBody('CHAIN'), manager)).status).toBe(201);
+    });
+
+    it("a bundle also sold in another store is seen but 403 to change; the own store's is changed", async () => {
+      const shared = Number((await bundle(bundleBody('SHARED', [ids.store.DT, ids.store.AP]), admin)).body.data.id);
+      const before = await bundleRow(shared);
+      expect((await api().get(`/api/v1/bundles/${shared}`).set(bearer(dtManager))).status).toBe(200);
+      expectErrorEnvelope(await api().put(`/api/v1/bundles/${shared}`).set(bearer(dtManager)).send({ price: 0.01 }), 403);
+      expectErrorEnvelope(await api().delete(`/api/v1/bundles/${shared}`).set(bearer(dtManager)), 403);
+      expect(await bundleRow(shared)).toEqual(before);
+      const own = Number((await bundle(bundleBody('DT-OWN', [ids.store.DT]), dtManager)).body.data.id);
+      expectErrorEnvelope(await api().put(`/api/v1/bundles/${own}`).set(bearer(dtManager)).send({ store_ids: [] }), 403);
+      expect((await api().put(`/api/v1/bundles/${own}`).set(bearer(dtManager)).send({ price: 2.5 })).body.data.price).toBe(2.5);
+      expect((await api().delete(`/api/v1/bundles/${own}`).set(bearer(dtManager))).status).toBe(200);
     });
   });
 });
