@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { UserAdminService } from '@pos/identity';
 import { bearer, DEMO, expectErrorEnvelope, login, startTestApp, TestApp } from '../support/test-app';
 import { DemoIds, demoIds } from '../catalog/catalog-helpers';
@@ -52,6 +53,22 @@ describe('Pricing by store: rules, bundles and bulk prices of other stores', () 
   const bundleRow = async (id: number) =>
     (await q('SELECT price, is_active, store_ids, deleted_at FROM bundles WHERE id = ?', [id]))[0] as Record<string, unknown>;
   const bundleCount = () => n('SELECT COUNT(*) AS n FROM bundles WHERE deleted_at IS NULL');
+
+  const bulk = (changes: Record<string, unknown>[], token: string) => api().post('/api/v1/prices/bulk').set(bearer(token)).send({ changes });
+  const jobs = () => n('SELECT COUNT(*) AS n FROM bulk_price_jobs');
+  const book = async (code: string) => Number((await q('SELECT id FROM price_books WHERE code = ?', [code]))[0].id);
+  const entry = async (bookId: number, sku: string) =>
+    Number((await q('SELECT price FROM price_book_entries WHERE price_book_id = ? AND item_id = ? AND min_quantity = 1', [bookId, ids.item[sku]]))[0].price);
+  const basePrice = async (sku: string) => Number((await q('SELECT base_price FROM items WHERE id = ?', [ids.item[sku]]))[0].base_price);
+  /** Waits for a job by polling its status a bounded number of times. */
+  const completed = async (jobId: number, token: string) => {
+    for (let i = 0; i < 200; i++) {
+      const s = (await api().get(`/api/v1/prices/bulk/${jobId}`).set(bearer(token))).body.data;
+      if (s.status === 'completed' || s.status === 'failed') return s.status as string;
+      await sleep(50);
+    }
+    return 'still running';
+  };
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -176,6 +193,50 @@ describe('Pricing by store: rules, bundles and bulk prices of other stores', () 
       expectErrorEnvelope(await api().put(`/api/v1/bundles/${own}`).set(bearer(dtManager)).send({ store_ids: [] }), 403);
       expect((await api().put(`/api/v1/bundles/${own}`).set(bearer(dtManager)).send({ price: 2.5 })).body.data.price).toBe(2.5);
       expect((await api().delete(`/api/v1/bundles/${own}`).set(bearer(dtManager))).status).toBe(200);
+    });
+  });
+
+  describe('POST /prices/bulk', () => {
+    it("refuses a row naming another store's price book as an unknown one: 422 on the row, no job, nothing changed", async () => {
+      const airport = await book('AIRPORT');
+      const before = { jobs: await jobs(), entry: await entry(airport, 'BEV-001'), base: await basePrice('SNK-001') };
+      expectErrorEnvelope(await api().get(`/api/v1/price-books/${airport}`).set(bearer(dtManager)), 404);
+      const res = await bulk(
+        [
+          { item_id: ids.item['SNK-001'], price: 0.02 },
+          { item_id: ids.item['BEV-001'], price_book_id: airport, price: 0.01 },
+        ],
+        dtManager,
+      );
+      expectErrorEnvelope(res, 422);
+      expect(res.body.errors).toEqual({ 'changes.1.price_book_id': ['The selected price book does not exist.'] });
+      expect({ jobs: await jobs(), entry: await entry(airport, 'BEV-001'), base: await basePrice('SNK-001') }).toEqual(before);
+    });
+
+    it('refuses a price book that also applies in other stores (here every store) with 403; the manager with every store changes it', async () => {
+      const members = await book('MEMBERS');
+      const before = { jobs: await jobs(), entry: await entry(members, 'COF-001') };
+      const res = await bulk([{ item_id: ids.item['COF-001'], price_book_id: members, price: 0.01 }], dtManager);
+      expectErrorEnvelope(res, 403);
+      expect({ jobs: await jobs(), entry: await entry(members, 'COF-001') }).toEqual(before);
+      const ok = await bulk([{ item_id: ids.item['COF-001'], price_book_id: members, price: 7.5 }], manager);
+      expect(ok.status).toBe(200);
+      expect(await completed(ok.body.data.job_id, manager)).toBe('completed');
+      expect(await entry(members, 'COF-001')).toBe(750);
+    });
+
+    it("keeps base prices (the chain-wide catalog's) open to a manager of one store, and another store's book to its own manager", async () => {
+      const airport = await book('AIRPORT');
+      const res = await bulk(
+        [
+          { item_id: ids.item['SNK-002'], price: 2.05 },
+          { item_id: ids.item['BEV-003'], price_book_id: airport, price: 3.15 },
+        ],
+        apManager,
+      );
+      expect(res.status).toBe(200);
+      expect(await completed(res.body.data.job_id, apManager)).toBe('completed');
+      expect({ base: await basePrice('SNK-002'), entry: await entry(airport, 'BEV-003') }).toEqual({ base: 205, entry: 315 });
     });
   });
 });
