@@ -50,26 +50,34 @@ describe('Pricing rules', () => {
     });
 
     it('lists every rule by priority (high first), then id, 50 per page', async () => {
-      const res = await list('');
+      const res = await list('', manager);
       expect(res.status).toBe(200);
       expect(names(res)).toEqual(ALL);
       expect(res.body.meta).toEqual({ current_page: 1, last_page: 1, per_page: 50, total: 7 });
+    });
+
+    it("leaves out, for a user of some stores, the rules of other stores (the downtown cashier: not the airport's)", async () => {
+      const res = await list('', cashier);
+      expect(names(res)).toEqual(ALL.filter((n) => n !== 'Airport cola'));
+      expect(res.body.meta.total).toBe(6);
     });
 
     it('filters by store, validity, item, category and is_active', async () => {
       const cases: [string, string[], string?][] = [
         [`?store_id=${ids.store.DT}`, ['Switched off', 'All stores, snacks', 'Downtown nuts', 'Expired tea', 'Upcoming coffee', 'Everything 1%']],
         [`?store_id=${ids.store.AP}`, ['Switched off', 'All stores, snacks', 'Airport cola', 'Expired tea', 'Upcoming coffee', 'Everything 1%'], manager],
-        ['?validity=active', ['Switched off', 'All stores, snacks', 'Airport cola', 'Downtown nuts', 'Everything 1%']],
+        ['?validity=active', ['Switched off', 'All stores, snacks', 'Airport cola', 'Downtown nuts', 'Everything 1%'], manager],
+        ['?validity=active', ['Switched off', 'All stores, snacks', 'Downtown nuts', 'Everything 1%']],
         ['?validity=upcoming', ['Upcoming coffee']],
         ['?validity=expired', ['Expired tea']],
         [`?item_id=${item('SNK-003')}`, ['Downtown nuts']],
-        [`?item_id=${item('BEV-003')}`, ['Airport cola']],
+        [`?item_id=${item('BEV-003')}`, ['Airport cola'], manager],
+        [`?item_id=${item('BEV-003')}`, []],
         [`?item_id=${item('ELC-001')}`, []],
         [`?category_id=${ids.category.snacks}`, ['All stores, snacks']],
         [`?category_id=${ids.category.coffee}`, ['Upcoming coffee']],
         ['?is_active=false', ['Switched off']],
-        ['?is_active=true', ALL.filter((n) => n !== 'Switched off')],
+        ['?is_active=true', ALL.filter((n) => n !== 'Switched off'), manager],
         [`?store_id=${ids.store.DT}&validity=active&is_active=1`, ['All stores, snacks', 'Downtown nuts', 'Everything 1%']],
       ];
       for (const [query, expected, token] of cases) {
@@ -80,12 +88,12 @@ describe('Pricing rules', () => {
     });
 
     it('paginates and clamps per_page at 100', async () => {
-      const p1 = await list('?per_page=2');
+      const p1 = await list('?per_page=2', manager);
       expect(names(p1)).toEqual(ALL.slice(0, 2));
       expect(p1.body.meta).toEqual({ current_page: 1, last_page: 4, per_page: 2, total: 7 });
-      const p4 = await list('?per_page=2&page=4');
+      const p4 = await list('?per_page=2&page=4', manager);
       expect(names(p4)).toEqual(['Everything 1%']);
-      const p5 = await list('?per_page=2&page=5');
+      const p5 = await list('?per_page=2&page=5', manager);
       expect(p5.body.data).toEqual([]);
       expect(p5.body.meta).toEqual({ current_page: 5, last_page: 4, per_page: 2, total: 7 });
       expect((await list('?per_page=500')).body.meta.per_page).toBe(100);
@@ -119,9 +127,12 @@ describe('Pricing rules', () => {
     });
 
     it('GET /pricing/rules: the rules in force now (active, in their window), highest priority first', async () => {
-      const res = await api().get('/api/v1/pricing/rules').set(bearer(cashier));
+      const res = await api().get('/api/v1/pricing/rules').set(bearer(manager));
       expect(res.status).toBe(200);
       expect((res.body.data as RuleView[]).map((r) => r.name)).toEqual(['All stores, snacks', 'Airport cola', 'Downtown nuts', 'Everything 1%']);
+      // The downtown cashier: not the airport's rule.
+      const mine = await api().get('/api/v1/pricing/rules').set(bearer(cashier));
+      expect((mine.body.data as RuleView[]).map((r) => r.name)).toEqual(['All stores, snacks', 'Downtown nuts', 'Everything 1%']);
       expect(res.body.data[0]).toMatchObject({ id: fixture['All stores, snacks'].id, kind: 'percent_off', percent_off: 10 });
       expect(res.body.meta).toBeUndefined();
       expectErrorEnvelope(await api().get('/api/v1/pricing/rules'), 401);
@@ -146,7 +157,8 @@ describe('Pricing rules', () => {
       const nuts = await forItem('SNK-003');
       expect(nuts.names).toEqual(['All stores, snacks', 'Downtown nuts', 'Everything 1%']);
       expect(nuts.applied).toEqual([fixture['All stores, snacks'].id, fixture['Downtown nuts'].id].sort((a, b) => a - b));
-      expect(await forItem('BEV-003')).toEqual({ names: ['Airport cola', 'Everything 1%'], applied: [] });
+      expect(await forItem('BEV-003', manager)).toEqual({ names: ['Airport cola', 'Everything 1%'], applied: [] });
+      expect(await forItem('BEV-003')).toEqual({ names: ['Everything 1%'], applied: [] });
       expect(await forItem('COF-003')).toEqual({ names: ['Everything 1%'], applied: [] });
       expectErrorEnvelope(await api().get(`/api/v1/pricing/rules-for-item/${item('SNK-001')}`), 401);
       expectErrorEnvelope(

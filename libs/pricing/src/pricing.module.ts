@@ -16,6 +16,7 @@ import { PricingService } from './application/pricing.service';
 import { ReferenceRepository } from './application/reference.ports';
 import { ReferenceService } from './application/reference.service';
 import { TaxAndCurrencyService } from './application/tax-and-currency.service';
+import { StoreScopePolicy } from './application/store-scope.policy';
 import { PRICING_ENTITIES } from './infrastructure/pricing.entities';
 import { TypeOrmPricingRepository } from './infrastructure/pricing.repository';
 import { REFERENCE_ENTITIES } from './infrastructure/reference.entities';
@@ -40,6 +41,7 @@ import { TypeOrmReferenceRepository } from './infrastructure/reference.repositor
     BulkPriceService,
     ActivePricingCache,
     CurrencyDecimals,
+    StoreScopePolicy,
     { provide: PricingRepository, useClass: TypeOrmPricingRepository },
     { provide: ReferenceRepository, useClass: TypeOrmReferenceRepository },
   ],

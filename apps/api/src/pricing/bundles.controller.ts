@@ -77,8 +77,8 @@ export class BundlesController {
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Delete a bundle' })
   @ApiMessage()
-  async remove(@Param('bundle', IdPipe) id: number) {
-    await this.bundles.remove(id);
+  async remove(@CurrentPrincipal() p: Principal, @Param('bundle', IdPipe) id: number) {
+    await this.bundles.remove(p, id);
     return new MessageResult('Bundle deleted.');
   }
 

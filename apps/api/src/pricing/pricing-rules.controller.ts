@@ -31,6 +31,7 @@ export class PricingRulesController {
   list(@CurrentPrincipal() p: Principal, @Query() q: RuleListQuery) {
     if (q.store_id !== undefined) assertStoreAccess(p, q.store_id);
     return this.rules.list(
+      p,
       { storeId: q.store_id, validity: q.validity, itemId: q.item_id, categoryId: q.category_id, isActive: q.is_active },
       pageRequest(q, { default: 50, max: 100 }),
     );
@@ -45,9 +46,9 @@ export class PricingRulesController {
     description: 'Answers 200, as the contract gives it (201 is only for the creates it names: categories, customers, bundles).',
   })
   @ApiEnvelope(PricingRule)
-  async create(@Body() body: CreateRuleDto) {
+  async create(@CurrentPrincipal() p: Principal, @Body() body: CreateRuleDto) {
     const decimals = await this.currencies.ofCatalog();
-    return this.rules.create(ruleCreateInput(body, decimals), ruleValues(body, decimals));
+    return this.rules.create(p, ruleCreateInput(body, decimals), ruleValues(body, decimals));
   }
 
   @Post('evaluate')
@@ -64,8 +65,8 @@ export class PricingRulesController {
   @RequirePermission('items.view')
   @ApiOperation({ summary: 'One rule' })
   @ApiEnvelope(PricingRule)
-  show(@Param('pricingRule', IdPipe) id: number) {
-    return this.rules.show(id);
+  show(@CurrentPrincipal() p: Principal, @Param('pricingRule', IdPipe) id: number) {
+    return this.rules.show(p, id);
   }
 
   @PatchToo()
@@ -74,18 +75,18 @@ export class PricingRulesController {
   @ApiOperation({ summary: 'Update a rule; If-Match or version: only if unchanged since (else 412)' })
   @ApiEnvelope(PricingRule)
   @ApiIfMatch('pricing rule')
-  async update(@Param('pricingRule', IdPipe) id: number, @Body() body: UpdateRuleDto, @Headers('if-match') ifMatch?: string) {
+  async update(@CurrentPrincipal() p: Principal, @Param('pricingRule', IdPipe) id: number, @Body() body: UpdateRuleDto, @Headers('if-match') ifMatch?: string) {
     const expected = expectedVersions(ifMatch, body.version, 'pricing rule');
     const decimals = await this.currencies.ofCatalog();
-    return this.rules.update(id, ruleInput(body, decimals), ruleValues(body, decimals), expected);
+    return this.rules.update(p, id, ruleInput(body, decimals), ruleValues(body, decimals), expected);
   }
 
   @Delete(':pricingRule')
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Delete a rule' })
   @ApiMessage()
-  async remove(@Param('pricingRule', IdPipe) id: number) {
-    await this.rules.remove(id);
+  async remove(@CurrentPrincipal() p: Principal, @Param('pricingRule', IdPipe) id: number) {
+    await this.rules.remove(p, id);
     return new MessageResult('Pricing rule deleted.');
   }
 
@@ -94,7 +95,7 @@ export class PricingRulesController {
   @RequirePermission('pricing.manage')
   @ApiOperation({ summary: 'Switch a rule on or off' })
   @ApiEnvelope(PricingRule)
-  toggle(@Param('pricingRule', IdPipe) id: number) {
-    return this.rules.toggle(id);
+  toggle(@CurrentPrincipal() p: Principal, @Param('pricingRule', IdPipe) id: number) {
+    return this.rules.toggle(p, id);
   }
 }

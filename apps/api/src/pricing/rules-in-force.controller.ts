@@ -7,7 +7,7 @@ import { IdPipe } from '../http/id.pipe';
 import { ApiEnvelope } from '../http/openapi';
 import { PricingRule, RulesForItem } from './pricing.responses';
 
-/** The rules in force now, for the till: all of them, or those whose scope reaches one item. */
+/** The rules in force now that the caller sees (their stores' and chain-wide), for the till: all of them, or those whose scope reaches one item. */
 @ApiTags('Pricing')
 @Controller()
 @RateTier('pos')
@@ -21,8 +21,8 @@ export class RulesInForceController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: 'Rules in force now (active and in their validity window), highest priority first' })
   @ApiEnvelope([PricingRule])
-  activeRules() {
-    return this.rules.inForce();
+  activeRules(@CurrentPrincipal() p: Principal) {
+    return this.rules.inForce(p);
   }
 
   @Get('pricing/rules-for-item/:item')
@@ -33,6 +33,6 @@ export class RulesInForceController {
     const item = await this.pricing.requireItem(id);
     // Priced alone in the user's store: which of the rules the engine applies to it right now.
     const r = await this.pricing.price(p, { lines: [{ itemId: id, quantity: 1 }] });
-    return { item_id: id, rules: await this.rules.inForceForItem(item), applied_now: r.cart.appliedRuleIds };
+    return { item_id: id, rules: await this.rules.inForceForItem(p, item), applied_now: r.cart.appliedRuleIds };
   }
 }

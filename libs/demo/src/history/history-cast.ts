@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { Principal, UserAdminService } from '@pos/identity';
+import { OPERATOR, Principal, UserAdminService } from '@pos/identity';
 import { CustomerService } from '@pos/customers';
 import { PricingRuleService } from '@pos/pricing';
 import { DAY_MS } from './trading-plan';
@@ -101,10 +101,11 @@ export async function castHistory(
       getPercentOffBp: null,
     };
     await deps.rules.create(
+      OPERATOR,
       { ...rule, name: 'Coffee Tuesday', kind: 'percent_off', conditions: { categoryIds: [categories.get('coffee')!], daysOfWeek: [2], validFrom: start } },
       { percentOffBp: 1000 },
     );
-    await deps.rules.create({
+    await deps.rules.create(OPERATOR, {
       ...rule,
       name: 'Snack multibuy',
       kind: 'quantity_tiers',

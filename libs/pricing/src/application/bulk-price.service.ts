@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Clock, NotFoundError, ValidationFailedError } from '@pos/kernel';
+import { Clock, ForbiddenError, NotFoundError, ValidationFailedError } from '@pos/kernel';
 import { Principal } from '@pos/identity';
 import { ItemCatalog, ItemService } from '@pos/catalog';
 import {
@@ -20,6 +20,7 @@ import {
 } from '@pos/platform';
 import { PricesBulkUpdated } from './pricing.events';
 import { ActivePricingCache } from './active-pricing.cache';
+import { StoreScopePolicy } from './store-scope.policy';
 import { BulkJobRecord, PriceChangeRow, PricingRepository } from './pricing.ports';
 import { ReferenceRepository } from './reference.ports';
 
@@ -72,6 +73,7 @@ export class BulkPriceService implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly lifecycle: ProcessLifecycle,
     private readonly active: ActivePricingCache,
+    private readonly scope: StoreScopePolicy,
   ) {
     this.chunkSize = chunkRowsFor(config.db.type, CHUNK);
   }
@@ -87,7 +89,7 @@ export class BulkPriceService implements OnModuleInit {
   }
 
   async submit(principal: Principal, changes: PriceChange[]) {
-    await this.validate(changes);
+    await this.validate(principal, changes);
     const job = await this.createJob(principal.userId, changes);
     // The row is the job: if Redis cannot take it now, the sweeper queues it again (never lost, never waited for).
     await this.queue.enqueue(BulkPricesJob, { jobId: job.id }, { jobId: bulkJobQueueId(job) }).catch((error: Error) => {
@@ -235,20 +237,32 @@ export class BulkPriceService implements OnModuleInit {
     if (all) await this.changes.event(PricesBulkUpdated, { job_id: jobId, total: all.length, ...result!, item_ids: [...new Set(all.map((c) => c.itemId))] });
   }
 
-  private async validate(changes: PriceChange[]): Promise<void> {
+  /**
+   * Every row, before anything is stored. Store scoping (StoreScopePolicy): a price book the
+   * caller cannot see (another store's) is refused as an unknown one (422 on the row); one they
+   * see that also applies in a store not theirs (or in every store, unless every store is theirs)
+   * is a 403. Base prices (no price book) are the chain-wide catalog's, as on PUT /items/{id}.
+   */
+  private async validate(principal: Principal, changes: PriceChange[]): Promise<void> {
     const errors: Record<string, string[]> = {};
     const items = await this.catalog.existingIds([...new Set(changes.map((c) => c.itemId))]);
-    const books = await this.reference.existingPriceBookIds([...new Set(changes.map((c) => c.priceBookId).filter((b): b is number => b !== undefined))]);
+    const books = await this.reference.priceBookStores([...new Set(changes.map((c) => c.priceBookId).filter((b): b is number => b !== undefined))]);
     const seen = new Set<string>();
     changes.forEach((c, i) => {
       if (!items.has(c.itemId)) (errors[`changes.${i}.item_id`] ??= []).push('The selected item does not exist.');
-      if (c.priceBookId !== undefined && !books.has(c.priceBookId))
+      const stores = c.priceBookId === undefined ? undefined : books.get(c.priceBookId);
+      if (c.priceBookId !== undefined && (!stores || !StoreScopePolicy.visible(principal, stores)))
         (errors[`changes.${i}.price_book_id`] ??= []).push('The selected price book does not exist.');
       const key = `${c.priceBookId ?? '-'}:${c.itemId}:${c.minQuantity ?? 1}`;
       if (seen.has(key)) (errors[`changes.${i}`] ??= []).push('The same price is changed twice in this request.');
       seen.add(key);
     });
     if (Object.keys(errors).length) throw new ValidationFailedError(errors);
+    for (const [bookId, stores] of books) {
+      if (await this.scope.mayChange(principal, stores)) continue;
+      const row = changes.findIndex((c) => c.priceBookId === bookId);
+      throw new ForbiddenError(`changes.${row}.price_book_id: price book ${bookId} also applies in stores you do not have access to.`, 'store_forbidden');
+    }
   }
 
   private view(job: BulkJobRecord) {

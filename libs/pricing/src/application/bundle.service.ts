@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, fromMinor, NotFoundError, Page, PageRequest, ValidationFailedError } from '@pos/kernel';
-import { canAccessStore, currentStoreId, Principal } from '@pos/identity';
+import { currentStoreId, Principal } from '@pos/identity';
 import { CatalogCurrency, ItemCatalog, StockLedger, StoreContext } from '@pos/catalog';
 import { AuditLog, ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
+import { StoreScopePolicy } from './store-scope.policy';
 import { bundleCount, validityAt } from '../domain/pricing-engine';
 import { BundleRecord, BundleWrite, PricingRepository } from './pricing.ports';
 
@@ -25,7 +26,11 @@ export function bundleViewInCurrency(b: BundleRecord, decimals: number) {
   };
 }
 
-/** Bundles: a set of items sold together for one price (the engine applies the saving). */
+/**
+ * Bundles: a set of items sold together for one price (the engine applies the saving). Store
+ * scoping (StoreScopePolicy): a caller sees the bundles sold in one of their stores (and those
+ * sold everywhere) and changes only those whose every store is theirs (sold everywhere: every store).
+ */
 @Injectable()
 export class BundleService {
   constructor(
@@ -38,6 +43,7 @@ export class BundleService {
     private readonly clock: Clock,
     private readonly active: ActivePricingCache,
     private readonly currency: CatalogCurrency,
+    private readonly scope: StoreScopePolicy,
   ) {}
 
   /** Views in the catalog currency (bundle prices are chain-wide amounts). */
@@ -76,7 +82,7 @@ export class BundleService {
   }
 
   private visibleTo(principal: Principal, b: BundleRecord): boolean {
-    return !b.storeIds?.length || b.storeIds.some((s) => canAccessStore(principal, s));
+    return StoreScopePolicy.visible(principal, b.storeIds);
   }
 
   private async visible(principal: Principal, id: number): Promise<BundleRecord> {
@@ -85,20 +91,38 @@ export class BundleService {
     return b;
   }
 
+  /** The bundle as saved (after a write the caller was allowed to make). */
+  private async saved(id: number) {
+    const b = await this.pricing.bundle(id);
+    if (!b) throw new NotFoundError('Bundle');
+    return (await this.views())(b);
+  }
+
+  /** A bundle the caller may change: unknown or unseen 404, sold in a store not theirs 403. */
+  private async mine(principal: Principal, id: number): Promise<BundleRecord> {
+    const current = await this.pricing.bundle(id);
+    if (!current) throw new NotFoundError('Bundle');
+    await this.scope.assertMayChange(principal, current.storeIds, 'Bundle');
+    return current;
+  }
+
+  /** A bundle for stores not all the caller's (or for every store, unless every store is theirs): 403. */
   @Transactional()
   async create(principal: Principal, input: BundleWrite) {
+    await this.scope.assertMayApplyIn(principal, input.storeIds);
     await this.validate(input);
     const id = await this.pricing.saveBundle(null, input, this.clock.now());
     this.active.clear();
-    const view = await this.show(principal, id);
+    const view = await this.saved(id);
     await this.audit.record({ action: 'bundle.created', target: { type: 'bundle', id }, after: view });
     return view;
   }
 
   @Transactional()
   async update(principal: Principal, id: number, input: Partial<BundleWrite>) {
-    const current = await this.pricing.bundle(id);
-    if (!current) throw new NotFoundError('Bundle');
+    const current = await this.mine(principal, id);
+    // Moving it to other stores (or to every store) needs those stores too.
+    if (input.storeIds !== undefined) await this.scope.assertMayApplyIn(principal, input.storeIds);
     const merged: BundleWrite = {
       name: input.name ?? current.name,
       code: input.code ?? current.code,
@@ -113,15 +137,14 @@ export class BundleService {
     await this.validate(merged, id, current.components);
     await this.pricing.saveBundle(id, merged, this.clock.now());
     this.active.clear();
-    const view = await this.show(principal, id);
+    const view = await this.saved(id);
     await this.audit.record({ action: 'bundle.updated', target: { type: 'bundle', id }, before: (await this.views())(current), after: view });
     return view;
   }
 
   @Transactional()
-  async remove(id: number): Promise<void> {
-    const current = await this.pricing.bundle(id);
-    if (!current) throw new NotFoundError('Bundle');
+  async remove(principal: Principal, id: number): Promise<void> {
+    const current = await this.mine(principal, id);
     await this.pricing.deleteBundle(id, this.clock.now());
     await this.audit.record({ action: 'bundle.deleted', target: { type: 'bundle', id }, before: (await this.views())(current) });
     this.active.clear();

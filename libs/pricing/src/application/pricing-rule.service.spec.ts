@@ -1,4 +1,5 @@
 import { Clock } from '@pos/kernel';
+import { OPERATOR, Principal } from '@pos/identity';
 import { PricingRuleService, ruleCoversItem } from './pricing-rule.service';
 import { RuleRecord } from './pricing.ports';
 import { RuleConditions } from '../domain/pricing.types';
@@ -28,7 +29,7 @@ function serviceOver(rules: RuleRecord[]): PricingRuleService {
   const clock: Clock = { now: () => NOW };
   const currency = { decimals: () => Promise.resolve(2) };
   const unused = {} as never;
-  return new PricingRuleService(repository as never, unused, unused, unused, clock, unused, currency as never, unused, unused);
+  return new PricingRuleService(repository as never, unused, unused, unused, clock, unused, currency as never, unused, unused, unused);
 }
 
 describe('rule scope', () => {
@@ -59,8 +60,15 @@ describe('rule scope', () => {
       rule(7, { categoryIds: [3], validTo: new Date('2026-06-01T00:00:00Z') }),
       rule(8, { itemIds: [7], customerGroupIds: [2], storeIds: [5] }),
     ]);
-    expect((await service.inForceForItem({ id: 7, categoryId: 3 })).map((r) => r.id)).toEqual([1, 2, 3, 8]);
-    expect((await service.inForceForItem({ id: 9, categoryId: null })).map((r) => r.id)).toEqual([3]);
-    expect((await service.inForce()).map((r) => r.id)).toEqual([1, 2, 3, 4, 8]);
+    expect((await service.inForceForItem(OPERATOR, { id: 7, categoryId: 3 })).map((r) => r.id)).toEqual([1, 2, 3, 8]);
+    expect((await service.inForceForItem(OPERATOR, { id: 9, categoryId: null })).map((r) => r.id)).toEqual([3]);
+    expect((await service.inForce(OPERATOR)).map((r) => r.id)).toEqual([1, 2, 3, 4, 8]);
+  });
+
+  it("a caller limited to some stores sees chain-wide rules and those applying in one of their stores, not another store's", async () => {
+    const service = serviceOver([rule(1, {}), rule(2, { storeIds: [1] }), rule(3, { storeIds: [2] }), rule(4, { storeIds: [1, 2] })]);
+    const storeOne: Principal = { ...OPERATOR, isSuperAdmin: false, stores: [1] };
+    expect((await service.inForce(storeOne)).map((r) => r.id)).toEqual([1, 2, 4]);
+    expect((await service.list(storeOne, {}, { page: 1, perPage: 10 })).total).toBe(3);
   });
 });

@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { assertVersion, Clock, ExpectedVersions, fromMinor, NotFoundError, Page, pageOffset, PageRequest, ValidationFailedError } from '@pos/kernel';
 import { CatalogCurrency, ItemCatalog, StoreContext } from '@pos/catalog';
 import { CustomerService } from '@pos/customers';
+import { Principal } from '@pos/identity';
 import { AuditLog, ChangeLog, Transactional } from '@pos/platform';
 import { ActivePricingCache } from './active-pricing.cache';
+import { StoreScopePolicy } from './store-scope.policy';
 import { validityAt } from '../domain/pricing-engine';
 import { RuleFilter, RuleRecord, RuleWrite, PricingRepository } from './pricing.ports';
 
@@ -79,7 +81,11 @@ function valueFor(kind: RuleWrite['kind'], values: RuleValues): number | undefin
   return undefined;
 }
 
-/** Pricing rules management (pricing.manage). Rule semantics live in the engine. */
+/**
+ * Pricing rules management (pricing.manage). Rule semantics live in the engine. Store scoping
+ * (StoreScopePolicy): a caller sees the rules that apply in one of their stores (chain-wide ones
+ * too) and changes only those whose every store is theirs (chain-wide: every store).
+ */
 @Injectable()
 export class PricingRuleService {
   constructor(
@@ -92,6 +98,7 @@ export class PricingRuleService {
     private readonly currency: CatalogCurrency,
     private readonly stores: StoreContext,
     private readonly customers: CustomerService,
+    private readonly scope: StoreScopePolicy,
   ) {}
 
   /** Views in the catalog currency (rule amounts are chain-wide). */
@@ -100,10 +107,12 @@ export class PricingRuleService {
     return (r) => ruleViewInCurrency(r, decimals);
   }
 
-  async list(filter: Omit<RuleFilter, 'at'>, page: PageRequest): Promise<Page<ReturnType<typeof ruleViewInCurrency>>> {
+  /** The rules the caller sees (StoreScopePolicy.visible), filtered. */
+  async list(principal: Principal, filter: Omit<RuleFilter, 'at'>, page: PageRequest): Promise<Page<ReturnType<typeof ruleViewInCurrency>>> {
     const at = this.clock.now();
     const all = (await this.pricing.rules(filter.isActive)).filter((r) => {
       const c = r.conditions;
+      if (!StoreScopePolicy.visible(principal, c.storeIds)) return false;
       if (filter.storeId !== undefined && c.storeIds?.length && !c.storeIds.includes(filter.storeId)) return false;
       if (filter.itemId !== undefined && !c.itemIds?.includes(filter.itemId)) return false;
       if (filter.categoryId !== undefined && !c.categoryIds?.includes(filter.categoryId)) return false;
@@ -113,13 +122,13 @@ export class PricingRuleService {
   }
 
   /** The rules in force now (active and inside their validity window), highest priority first. */
-  async inForce(): Promise<ReturnType<typeof ruleViewInCurrency>[]> {
-    return (await this.list({ validity: 'active', isActive: true }, { page: 1, perPage: IN_FORCE_MAX })).items;
+  async inForce(principal: Principal): Promise<ReturnType<typeof ruleViewInCurrency>[]> {
+    return (await this.list(principal, { validity: 'active', isActive: true }, { page: 1, perPage: IN_FORCE_MAX })).items;
   }
 
   /** The rules in force whose scope reaches an item (ruleCoversItem): by the item, its category, or all items. */
-  async inForceForItem(item: { id: number; categoryId: number | null }): Promise<ReturnType<typeof ruleViewInCurrency>[]> {
-    return (await this.inForce()).filter((r) => ruleCoversItem(r.conditions, item));
+  async inForceForItem(principal: Principal, item: { id: number; categoryId: number | null }): Promise<ReturnType<typeof ruleViewInCurrency>[]> {
+    return (await this.inForce(principal)).filter((r) => ruleCoversItem(r.conditions, item));
   }
 
   /**
@@ -133,33 +142,59 @@ export class PricingRuleService {
     );
   }
 
-  async show(id: number) {
+  /** A rule the caller sees (another store's is 404, as if unknown). */
+  async show(principal: Principal, id: number) {
+    const r = await this.pricing.rule(id);
+    if (!r || !StoreScopePolicy.visible(principal, r.conditions.storeIds)) throw new NotFoundError('Pricing rule');
+    return (await this.views())(r);
+  }
+
+  /** The rule as saved (after a write the caller was allowed to make). */
+  private async saved(id: number) {
     const r = await this.pricing.rule(id);
     if (!r) throw new NotFoundError('Pricing rule');
     return (await this.views())(r);
   }
 
+  /** A rule for stores not all the caller's (or for every store, unless every store is theirs): 403. */
   @Transactional()
-  async create(input: RuleWrite, values: RuleValues = {}) {
+  async create(principal: Principal, input: RuleWrite, values: RuleValues = {}) {
+    await this.scope.assertMayApplyIn(principal, input.conditions.storeIds);
     input = { ...input, value: valueFor(input.kind, values) ?? input.value };
     await this.validate(input);
     const id = await this.pricing.saveRule(null, input, this.clock.now());
     this.active.clear();
-    const view = await this.show(id);
+    const view = await this.saved(id);
     await this.audit.record({ action: 'pricing_rule.created', target: { type: 'pricing_rule', id }, after: view });
     return view;
   }
 
-  /** `expected`: the versions the caller's edit was based on (If-Match or body version); a newer rule is a 412. */
+  /**
+   * `expected`: the versions the caller's edit was based on (If-Match or body version); a newer
+   * rule is a 412, told only to a caller who may change the rule (else 404 or 403 first).
+   */
   @Transactional()
-  async update(id: number, input: Partial<RuleWrite>, values: RuleValues = {}, expected?: ExpectedVersions) {
-    if (expected !== undefined) assertVersion(await this.pricing.lockRuleVersion(id), expected, 'pricing rule');
-    return this.change(id, input, values, 'pricing_rule.updated');
+  async update(principal: Principal, id: number, input: Partial<RuleWrite>, values: RuleValues = {}, expected?: ExpectedVersions) {
+    if (expected !== undefined) {
+      const version = await this.pricing.lockRuleVersion(id);
+      await this.mine(principal, id);
+      assertVersion(version, expected, 'pricing rule');
+    }
+    return this.change(principal, id, input, values, 'pricing_rule.updated');
   }
 
-  private async change(id: number, input: Partial<RuleWrite>, values: RuleValues, action: string) {
+  /** A rule the caller may change: unknown or unseen 404, applying in a store not theirs 403. */
+  private async mine(principal: Principal, id: number): Promise<RuleRecord> {
     const current = await this.pricing.rule(id);
     if (!current) throw new NotFoundError('Pricing rule');
+    await this.scope.assertMayChange(principal, current.conditions.storeIds, 'Pricing rule');
+    return current;
+  }
+
+  private async change(principal: Principal, id: number, input: Partial<RuleWrite>, values: RuleValues, action: string) {
+    const current = await this.mine(principal, id);
+    // Moving it to other stores (or to every store) needs those stores too.
+    if (input.conditions?.storeIds !== undefined) await this.scope.assertMayApplyIn(principal, input.conditions.storeIds);
     const kind = input.kind ?? current.kind;
     // The value follows the resulting kind: kept when the kind stays, required when it changes.
     const given = valueFor(kind, values);
@@ -181,22 +216,20 @@ export class PricingRuleService {
     await this.validate(merged, current.conditions);
     await this.pricing.saveRule(id, merged, this.clock.now());
     this.active.clear();
-    const view = await this.show(id);
+    const view = await this.saved(id);
     await this.audit.record({ action, target: { type: 'pricing_rule', id }, before: (await this.views())(current), after: view });
     return view;
   }
 
   @Transactional()
-  async toggle(id: number) {
-    const current = await this.pricing.rule(id);
-    if (!current) throw new NotFoundError('Pricing rule');
-    return this.change(id, { active: !current.active }, {}, 'pricing_rule.toggled');
+  async toggle(principal: Principal, id: number) {
+    const current = await this.mine(principal, id);
+    return this.change(principal, id, { active: !current.active }, {}, 'pricing_rule.toggled');
   }
 
   @Transactional()
-  async remove(id: number): Promise<void> {
-    const current = await this.pricing.rule(id);
-    if (!current) throw new NotFoundError('Pricing rule');
+  async remove(principal: Principal, id: number): Promise<void> {
+    const current = await this.mine(principal, id);
     await this.pricing.deleteRule(id, this.clock.now());
     await this.audit.record({ action: 'pricing_rule.deleted', target: { type: 'pricing_rule', id }, before: (await this.views())(current) });
     this.active.clear();

@@ -13,7 +13,8 @@ export abstract class ReferenceRepository {
   abstract priceBooks(scope: StoreScope, page: PageRequest): Promise<Page<PriceBookWithScope>>;
   abstract priceBook(id: number): Promise<PriceBookWithScope | null>;
   abstract priceBookEntries(priceBookId: number): Promise<PriceBookEntryRecord[]>;
-  abstract existingPriceBookIds(ids: number[]): Promise<Set<number>>;
+  /** The live books among these ids, each with the stores it applies in (none: every store). */
+  abstract priceBookStores(ids: number[]): Promise<Map<number, number[]>>;
   /** Upserts price-book entries (absolute prices: re-applying is harmless). */
   /** Active, undeleted books in the store's currency that apply to it (scoped to it or unscoped). */
   abstract priceBooksForStore(storeId: number, currencyCode: string): Promise<PriceBookWithScope[]>;

@@ -122,9 +122,19 @@ export class TypeOrmReferenceRepository extends TxRepository implements Referenc
     return qb.orderBy('e.id', 'ASC').limit(page.limit).getMany();
   }
 
-  async existingPriceBookIds(ids: number[]): Promise<Set<number>> {
-    if (!ids.length) return new Set();
-    return new Set((await this.em.getRepository(PriceBookEntity).findBy({ id: In(ids), deletedAt: IsNull() })).map((b) => b.id));
+  async priceBookStores(ids: number[]): Promise<Map<number, number[]>> {
+    if (!ids.length) return new Map();
+    const books = await this.em.getRepository(PriceBookEntity).find({ select: { id: true }, where: { id: In(ids), deletedAt: IsNull() } });
+    const found = books.map((b) => b.id);
+    const stores = found.length
+      ? ((await this.em.query(`SELECT price_book_id, store_id FROM price_book_stores WHERE price_book_id IN (${found.map(() => '?').join(',')})`, found)) as {
+          price_book_id: number | string;
+          store_id: number | string;
+        }[])
+      : [];
+    const scope = new Map(found.map((id) => [id, [] as number[]]));
+    for (const s of stores) scope.get(Number(s.price_book_id))?.push(Number(s.store_id));
+    return scope;
   }
 
   async upsertPriceBookEntries(entries: { priceBookId: number; itemId: number; price: number; minQuantity: number }[], now: Date): Promise<void> {
