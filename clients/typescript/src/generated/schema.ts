@@ -2859,7 +2859,7 @@ export interface paths {
     put?: never;
     /**
      * A manager approves one discount for one cart, up to an amount of money: returns a short-lived signed token
-     * @description The token covers that discount (type and value) on that line or the cart, for this cashier, store and cart_reference (the checkout idempotency_key), as long as the discount comes to no more than `approved_amount` at checkout (the same token on several lines covers that amount once). A percent approval needs `base_amount`: `approved_amount` is the percent of it. Wrong credentials, an approver who may not approve here, and an approver locked for this cashier (5 failures of this cashier against them in 15 minutes) answer the same 422; a cashier with 10 failed approvals in 15 minutes gets 429 with Retry-After, whoever they name.
+     * @description The token covers that discount (type and value) on that line or the cart, for this cashier, store and cart_reference (the checkout idempotency_key), as long as the discount comes to no more than `approved_amount` at checkout (the same token on several lines covers that amount once). A percent approval needs `base_amount`: `approved_amount` is the percent of it. Wrong credentials, an approver who may not approve here, and an approver locked for this cashier (5 failures of this cashier against them in 15 minutes) answer the same 422; a cashier with 10 failed approvals in 15 minutes, or a client address with 30, gets 429 with Retry-After, whoever they name. Approvals count in the POS rate tier of the cashier's token, never against the approver's login.
      */
     post: operations['approveDiscount'];
     delete?: never;
