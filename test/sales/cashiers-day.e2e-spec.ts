@@ -298,6 +298,10 @@ describe("A cashier's day", () => {
     expect(lines.every((l) => l.length <= 40)).toBe(true);
     expect(text.text).toMatch(/TOTAL\s+USD 4\.57/);
     expect(text.text).toMatch(/Change\s+5\.43/);
+    // prices before tax: each line prints its amount before tax, so the lines add up to the subtotal
+    expect(text.text).toMatch(/Still Water 500ml\s+2\.58\n {2}2 x 1\.29\n/);
+    expect(text.text).toMatch(/Cola 330ml\s+1\.79\n {2}1 x 1\.79\n/);
+    expect(text.text).toMatch(/Subtotal\s+4\.37\n/);
 
     const invoices = await api().get('/api/v1/invoices?status=paid').set(bearer(cashier));
     expect(invoices.status).toBe(200);

@@ -86,7 +86,9 @@ export class SaleReceipts {
       '-'.repeat(WIDTH),
     );
     for (const l of r.lines) {
-      out.push(row(l.name, money(l.total)));
+      // What the line comes to as the store shows prices: with its tax where prices include tax,
+      // before tax where tax is added below, so the lines add up to the subtotal on paper.
+      out.push(row(l.name, money(r.pricesIncludeTax ? l.total : l.total - l.tax)));
       out.push(`  ${l.quantity}${l.unit ? ' ' + l.unit : ''} x ${money(l.unitPrice)}${l.shelfDiscount ? `  -${money(l.shelfDiscount)}` : ''}`);
       if (l.taxExempted) out.push(`  Tax exempt  -${money(l.taxExempted)}`);
       if (l.serialNumber) out.push(`  S/N ${l.serialNumber}`);
