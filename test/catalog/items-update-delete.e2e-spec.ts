@@ -93,6 +93,36 @@ describe('Catalog items', () => {
       expect(Number(row.base_price)).toBe(350);
     });
 
+    it('changes serial tracking only while the item has no stock (409 otherwise, nothing changed)', async () => {
+      const receive = (body: Record<string, unknown>) =>
+        api()
+          .post('/api/v1/inventory/adjustments')
+          .set(bearer(manager))
+          .send({ type: 'receive', warehouse_id: 1, items: [body] });
+      // units without serials: tracking them by serial would leave them unsellable
+      expect((await receive({ item_id: item.id, quantity: 3 })).status).toBe(201);
+      const on = await update(item.id, { is_serial_tracked: true });
+      expectErrorEnvelope(on, 409);
+      expect(on.body.code).toBe('item_has_stock');
+      expect((await api().get(`/api/v1/items/${item.id}`).set(bearer(manager))).body.data.is_serial_tracked).toBe(false);
+      // counted to zero: tracked from now on, then serials in stock: no way back until they are gone
+      const zero = await api()
+        .post('/api/v1/inventory/adjustments')
+        .set(bearer(manager))
+        .send({ type: 'count', warehouse_id: 1, items: [{ item_id: item.id, quantity: 0 }] });
+      expect(zero.status).toBe(201);
+      expect((await update(item.id, { is_serial_tracked: true })).status).toBe(200);
+      expect((await receive({ item_id: item.id, quantity: 1, serial_numbers: ['UPD-SN-1'] })).status).toBe(201);
+      expectErrorEnvelope(await update(item.id, { is_serial_tracked: false }), 409);
+      expect((await update(item.id, { is_serial_tracked: true })).status).toBe(200); // unchanged flag: no check
+      const written = await api()
+        .post('/api/v1/inventory/adjustments')
+        .set(bearer(manager))
+        .send({ type: 'damage', warehouse_id: 1, items: [{ item_id: item.id, quantity: 1, serial_numbers: ['UPD-SN-1'] }] });
+      expect(written.status).toBe(201);
+      expect((await update(item.id, { is_serial_tracked: false })).status).toBe(200);
+    });
+
     it('answers unknown and hostile ids with 404 and a cashier with 403', async () => {
       expectErrorEnvelope(await update(999999, { name: 'Ghost' }), 404);
       for (const id of ["1' OR '1'='1", 'abc', '-1', '0', LONG]) expectErrorEnvelope(await update(encodeURIComponent(id), { name: 'Ghost' }), 404);

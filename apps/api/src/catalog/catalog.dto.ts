@@ -74,7 +74,7 @@ class ItemFieldsDto {
   @OptionalInt({ nullable: true, description: 'null: no tax class' }) tax_class_id?: number | null;
   @OptionalString({ max: 32, nonEmpty: true, description: 'The unit a quantity of 1 is (default: each)' }) base_unit?: string;
   @OptionalBoolean() is_active?: boolean;
-  @OptionalBoolean() is_serial_tracked?: boolean;
+  @OptionalBoolean('Sold and moved by serial number; changes only while the item has no stock (409 item_has_stock)') is_serial_tracked?: boolean;
   @OptionalInt({ min: 0, max: 10_000_000 }) reorder_level?: number;
   @OptionalInt({ min: 0, max: 10_000_000 }) reorder_quantity?: number;
   @OptionalStringArray({ maxItems: 50, max: 64 }) barcodes?: string[];

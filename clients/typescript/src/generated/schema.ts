@@ -5361,6 +5361,7 @@ export interface components {
       /** @description The unit a quantity of 1 is (default: each) */
       base_unit?: string;
       is_active?: boolean;
+      /** @description Sold and moved by serial number; changes only while the item has no stock (409 item_has_stock) */
       is_serial_tracked?: boolean;
       /** Format: int32 */
       reorder_level?: number;
@@ -6196,6 +6197,7 @@ export interface components {
       /** @description The unit a quantity of 1 is (default: each) */
       base_unit?: string;
       is_active?: boolean;
+      /** @description Sold and moved by serial number; changes only while the item has no stock (409 item_has_stock) */
       is_serial_tracked?: boolean;
       /** Format: int32 */
       reorder_level?: number;

@@ -141,6 +141,19 @@ export class ItemService {
     private readonly totals: ItemListTotals,
   ) {}
 
+  /**
+   * Serial tracking changes only while the item has no stock: units on hand without serials could
+   * then be neither sold nor written off, and serials left in stock would outnumber the level.
+   */
+  private async assertNoStock(id: number): Promise<void> {
+    const onHand = (await this.stock.levelsForItem(id)).some((l) => l.quantity !== 0);
+    if (onHand || (await this.stock.serials(id, { status: 'in_stock' })).length)
+      throw new ConflictError(
+        'item_has_stock',
+        'Serial tracking can change only while the item has no stock: bring its levels to zero first (a count, or a write-off by serial number).',
+      );
+  }
+
   /** Rewrites the name search index from the items (after a raw import, e.g. the benchmark seeders); the rows written. */
   rebuildNameIndex(): Promise<number> {
     return this.items.rebuildNameIndex();
@@ -242,6 +255,7 @@ export class ItemService {
     const current = await this.items.find(id);
     if (!current) throw new NotFoundError('Item');
     await this.validate(input, id);
+    if (input.isSerialTracked !== undefined && input.isSerialTracked !== current.isSerialTracked) await this.assertNoStock(id);
     const now = this.clock.now();
     const changes: Partial<ItemWrite> = {};
     if (input.sku !== undefined) changes.sku = input.sku.trim();
