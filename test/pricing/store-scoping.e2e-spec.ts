@@ -176,6 +176,11 @@ describe('Pricing by store: rules, bundles and bulk prices of other stores', () 
       );
       expectErrorEnvelope(await api().delete(`/api/v1/bundles/${id}`).set(bearer(apManager)), 404);
       expect(await bundleRow(id)).toEqual(before);
+      // nor read through the calculator: its price and items are another store's
+      const calculated = await api().post('/api/v1/bundles/calculate').set(bearer(apManager)).send({ bundle_id: id });
+      expectErrorEnvelope(calculated, 422);
+      expect(calculated.body.errors.bundle_id).toEqual(['The selected bundle does not exist.']);
+      expect((await api().post('/api/v1/bundles/calculate').set(bearer(admin)).send({ bundle_id: id })).status).toBe(201);
     });
 
     it('creating a bundle for another store, or for every store, is 403 (not 404) and creates nothing', async () => {

@@ -51,8 +51,8 @@ export class BundlesController {
   @RequirePermission('pos.access')
   @ApiOperation({ summary: "Bundle price against its components' price, and the saving" })
   @ApiEnvelope(BundleCalculation, { status: 201 })
-  async calculate(@Body() b: BundleCalculateDto) {
-    return this.bundles.calculate(bundleCalculationInput(b, await this.price(b.price)));
+  async calculate(@CurrentPrincipal() p: Principal, @Body() b: BundleCalculateDto) {
+    return this.bundles.calculate(p, bundleCalculationInput(b, await this.price(b.price)));
   }
 
   @Get(':bundle')

@@ -314,7 +314,7 @@ export function bundleUpdateInput(b: UpdateBundleDto, price: number | undefined)
 }
 
 /** POST /bundles/calculate: a saved bundle or components given here; `price` already in minor units. */
-export function bundleCalculationInput(b: BundleCalculateDto, price: number | undefined): Parameters<BundleService['calculate']>[0] {
+export function bundleCalculationInput(b: BundleCalculateDto, price: number | undefined): Parameters<BundleService['calculate']>[1] {
   return { bundleId: b.bundle_id, price, quantity: b.quantity, components: b.items?.map((i) => ({ itemId: i.item_id, quantity: i.quantity })) };
 }
 

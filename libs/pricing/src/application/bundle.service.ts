@@ -152,12 +152,13 @@ export class BundleService {
   }
 
   /** The bundle's price against its components' base prices, and the saving. */
-  async calculate(input: { bundleId?: number; components?: { itemId: number; quantity: number }[]; price?: number; quantity?: number }) {
+  async calculate(principal: Principal, input: { bundleId?: number; components?: { itemId: number; quantity: number }[]; price?: number; quantity?: number }) {
     let components = input.components;
     let price = input.price;
     if (input.bundleId !== undefined) {
       const b = await this.pricing.bundle(input.bundleId);
-      if (!b) throw ValidationFailedError.field('bundle_id', 'The selected bundle does not exist.');
+      // Another store's bundle is as unknown here as at GET /bundles/{id}.
+      if (!b || !this.visibleTo(principal, b)) throw ValidationFailedError.field('bundle_id', 'The selected bundle does not exist.');
       components = b.components;
       price = b.price;
     }
