@@ -82,7 +82,9 @@ describe('Approver verification (POST /pos/discount/approve)', () => {
     expectErrorEnvelope(passwordOnly, 422);
     expect(Object.keys(passwordOnly.body.errors)).toEqual(['approver_email']);
     expectErrorEnvelope(await approve(base({ pin: undefined, password: DEMO.password, two_factor_code: '000000' })), 422);
-    expect((await approve(base({ pin: undefined, password: DEMO.password, two_factor_code: totp(secret).generate() }))).status).toBe(200);
+    // A code is accepted once (confirm used this step's): the next step's, within the drift window.
+    const next = totp(secret).generate({ timestamp: Date.now() + 30_000 });
+    expect((await approve(base({ pin: undefined, password: DEMO.password, two_factor_code: next }))).status).toBe(200);
     expect((await approve(base())).status).toBe(200);
   });
 
